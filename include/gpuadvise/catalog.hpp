@@ -1,0 +1,53 @@
+// The catalog: GPUs, providers, offers, exchange rates, policy, model presets and compatibility
+// tables, as one value the rest of the core reads. Readers in src/io build it; nothing here does I/O.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvise/compat.hpp"
+#include "gpuadvise/diagnostics.hpp"
+#include "gpuadvise/gpu.hpp"
+#include "gpuadvise/models.hpp"
+#include "gpuadvise/offer.hpp"
+#include "gpuadvise/policy.hpp"
+
+namespace gpuadvise {
+
+struct ExchangeRate {
+    std::string currency;  // ISO 4217
+    double usd_per_unit = 0;
+    std::string as_of;
+    std::string source;
+};
+
+// What an import (e.g. a SkyPilot table) could not use, counted per reason.
+struct SkipSummary {
+    std::string file;
+    std::map<std::string, long> rows_by_reason;
+};
+
+struct Catalog {
+    std::vector<Gpu> gpus;
+    std::vector<Provider> providers;
+    std::vector<Offer> offers;
+    std::vector<ExchangeRate> rates;
+    Policy policy;
+    std::vector<ModelPreset> models;
+    std::vector<CalibrationPoint> calibration;
+    CompatTables compat;
+    std::vector<std::string> files;  // what was loaded, in order
+    std::vector<SkipSummary> skipped;
+    Diagnostics warnings;            // lint found while loading
+
+    const Gpu* find_gpu(std::string_view id) const;
+    const Provider* find_provider(std::string_view id) const;
+    // Amount in `from` converted to `to` through USD; nullopt when a rate is missing.
+    std::optional<double> convert(double amount, std::string_view from, std::string_view to) const;
+    const ExchangeRate* rate_for(std::string_view currency) const;
+};
+
+}  // namespace gpuadvise

@@ -1,0 +1,56 @@
+// GPU models: datasheet specs, identity and name resolution.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvise {
+
+enum class Precision { fp32, tf32, fp16, bf16, fp8 };
+
+std::string_view to_string(Precision p);
+std::optional<Precision> parse_precision(std::string_view text);
+
+// Dense (no 2:4 sparsity) peak throughput in TFLOPS; nullopt = not supported in hardware.
+// GeForce cards carry the FP16-with-FP32-accumulate rate, which is what PyTorch AMP uses
+// (reference/gpu-facts.md §0.3).
+struct DenseTflops {
+    std::optional<double> fp32;  // CUDA-core FP32 (non-tensor)
+    std::optional<double> tf32;
+    std::optional<double> fp16;
+    std::optional<double> bf16;
+    std::optional<double> fp8;
+
+    std::optional<double> at(Precision p) const;
+};
+
+struct Gpu {
+    std::string id;            // canonical: "a100-80gb-sxm"
+    std::string family;        // "A100"
+    std::string name;          // "NVIDIA A100 80GB SXM4"
+    std::string vendor;        // "NVIDIA", "AMD"
+    std::string architecture;  // "Ampere"
+    std::string compute_capability;  // "8.0"; AMD: "gfx90a"
+    double memory_gb = 0;
+    std::optional<double> memory_bandwidth_gb_per_s;
+    DenseTflops tflops;
+    std::optional<double> tdp_w;
+    std::string form_factor;   // "sxm", "pcie", "oam", "superchip"
+    std::string interconnect;  // human-readable, e.g. "NVLink3 600 GB/s bidir"
+    // Expected NCCL all-reduce bus bandwidth between GPUs of one node, GB/s (§3d); nullopt = PCIe class.
+    std::optional<double> intra_node_busbw_gb_per_s;
+    int year = 0;
+    std::vector<std::string> aliases;    // other names that mean exactly this variant
+    std::vector<std::string> uncertain;  // field names whose values are uncertain in the source
+    std::string source;
+    std::string notes;
+
+    // Numeric compute capability (8.0) for NVIDIA parts; nullopt for AMD (gfx) parts.
+    std::optional<double> compute_capability_value() const;
+    bool supports(Precision p) const;
+    bool is_uncertain(std::string_view field) const;
+};
+
+}  // namespace gpuadvise

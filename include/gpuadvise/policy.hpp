@@ -1,0 +1,34 @@
+// Rule thresholds. They live in the catalog's `policy` section, not in code; the table in
+// policy.cpp lists every known key with its default, unit and the source of the default.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvise {
+
+struct PolicyKey {
+    std::string_view name;
+    double default_value;
+    std::string_view meaning;  // one line, with the unit and where the default comes from
+};
+
+const std::vector<PolicyKey>& policy_keys();
+
+class Policy {
+public:
+    // Value of a known key: the catalog's override or the default. Throws std::out_of_range for an
+    // unknown key (a programming error: every key used in code is in policy_keys()).
+    double get(std::string_view key) const;
+    // Returns false if the key is unknown.
+    bool set(std::string_view key, double value);
+    const std::map<std::string, double, std::less<>>& overrides() const { return overrides_; }
+
+private:
+    std::map<std::string, double, std::less<>> overrides_;
+};
+
+}  // namespace gpuadvise

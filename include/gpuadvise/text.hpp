@@ -1,0 +1,20 @@
+// Small text helpers shared by the core and the edges: case folding and "did you mean".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvise {
+
+std::string to_lower(std::string_view s);
+bool iequals(std::string_view a, std::string_view b);
+// Lower-case with spaces, '-', '_' and '.' removed: "RTX 6000-Ada" == "rtx6000ada".
+std::string fold_name(std::string_view s);
+std::size_t edit_distance(std::string_view a, std::string_view b);
+// Closest candidate within max(2, |word|/3) edits (case-insensitive), if any.
+std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates);
+std::string join(const std::vector<std::string>& items, std::string_view sep);
+
+}  // namespace gpuadvise

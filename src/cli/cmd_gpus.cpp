@@ -1,0 +1,75 @@
+// gpuadvise gpus [--gpu SPEC]: the GPU models of the catalog with their key specs.
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/gpu_json.hpp"
+#include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise::cli {
+namespace {
+
+struct GpusOptions {
+    std::string gpu;
+};
+
+int run_gpus(Context& ctx, const GpusOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    GpuSpec spec;
+    if (!opt.gpu.empty()) spec = parse_gpu_spec(opt.gpu);
+    std::vector<const Gpu*> gpus = select_gpus(catalog, spec);
+
+    auto json = json_document();
+    json["gpus"] = nlohmann::ordered_json::array();
+    io::TextTable table;
+    table.columns = {{"ID"},           {"FAMILY"},          {"MEMORY GB", io::Align::right},
+                     {"BW GB/s", io::Align::right}, {"FP32", io::Align::right}, {"TF32", io::Align::right},
+                     {"FP16", io::Align::right},    {"BF16", io::Align::right}, {"FP8", io::Align::right},
+                     {"CC"},           {"TDP W", io::Align::right},  {"YEAR", io::Align::right}};
+    bool any_uncertain = false;
+    for (const Gpu* g : gpus) {
+        auto j = gpu_identity_json(*g);
+        j["vendor"] = g->vendor;
+        j["architecture"] = g->architecture;
+        j["tdp_w"] = json_number(g->tdp_w);
+        j["form_factor"] = g->form_factor;
+        j["interconnect"] = g->interconnect;
+        j["year"] = g->year ? nlohmann::ordered_json(g->year) : nlohmann::ordered_json(nullptr);
+        j["aliases"] = g->aliases;
+        j["uncertain"] = g->uncertain;
+        j["source"] = g->source;
+        json["gpus"].push_back(j);
+        auto cell = [&](const std::optional<double>& v, const char* field, int decimals) {
+            std::string s = io::fmt_optional(v, decimals);
+            if (v && g->is_uncertain(field)) {
+                s += "?";
+                any_uncertain = true;
+            }
+            return s;
+        };
+        table.rows.push_back({g->id, g->family, io::fmt_number(g->memory_gb, 0),
+                              cell(g->memory_bandwidth_gb_per_s, "memory_bandwidth_gb_per_s", 0),
+                              cell(g->tflops.fp32, "fp32", 1), cell(g->tflops.tf32, "tf32", 1),
+                              cell(g->tflops.fp16, "fp16", 1), cell(g->tflops.bf16, "bf16", 1),
+                              cell(g->tflops.fp8, "fp8", 1), g->compute_capability,
+                              cell(g->tdp_w, "tdp_w", 0), g->year ? std::to_string(g->year) : "-"});
+    }
+    io::TextDocument doc;
+    doc.tables.push_back(table);
+    doc.notes.push_back("TFLOPS are dense peak (no 2:4 sparsity); GeForce FP16 is the FP32-accumulate rate AMP uses.");
+    if (any_uncertain) doc.notes.push_back("? = uncertain value in the source; see 'gpuadvise gpus --json' for sources.");
+    ctx.emit(json, doc);
+    return 0;
+}
+
+}  // namespace
+
+Runner setup_gpus(CLI::App& sub) {
+    auto opt = std::make_shared<GpusOptions>();
+    sub.add_option("--gpu", opt->gpu, "Only these GPUs: NAME[,NAME…][:MEMORY], e.g. A100, H100,H200, 80GB")
+        ->type_name("SPEC");
+    sub.footer("Examples:\n  gpuadvise gpus\n  gpuadvise gpus --gpu A100 --json");
+    return [opt](Context& ctx) { return run_gpus(ctx, *opt); };
+}
+
+}  // namespace gpuadvise::cli

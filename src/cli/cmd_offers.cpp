@@ -1,0 +1,126 @@
+// gpuadvise offers: filter and sort provider offers.
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/offer_query.hpp"
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise::cli {
+namespace {
+
+struct OffersOptions {
+    std::string gpu;
+    std::vector<std::string> providers;
+    std::vector<std::string> regions;
+    std::string plan;
+    std::optional<double> max_price;
+    std::string sort = "price";
+    std::optional<std::size_t> limit;
+};
+
+std::optional<Plan> parse_plan(const std::string& s) {
+    if (s.empty()) return std::nullopt;
+    if (s == "on-demand" || s == "on_demand") return Plan::on_demand;
+    if (s == "reserved") return Plan::reserved;
+    return Plan::spot;
+}
+
+int run_offers(Context& ctx, const OffersOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    OfferQuery q;
+    if (!opt.gpu.empty()) q.gpu = parse_gpu_spec(opt.gpu);
+    q.providers = opt.providers;
+    q.regions = opt.regions;
+    q.plan = parse_plan(opt.plan);
+    q.max_price = opt.max_price;
+    q.currency = ctx.currency();
+    q.sort = opt.sort == "price-per-gpu" ? OfferSort::price_per_gpu
+             : opt.sort == "usd-per-tflops" ? OfferSort::usd_per_tflops
+                                            : OfferSort::price;
+    q.limit = opt.limit;
+    OfferList list = query_offers(catalog, q);
+
+    auto json = json_document();
+    json["currency"] = list.currency;
+    json["gpus_covered"] = nlohmann::ordered_json::array();
+    for (const Gpu* g : list.gpus_covered) json["gpus_covered"].push_back(g->id);
+    json["matched"] = list.matched;
+    json["offers"] = nlohmann::ordered_json::array();
+    io::TextTable table;
+    table.columns = {{"PROVIDER"}, {"GPU"}, {"N", io::Align::right}, {"REGION"}, {"INSTANCE"},
+                     {"ON-DEMAND/H", io::Align::right}, {"RESERVED/MO", io::Align::right},
+                     {"SPOT/H", io::Align::right}, {"PER GPU/H", io::Align::right},
+                     {"$/TFLOPS-H", io::Align::right}, {"AS OF"}};
+    for (const auto& r : list.rows) {
+        const Offer& o = *r.offer;
+        nlohmann::ordered_json j;
+        j["provider"] = o.provider;
+        j["gpu"] = o.gpu;
+        j["gpu_family"] = r.gpu ? r.gpu->family : "";
+        j["gpu_count"] = o.gpu_count;
+        j["region"] = o.region;
+        j["instance_type"] = o.instance_type;
+        j["currency"] = o.currency;
+        j["on_demand_per_hour"] = json_number(o.on_demand_per_hour);
+        j["reserved_per_month"] = json_number(o.reserved_per_month);
+        j["spot_per_hour"] = json_number(o.spot_per_hour);
+        j["as_of"] = o.as_of;
+        j["source"] = o.source;
+        j["plan"] = to_string(r.plan);
+        j["price_per_hour_converted"] = json_number(r.hourly_price);
+        j["price_per_gpu_hour_converted"] = json_number(r.hourly_price_per_gpu);
+        j["converted_currency"] = list.currency;
+        j["usd_per_tflops_hour"] = json_number(r.usd_per_tflops_hour);
+        j["notes"] = o.notes;
+        json["offers"].push_back(j);
+        table.rows.push_back({o.provider, o.gpu, std::to_string(o.gpu_count), o.region.empty() ? "-" : o.region,
+                              o.instance_type.empty() ? "-" : o.instance_type, io::fmt_optional(r.on_demand_per_hour, 2),
+                              io::fmt_optional(r.reserved_per_month, 0), io::fmt_optional(r.spot_per_hour, 2),
+                              io::fmt_optional(r.hourly_price_per_gpu, 3), io::fmt_optional(r.usd_per_tflops_hour, 4),
+                              o.as_of});
+    }
+    io::TextDocument doc;
+    std::vector<std::string> covered;
+    for (const Gpu* g : list.gpus_covered) covered.push_back(g->id);
+    if (!opt.gpu.empty()) doc.lead.push_back("GPUs covered by '" + opt.gpu + "': " + join(covered, ", "));
+    doc.tables.push_back(table);
+    doc.notes.push_back("Prices in " + list.currency + " for the whole offer" +
+                        (list.currency == "USD" ? "" : " (converted with the catalog's dated rates)") +
+                        "; PER GPU/H prices the " + (q.plan ? std::string(to_string(*q.plan)) : "on-demand") +
+                        " plan. " + std::to_string(list.rows.size()) + " of " + std::to_string(list.matched) +
+                        " matching offers shown.");
+    ctx.emit(json, doc);
+    if (list.rows.empty()) {
+        ctx.err << "gpuadvise: no offer matches these filters\n";
+        return 3;
+    }
+    return 0;
+}
+
+}  // namespace
+
+Runner setup_offers(CLI::App& sub) {
+    auto opt = std::make_shared<OffersOptions>();
+    sub.add_option("--gpu", opt->gpu, "GPU spec NAME[,NAME…][:MEMORY][:COUNT], e.g. A100, A100:8, 80GB, A100:80GB:8, H100,H200")
+        ->type_name("SPEC");
+    sub.add_option("--provider", opt->providers, "Only this provider (repeatable)")->type_name("ID");
+    sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)")->type_name("TEXT");
+    sub.add_option("--plan", opt->plan, "Only offers with this plan, priced by it")
+        ->check(CLI::IsMember({"on-demand", "reserved", "spot"}))
+        ->type_name("on-demand|reserved|spot");
+    sub.add_option("--max-price", opt->max_price, "Highest price per hour for the whole offer (reserved: monthly / 730 h)")
+        ->check(CLI::Range(0.0, 1e9))
+        ->type_name("AMOUNT");
+    sub.add_option("--sort", opt->sort, "Sort order")
+        ->check(CLI::IsMember({"price", "price-per-gpu", "usd-per-tflops"}))
+        ->type_name("price|price-per-gpu|usd-per-tflops");
+    sub.add_option("--limit", opt->limit, "Show at most N offers")->check(CLI::Range(1, 1000000000))->type_name("N");
+    sub.footer("Examples:\n  gpuadvise offers --gpu A100:80GB:8 --sort price-per-gpu\n"
+               "  gpuadvise offers --gpu T4 --plan reserved --currency CNY\n"
+               "  gpuadvise offers --gpu H100,H200 --max-price 30 --json\n\n"
+               "Exit code 3 when no offer matches.");
+    return [opt](Context& ctx) { return run_offers(ctx, *opt); };
+}
+
+}  // namespace gpuadvise::cli

@@ -1,0 +1,14 @@
+#include "cli/commands.hpp"
+
+namespace gpuadvise::cli {
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> table = {
+        {"gpus", "List GPU models with their datasheet specs", setup_gpus},
+        {"offers", "List and filter provider offers with their prices", setup_offers},
+        {"compare", "Compare GPUs side by side: specs, cheapest prices, $/TFLOPS-hour", setup_compare},
+    };
+    return table;
+}
+
+}  // namespace gpuadvise::cli

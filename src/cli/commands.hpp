@@ -1,0 +1,31 @@
+// The command table: one entry per command, in help order. It drives registration, help, the
+// command listing and "did you mean" for mistyped commands.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli/context.hpp"
+
+namespace gpuadvise::cli {
+
+using Runner = std::function<int(Context&)>;
+
+struct Command {
+    const char* name;
+    const char* summary;
+    // Adds the command's options to `sub` and returns what runs it once parsing succeeded.
+    Runner (*setup)(CLI::App& sub);
+};
+
+const std::vector<Command>& commands();
+
+// One per cmd_*.cpp.
+Runner setup_gpus(CLI::App& sub);
+Runner setup_offers(CLI::App& sub);
+Runner setup_compare(CLI::App& sub);
+
+}  // namespace gpuadvise::cli

@@ -1,0 +1,91 @@
+#include "cli/context.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/text.hpp"
+#include "io/catalog_loader.hpp"
+#include "io/terminal.hpp"
+
+namespace gpuadvise::cli {
+
+const Catalog& Context::catalog() {
+    if (!catalog_) {
+        io::CatalogOptions options;
+        options.builtin = !global.no_default_catalog;
+        if (const char* env = std::getenv("GPUADVISE_CATALOG"); env && *env) {
+            std::stringstream ss(env);
+            for (std::string item; std::getline(ss, item, ':');)
+                if (!item.empty()) options.files.push_back(item);
+        }
+        options.files.insert(options.files.end(), global.catalogs.begin(), global.catalogs.end());
+        options.today = io::today_iso();
+        catalog_ = std::make_unique<Catalog>(io::load_catalog(options));
+    }
+    return *catalog_;
+}
+
+Format Context::format() const {
+    if (global.json) return Format::json;
+    if (global.format == "json") return Format::json;
+    if (global.format == "csv") return Format::csv;
+    if (global.format == "markdown") return Format::markdown;
+    return Format::table;
+}
+
+bool Context::color() const {
+    io::ColorMode mode = global.color == "always"  ? io::ColorMode::always
+                         : global.color == "never" ? io::ColorMode::never
+                                                   : io::ColorMode::automatic;
+    return io::use_color(mode);
+}
+
+std::string Context::currency() {
+    const std::string code = to_lower(global.currency) == "usd" ? "USD" : global.currency;
+    if (code == "USD") return code;
+    const Catalog& c = catalog();
+    if (const ExchangeRate* r = c.rate_for(code)) return r->currency;
+    std::vector<std::string> known{"USD"};
+    for (const auto& r : c.rates) known.push_back(r.currency);
+    std::string hint = "known currencies: " + join(known, ", ");
+    if (auto best = closest_match(code, known)) hint = "did you mean '" + *best + "'? " + hint;
+    throw UsageError("--currency: no exchange rate for '" + global.currency + "'", hint);
+}
+
+void Context::warn(const std::string& message) {
+    if (!global.quiet) err << "gpuadvise: warning: " << message << "\n";
+}
+
+void Context::note(const std::string& message) {
+    if (!global.quiet) err << "gpuadvise: note: " << message << "\n";
+}
+
+void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& doc) {
+    switch (format()) {
+        case Format::json: out << json.dump(2) << "\n"; break;
+        case Format::csv: out << io::render_csv(doc); break;
+        case Format::markdown: out << io::render_markdown(doc); break;
+        case Format::table: out << io::render_table(doc, color()); break;
+    }
+}
+
+nlohmann::ordered_json json_document() {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    j["schema_version"] = kSchemaVersion;
+    return j;
+}
+
+double round_money(double v) {
+    if (v == 0 || !std::isfinite(v)) return v;
+    double scale = std::pow(10.0, 6 - static_cast<int>(std::ceil(std::log10(std::fabs(v)))));
+    return std::round(v * scale) / scale;
+}
+
+nlohmann::ordered_json json_number(const std::optional<double>& v) {
+    if (!v) return nullptr;
+    return round_money(*v);
+}
+
+}  // namespace gpuadvise::cli

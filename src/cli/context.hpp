@@ -1,0 +1,63 @@
+// What every command gets: the global options, the output streams and the catalog (loaded on
+// first use, so `--help` and `--version` never read it).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "gpuadvise/catalog.hpp"
+#include "io/text_table.hpp"
+
+namespace gpuadvise::cli {
+
+enum class Format { table, json, csv, markdown };
+
+struct GlobalOptions {
+    std::vector<std::string> catalogs;  // --catalog, repeatable
+    bool no_default_catalog = false;
+    std::string format = "table";
+    bool json = false;
+    std::string color = "auto";
+    std::string currency = "USD";
+    bool quiet = false;
+};
+
+class Context {
+public:
+    Context(std::ostream& out_stream, std::ostream& err_stream) : out(out_stream), err(err_stream) {}
+
+    GlobalOptions global;
+    std::ostream& out;
+    std::ostream& err;
+
+    const Catalog& catalog();
+    Format format() const;
+    bool color() const;
+    // The output currency, checked against the catalog's rates (UsageError otherwise).
+    std::string currency();
+
+    // Diagnostics on stderr ("gpuadvise: warning: ..."), silenced by --quiet.
+    void warn(const std::string& message);
+    void note(const std::string& message);
+
+    // Prints a result: JSON (with schema_version first) or the text document in the chosen format.
+    void emit(const nlohmann::ordered_json& json, const io::TextDocument& doc);
+
+private:
+    std::unique_ptr<Catalog> catalog_;
+};
+
+inline constexpr int kSchemaVersion = 1;
+
+// A JSON object that starts with "schema_version": 1.
+nlohmann::ordered_json json_document();
+// null for nullopt; numbers rounded to 6 significant decimals so float noise never leaks.
+nlohmann::ordered_json json_number(const std::optional<double>& v);
+double round_money(double v);
+
+}  // namespace gpuadvise::cli

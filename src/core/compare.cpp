@@ -1,0 +1,69 @@
+#include "gpuadvise/compare.hpp"
+
+#include <algorithm>
+
+#include "gpuadvise/offer_query.hpp"
+
+namespace gpuadvise {
+namespace {
+
+std::optional<CheapestPrice> cheapest(const Catalog& catalog, const Gpu& gpu, Plan plan, const std::string& currency) {
+    std::optional<CheapestPrice> best;
+    for (const auto& o : catalog.offers) {
+        if (o.gpu != gpu.id) continue;
+        auto price = o.price(plan);
+        if (!price || *price <= 0) continue;
+        auto converted = catalog.convert(*price / o.gpu_count, o.currency, currency);
+        if (!converted) continue;
+        if (!best || *converted < best->price ||
+            (*converted == best->price && o.provider < best->provider)) {
+            best = CheapestPrice{o.provider, *converted, currency,
+                                 plan == Plan::reserved ? "per_gpu_month" : "per_gpu_hour", &o};
+        }
+    }
+    return best;
+}
+
+std::optional<double> ratio(const std::optional<double>& a, const std::optional<double>& b) {
+    if (!a || !b || *b == 0) return std::nullopt;
+    return *a / *b;
+}
+
+}  // namespace
+
+Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& currency) {
+    Comparison c;
+    c.currency = currency;
+    for (const auto& name : names) {
+        GpuMatch m = resolve_gpu_name(catalog, name);
+        for (const Gpu* g : m.gpus) {
+            if (std::any_of(c.gpus.begin(), c.gpus.end(), [&](const GpuComparison& x) { return x.gpu == g; }))
+                continue;
+            GpuComparison row;
+            row.gpu = g;
+            row.query = name;
+            row.on_demand = cheapest(catalog, *g, Plan::on_demand, currency);
+            row.reserved = cheapest(catalog, *g, Plan::reserved, currency);
+            row.spot = cheapest(catalog, *g, Plan::spot, currency);
+            if (row.on_demand)
+                if (auto usd = catalog.convert(row.on_demand->price, currency, "USD"))
+                    if (auto tf = reference_tflops(*g); tf && *tf > 0) row.usd_per_tflops_hour = *usd / *tf;
+            c.gpus.push_back(row);
+        }
+        c.matches.push_back(std::move(m));
+    }
+    if (!c.gpus.empty()) {
+        const GpuComparison& first = c.gpus.front();
+        auto price = [](const GpuComparison& r) -> std::optional<double> {
+            return r.on_demand ? std::optional<double>(r.on_demand->price) : std::nullopt;
+        };
+        for (auto& r : c.gpus) {
+            r.relative_fp16 = ratio(reference_tflops(*r.gpu), reference_tflops(*first.gpu));
+            r.relative_bandwidth = ratio(r.gpu->memory_bandwidth_gb_per_s, first.gpu->memory_bandwidth_gb_per_s);
+            r.relative_on_demand_price = ratio(price(r), price(first));
+        }
+    }
+    return c;
+}
+
+}  // namespace gpuadvise

@@ -1,0 +1,102 @@
+#include "gpuadvise/offer_query.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise {
+namespace {
+
+bool contains_ci(std::string_view hay, std::string_view needle) {
+    return to_lower(hay).find(to_lower(needle)) != std::string::npos;
+}
+
+void check_providers(const Catalog& catalog, const std::vector<std::string>& providers) {
+    for (const auto& p : providers) {
+        if (catalog.find_provider(p)) continue;
+        std::vector<std::string> ids;
+        for (const auto& x : catalog.providers) ids.push_back(x.id);
+        std::string hint = "known providers: " + join(ids, ", ");
+        if (auto best = closest_match(p, ids)) hint = "did you mean '" + *best + "'? (" + hint + ")";
+        throw UsageError("unknown provider '" + p + "'", hint);
+    }
+}
+
+}  // namespace
+
+std::optional<double> reference_tflops(const Gpu& gpu) {
+    if (gpu.tflops.fp16) return gpu.tflops.fp16;
+    return gpu.tflops.fp32;
+}
+
+std::optional<double> hourly_price(const Catalog& catalog, const Offer& offer, Plan plan, const std::string& currency) {
+    auto price = offer.price(plan);
+    if (!price) return std::nullopt;
+    double hourly = plan == Plan::reserved ? *price / catalog.policy.get("hours_per_month") : *price;
+    return catalog.convert(hourly, offer.currency, currency);
+}
+
+OfferList query_offers(const Catalog& catalog, const OfferQuery& query) {
+    OfferList list;
+    list.currency = query.currency;
+    list.gpus_covered = select_gpus(catalog, query.gpu);
+    check_providers(catalog, query.providers);
+    std::set<std::string> wanted;
+    for (const Gpu* g : list.gpus_covered) wanted.insert(g->id);
+
+    for (const auto& o : catalog.offers) {
+        if (!wanted.count(o.gpu)) continue;
+        if (query.gpu.count && o.gpu_count != *query.gpu.count) continue;
+        if (!query.providers.empty() &&
+            std::none_of(query.providers.begin(), query.providers.end(),
+                         [&](const std::string& p) { return iequals(p, o.provider); }))
+            continue;
+        if (!query.regions.empty() &&
+            std::none_of(query.regions.begin(), query.regions.end(),
+                         [&](const std::string& r) { return contains_ci(o.region, r); }))
+            continue;
+        OfferRow row;
+        row.offer = &o;
+        row.gpu = catalog.find_gpu(o.gpu);
+        auto convert = [&](const std::optional<double>& v) -> std::optional<double> {
+            return v ? catalog.convert(*v, o.currency, query.currency) : std::nullopt;
+        };
+        row.on_demand_per_hour = convert(o.on_demand_per_hour);
+        row.reserved_per_month = convert(o.reserved_per_month);
+        row.spot_per_hour = convert(o.spot_per_hour);
+        if (query.plan) {
+            row.plan = *query.plan;
+        } else {
+            row.plan = o.on_demand_per_hour ? Plan::on_demand : o.reserved_per_month ? Plan::reserved : Plan::spot;
+        }
+        row.hourly_price = hourly_price(catalog, o, row.plan, query.currency);
+        if (!row.hourly_price) continue;  // the requested plan does not exist for this offer
+        if (query.max_price && *row.hourly_price > *query.max_price) continue;
+        row.hourly_price_per_gpu = *row.hourly_price / o.gpu_count;
+        auto usd = hourly_price(catalog, o, row.plan, "USD");
+        if (row.gpu && usd)
+            if (auto tf = reference_tflops(*row.gpu); tf && *tf > 0) row.usd_per_tflops_hour = *usd / o.gpu_count / *tf;
+        list.rows.push_back(row);
+    }
+
+    auto key = [&](const OfferRow& r) {
+        double primary = 0;
+        switch (query.sort) {
+            case OfferSort::price: primary = r.hourly_price.value_or(1e300); break;
+            case OfferSort::price_per_gpu: primary = r.hourly_price_per_gpu.value_or(1e300); break;
+            case OfferSort::usd_per_tflops: primary = r.usd_per_tflops_hour.value_or(1e300); break;
+        }
+        return std::make_tuple(primary, r.offer->provider, r.offer->gpu, r.offer->gpu_count, r.offer->region,
+                               r.offer->instance_type);
+    };
+    std::stable_sort(list.rows.begin(), list.rows.end(),
+                     [&](const OfferRow& a, const OfferRow& b) { return key(a) < key(b); });
+    list.matched = list.rows.size();
+    if (query.limit && list.rows.size() > *query.limit) list.rows.resize(*query.limit);
+    return list;
+}
+
+}  // namespace gpuadvise

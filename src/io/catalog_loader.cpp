@@ -1,0 +1,266 @@
+#include "io/catalog_loader.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "gpuadvise/catalog_lint.hpp"
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/text.hpp"
+#include "io/catalog_sections.hpp"
+#include "io/embedded_data.hpp"
+#include "io/offer_tables.hpp"
+
+namespace gpuadvise::io {
+namespace {
+
+constexpr int kMaxNesting = 64;
+
+// yaml-cpp recurses once per nesting level; refuse documents deep enough to exhaust the stack.
+// Counts flow brackets and block indentation; both over-approximate, which is fine for a guard.
+bool nesting_too_deep(std::string_view text, SourceLocation& where) {
+    int depth = 0, line = 1, col = 0;
+    bool at_line_start = true;
+    int indent = 0;
+    char quote = 0;
+    for (char c : text) {
+        ++col;
+        if (c == '\n') {
+            ++line;
+            col = 0;
+            at_line_start = true;
+            indent = 0;
+            continue;
+        }
+        if (at_line_start) {
+            if (c == ' ' || c == '-') {
+                ++indent;
+                if (indent / 2 > kMaxNesting) {
+                    where.line = line;
+                    where.column = col;
+                    return true;
+                }
+                continue;
+            }
+            at_line_start = false;
+        }
+        if (quote) {
+            if (c == quote) quote = 0;
+            continue;
+        }
+        if (c == '"' || c == '\'') quote = c;
+        else if (c == '#') continue;
+        else if (c == '[' || c == '{') {
+            if (++depth > kMaxNesting) {
+                where.line = line;
+                where.column = col;
+                return true;
+            }
+        } else if (c == ']' || c == '}')
+            depth = std::max(0, depth - 1);
+    }
+    return false;
+}
+
+template <typename T, typename Key>
+void replace_or_append(std::vector<T>& into, T item, Key key) {
+    auto it = std::find_if(into.begin(), into.end(), [&](const T& x) { return key(x) == key(item); });
+    if (it != into.end()) *it = std::move(item);
+    else into.push_back(std::move(item));
+}
+
+// Later layers override: same GPU id, provider id (with all its offers), currency, model id.
+void merge_into(Catalog& base, Catalog layer) {
+    for (auto& g : layer.gpus) replace_or_append(base.gpus, std::move(g), [](const Gpu& x) { return x.id; });
+    for (auto& p : layer.providers) {
+        std::string id = p.id;
+        base.offers.erase(std::remove_if(base.offers.begin(), base.offers.end(),
+                                         [&](const Offer& o) { return o.provider == id; }),
+                          base.offers.end());
+        replace_or_append(base.providers, std::move(p), [](const Provider& x) { return x.id; });
+    }
+    for (auto& o : layer.offers) base.offers.push_back(std::move(o));
+    for (auto& r : layer.rates)
+        replace_or_append(base.rates, std::move(r), [](const ExchangeRate& x) { return to_lower(x.currency); });
+    for (const auto& [k, v] : layer.policy.overrides()) base.policy.set(k, v);
+    for (auto& m : layer.models) replace_or_append(base.models, std::move(m), [](const ModelPreset& x) { return x.id; });
+    for (auto& c : layer.calibration) base.calibration.push_back(std::move(c));
+    if (!layer.compat.empty()) base.compat = std::move(layer.compat);
+    for (auto& f : layer.files) base.files.push_back(std::move(f));
+}
+
+// Offers may name a GPU by alias or family; store the canonical id or report the ambiguity.
+void resolve_offer_gpus(Catalog& catalog, Diagnostics& diags) {
+    for (auto& o : catalog.offers) {
+        if (catalog.find_gpu(o.gpu)) continue;
+        try {
+            GpuMatch m = resolve_gpu_name(catalog, o.gpu);
+            if (m.gpus.size() == 1) {
+                o.gpu = m.gpus.front()->id;
+                continue;
+            }
+            std::vector<std::string> ids;
+            for (const Gpu* g : m.gpus) ids.push_back(g->id);
+            diags.error(o.where, "gpu: '" + o.gpu + "' is ambiguous (" + join(ids, ", ") + "); name the variant");
+        } catch (const UsageError& e) {
+            diags.error(o.where, "gpu: " + std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()));
+        }
+    }
+}
+
+std::string parent_dir(const std::string& path) {
+    std::filesystem::path p(path);
+    return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+}
+
+void load_tables(const std::vector<TableRef>& tables, Catalog& catalog, Diagnostics& diags) {
+    for (const auto& ref : tables) {
+        std::string bytes;
+        if (ref.builtin) {
+            auto data = find_embedded(ref.resolved_path);
+            if (!data) {
+                diags.error(ref.where, "tables: built-in table '" + ref.path + "' does not exist");
+                continue;
+            }
+            bytes = std::string(*data);
+        } else {
+            try {
+                bytes = read_file(ref.resolved_path);
+            } catch (const DataError& e) {
+                diags.error(ref.where, std::string("tables: ") + e.what());
+                continue;
+            }
+        }
+        load_offer_table(ref, bytes, catalog, diags);
+    }
+}
+
+}  // namespace
+
+std::string read_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw DataError(path + ": is a directory, expected a catalog file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw DataError(path + ": cannot open the file", "check the path given to --catalog or GPUADVISE_CATALOG");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void parse_catalog_yaml(std::string_view text, const std::string& origin, bool builtin, const std::string& base_dir,
+                        Catalog& out, std::vector<TableRef>& tables, Diagnostics& diags) {
+    out.files.push_back(origin);
+    if (text.find('\0') != std::string_view::npos) {
+        diags.error({origin, 0, 0}, "the file contains NUL bytes; expected a YAML text file");
+        return;
+    }
+    if (SourceLocation where{origin, 0, 0}; nesting_too_deep(text, where)) {
+        diags.error(where, "nesting deeper than " + std::to_string(kMaxNesting) + " levels; a catalog needs at most 4");
+        return;
+    }
+    YAML::Node root;
+    try {
+        root = YAML::Load(std::string(text));
+    } catch (const YAML::Exception& e) {
+        diags.error({origin, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
+        return;
+    }
+    YamlContext ctx(origin, diags);
+    if (root.IsNull() || !root.IsDefined()) {
+        diags.error({origin, 0, 0}, "the catalog is empty; expected keys such as 'gpus:' and 'providers:'");
+        return;
+    }
+    if (!ctx.expect_map(root, "")) return;
+    ctx.check_keys(root, "",
+                   {"schema_version", "rates", "policy", "gpus", "providers", "models", "calibration", "compat"});
+    if (auto v = ctx.integer(root, "", "schema_version", false, 0, 1000); v && *v != 1)
+        ctx.error(root["schema_version"], "schema_version",
+                  "unsupported schema_version " + std::to_string(*v) + "; this gpuadvise reads version 1");
+    std::vector<TableRef> found;
+    if (root["rates"]) read_rates_section(root["rates"], ctx, out);
+    if (root["policy"]) read_policy_section(root["policy"], ctx, out);
+    if (root["gpus"]) read_gpus_section(root["gpus"], ctx, out);
+    if (root["providers"]) read_providers_section(root["providers"], ctx, out, found);
+    if (root["models"]) read_models_section(root["models"], ctx, out);
+    if (root["calibration"]) read_calibration_section(root["calibration"], ctx, out);
+    if (root["compat"]) read_compat_section(root["compat"], ctx, out);
+    for (auto& t : found) {
+        t.builtin = builtin;
+        t.resolved_path = builtin ? t.path : (std::filesystem::path(base_dir) / t.path).string();
+        tables.push_back(std::move(t));
+    }
+}
+
+Catalog load_catalog(const CatalogOptions& options) {
+    Catalog catalog;
+    Diagnostics diags;
+    std::vector<TableRef> tables;
+    if (options.builtin) {
+        for (std::string_view name : {"providers.yaml", "models.yaml", "compat.yaml"}) {
+            auto text = find_embedded(name);
+            if (!text) continue;
+            Catalog layer;
+            parse_catalog_yaml(*text, "<built-in>/" + std::string(name), true, "", layer, tables, diags);
+            merge_into(catalog, std::move(layer));
+        }
+    }
+    for (const auto& file : options.files) {
+        std::string text;
+        try {
+            text = read_file(file);
+        } catch (const DataError& e) {
+            diags.error({}, e.what());
+            continue;
+        }
+        if (looks_like_skypilot_csv(text)) {
+            std::string stem = std::filesystem::path(file).stem().string();
+            TableRef ref{options.provider_name.empty() ? stem : options.provider_name, "skypilot", file, file, false,
+                         {file, 0, 0}};
+            if (!catalog.find_provider(ref.provider)) {
+                Provider p;
+                p.id = ref.provider;
+                p.name = ref.provider;
+                p.currency = "USD";
+                p.kind = "public";
+                p.source = "SkyPilot catalog table " + file;
+                p.where = {file, 0, 0};
+                catalog.providers.push_back(p);
+            }
+            catalog.offers.erase(std::remove_if(catalog.offers.begin(), catalog.offers.end(),
+                                                [&](const Offer& o) { return o.provider == ref.provider; }),
+                                 catalog.offers.end());
+            catalog.files.push_back(file);
+            tables.push_back(ref);
+            continue;
+        }
+        Catalog layer;
+        const std::size_t earlier_tables = tables.size();
+        parse_catalog_yaml(text, file, false, parent_dir(file), layer, tables, diags);
+        // A provider redefined here replaces the earlier definition, its tables included.
+        for (const auto& p : layer.providers)
+            for (std::size_t i = earlier_tables; i-- > 0;)
+                if (tables[i].provider == p.id) tables.erase(tables.begin() + static_cast<long>(i));
+        merge_into(catalog, std::move(layer));
+    }
+    if (!diags.has_errors()) {
+        load_tables(tables, catalog, diags);
+        resolve_offer_gpus(catalog, diags);
+        diags.append(lint_catalog(catalog, options.today));
+    }
+    if (diags.has_errors()) {
+        std::vector<Diagnostic> all;
+        for (const auto& d : diags.all())
+            if (d.severity == Severity::error) all.push_back(d);
+        throw DataError("the catalog has " + std::to_string(all.size()) + " error" + (all.size() == 1 ? "" : "s") +
+                            "; nothing was loaded",
+                        std::move(all), "fix the lines above; 'gpuadvise catalog validate FILE' re-checks a file");
+    }
+    catalog.warnings = std::move(diags);
+    return catalog;
+}
+
+}  // namespace gpuadvise::io

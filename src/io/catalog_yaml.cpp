@@ -1,0 +1,171 @@
+// Readers for the gpus, providers (with offers), rates and policy sections.
+#include <fmt/format.h>
+
+#include "gpuadvise/text.hpp"
+#include "io/catalog_sections.hpp"
+
+namespace gpuadvise::io {
+namespace {
+
+void read_tflops(const YAML::Node& node, YamlContext& ctx, const std::string& path, DenseTflops& t) {
+    if (!ctx.expect_map(node, path)) return;
+    ctx.check_keys(node, path, {"fp32", "tf32", "fp16", "bf16", "fp8"});
+    t.fp32 = ctx.number(node, path, "fp32", false, 0, 1e6);
+    t.tf32 = ctx.number(node, path, "tf32", false, 0, 1e6);
+    t.fp16 = ctx.number(node, path, "fp16", false, 0, 1e6);
+    t.bf16 = ctx.number(node, path, "bf16", false, 0, 1e6);
+    t.fp8 = ctx.number(node, path, "fp8", false, 0, 1e6);
+}
+
+Gpu read_gpu(const YAML::Node& node, YamlContext& ctx, const std::string& path) {
+    Gpu g;
+    ctx.check_keys(node, path,
+                   {"id", "family", "name", "vendor", "architecture", "compute_capability", "memory_gb",
+                    "memory_bandwidth_gb_per_s", "tflops", "tdp_w", "form_factor", "interconnect",
+                    "intra_node_busbw_gb_per_s", "year", "aliases", "uncertain", "source", "notes"});
+    g.id = ctx.text(node, path, "id", true).value_or("");
+    g.family = ctx.text(node, path, "family", true).value_or("");
+    g.name = ctx.text(node, path, "name", true).value_or(g.id);
+    g.vendor = ctx.text(node, path, "vendor").value_or("NVIDIA");
+    g.architecture = ctx.text(node, path, "architecture").value_or("");
+    g.compute_capability = ctx.text(node, path, "compute_capability").value_or("");
+    g.memory_gb = ctx.number(node, path, "memory_gb", true, 0.1, 100000).value_or(0);
+    g.memory_bandwidth_gb_per_s = ctx.number(node, path, "memory_bandwidth_gb_per_s", false, 1, 1e6);
+    if (YAML::Node t = node["tflops"]; t.IsDefined())
+        read_tflops(t, ctx, key_path(path, "tflops"), g.tflops);
+    else
+        ctx.error(node, path, "missing required key 'tflops'");
+    g.tdp_w = ctx.number(node, path, "tdp_w", false, 1, 100000);
+    g.form_factor = ctx.text(node, path, "form_factor").value_or("");
+    g.interconnect = ctx.text(node, path, "interconnect").value_or("");
+    g.intra_node_busbw_gb_per_s = ctx.number(node, path, "intra_node_busbw_gb_per_s", false, 0.1, 1e5);
+    g.year = static_cast<int>(ctx.integer(node, path, "year", false, 1990, 2100).value_or(0));
+    g.aliases = ctx.text_list(node, path, "aliases");
+    g.uncertain = ctx.text_list(node, path, "uncertain");
+    g.source = ctx.text(node, path, "source", true).value_or("");
+    g.notes = ctx.text(node, path, "notes").value_or("");
+    return g;
+}
+
+Offer read_offer(const YAML::Node& node, YamlContext& ctx, const std::string& path, const Provider& p) {
+    Offer o;
+    ctx.check_keys(node, path,
+                   {"gpu", "count", "region", "instance_type", "on_demand_per_hour", "reserved_per_month",
+                    "spot_per_hour", "vcpus", "ram_gb", "local_disk_gb", "as_of", "source", "notes"});
+    o.provider = p.id;
+    o.currency = p.currency;
+    o.where = ctx.where(node["gpu"].IsDefined() ? node["gpu"] : node);
+    o.gpu = ctx.text(node, path, "gpu", true).value_or("");
+    o.gpu_count = static_cast<int>(ctx.integer(node, path, "count", false, 1, 4096).value_or(1));
+    o.region = ctx.text(node, path, "region").value_or("");
+    o.instance_type = ctx.text(node, path, "instance_type").value_or("");
+    o.on_demand_per_hour = ctx.number(node, path, "on_demand_per_hour", false, 0, 1e7);
+    o.reserved_per_month = ctx.number(node, path, "reserved_per_month", false, 0, 1e9);
+    o.spot_per_hour = ctx.number(node, path, "spot_per_hour", false, 0, 1e7);
+    o.vcpus = ctx.number(node, path, "vcpus", false, 0, 1e5);
+    o.ram_gb = ctx.number(node, path, "ram_gb", false, 0, 1e7);
+    o.local_disk_gb = ctx.number(node, path, "local_disk_gb", false, 0, 1e9);
+    o.as_of = ctx.text(node, path, "as_of").value_or(p.as_of);
+    o.source = ctx.text(node, path, "source").value_or(p.source);
+    o.notes = ctx.text_list(node, path, "notes");
+    if (!o.on_demand_per_hour && !o.reserved_per_month && !o.spot_per_hour)
+        ctx.error(node, path, "no price: give at least one of on_demand_per_hour, reserved_per_month, spot_per_hour");
+    return o;
+}
+
+}  // namespace
+
+void read_gpus_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
+    if (!ctx.expect_sequence(node, "gpus")) return;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+        const std::string path = index_path("gpus", i);
+        if (!ctx.expect_map(node[i], path)) continue;
+        out.gpus.push_back(read_gpu(node[i], ctx, path));
+    }
+}
+
+void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& out, std::vector<TableRef>& tables) {
+    if (!ctx.expect_sequence(node, "providers")) return;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+        const std::string path = index_path("providers", i);
+        const YAML::Node& n = node[i];
+        if (!ctx.expect_map(n, path)) continue;
+        ctx.check_keys(n, path,
+                       {"id", "name", "currency", "kind", "network_gbps", "rdma", "rdma_gbps", "images", "features",
+                        "driver_version", "as_of", "source", "offers", "tables"});
+        Provider p;
+        p.where = ctx.where(n);
+        p.id = ctx.text(n, path, "id", true).value_or("");
+        p.name = ctx.text(n, path, "name").value_or(p.id);
+        p.currency = ctx.text(n, path, "currency").value_or("USD");
+        p.kind = ctx.text(n, path, "kind").value_or("public");
+        p.network_gbps = ctx.number(n, path, "network_gbps", false, 0, 1e6);
+        p.rdma = ctx.boolean(n, path, "rdma").value_or(false);
+        p.rdma_gbps = ctx.number(n, path, "rdma_gbps", false, 0, 1e6);
+        p.images = ctx.text_list(n, path, "images");
+        p.features = ctx.text_list(n, path, "features");
+        p.driver_version = ctx.text(n, path, "driver_version");
+        p.as_of = ctx.text(n, path, "as_of", true).value_or("");
+        p.source = ctx.text(n, path, "source", true).value_or("");
+        if (YAML::Node offers = n["offers"]; offers.IsDefined() && !offers.IsNull()) {
+            const std::string opath = key_path(path, "offers");
+            if (ctx.expect_sequence(offers, opath))
+                for (std::size_t j = 0; j < offers.size(); ++j) {
+                    const std::string op = index_path(opath, j);
+                    if (ctx.expect_map(offers[j], op)) out.offers.push_back(read_offer(offers[j], ctx, op, p));
+                }
+        }
+        if (YAML::Node t = n["tables"]; t.IsDefined() && !t.IsNull()) {
+            const std::string tpath = key_path(path, "tables");
+            if (ctx.expect_sequence(t, tpath))
+                for (std::size_t j = 0; j < t.size(); ++j) {
+                    const std::string tp = index_path(tpath, j);
+                    if (!ctx.expect_map(t[j], tp)) continue;
+                    ctx.check_keys(t[j], tp, {"format", "path"});
+                    TableRef ref;
+                    ref.provider = p.id;
+                    ref.format = ctx.text(t[j], tp, "format", true).value_or("");
+                    ref.path = ctx.text(t[j], tp, "path", true).value_or("");
+                    ref.where = ctx.where(t[j]);
+                    if (!ref.format.empty() && ref.format != "skypilot")
+                        ctx.error(t[j]["format"], key_path(tp, "format"),
+                                  "unknown table format '" + ref.format + "'; expected 'skypilot'");
+                    tables.push_back(ref);
+                }
+        }
+        out.providers.push_back(std::move(p));
+    }
+}
+
+void read_rates_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
+    if (!ctx.expect_sequence(node, "rates")) return;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+        const std::string path = index_path("rates", i);
+        if (!ctx.expect_map(node[i], path)) continue;
+        ctx.check_keys(node[i], path, {"currency", "usd_per_unit", "as_of", "source"});
+        ExchangeRate r;
+        r.currency = ctx.text(node[i], path, "currency", true).value_or("");
+        r.usd_per_unit = ctx.number(node[i], path, "usd_per_unit", true, 1e-9, 1e9).value_or(0);
+        r.as_of = ctx.text(node[i], path, "as_of", true).value_or("");
+        r.source = ctx.text(node[i], path, "source", true).value_or("");
+        out.rates.push_back(r);
+    }
+}
+
+void read_policy_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
+    if (!ctx.expect_map(node, "policy")) return;
+    std::vector<std::string> names;
+    for (const auto& k : policy_keys()) names.emplace_back(k.name);
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        const std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
+        auto value = ctx.as_number(it->second, key_path("policy", key), -1e12, 1e12);
+        if (!value) continue;
+        if (!out.policy.set(key, *value)) {
+            std::string message = "unknown policy key '" + key + "'";
+            if (auto best = closest_match(key, names)) message += "; did you mean '" + *best + "'?";
+            ctx.error(it->first, "policy", message);
+        }
+    }
+}
+
+}  // namespace gpuadvise::io

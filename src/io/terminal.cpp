@@ -1,0 +1,32 @@
+#include "io/terminal.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <ctime>
+
+namespace gpuadvise::io {
+
+bool stdout_is_terminal() { return isatty(STDOUT_FILENO) == 1; }
+
+bool use_color(ColorMode mode) {
+    if (mode == ColorMode::always) return true;
+    if (mode == ColorMode::never) return false;
+    const char* no_color = std::getenv("NO_COLOR");
+    if (no_color && *no_color) return false;
+    const char* term = std::getenv("TERM");
+    if (term && std::string_view(term) == "dumb") return false;
+    return stdout_is_terminal();
+}
+
+std::string today_iso() {
+    if (const char* fixed = std::getenv("GPUADVISE_TODAY"); fixed && *fixed) return fixed;
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[16];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+    return buf;
+}
+
+}  // namespace gpuadvise::io

@@ -1,0 +1,127 @@
+#include "io/text_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace gpuadvise::io {
+namespace {
+
+// Display width of UTF-8 text: counts code points, not bytes (× and – are one column).
+std::size_t display_width(const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char c : s)
+        if ((c & 0xC0) != 0x80) ++n;
+    return n;
+}
+
+std::string pad(const std::string& s, std::size_t width, Align align) {
+    std::size_t w = display_width(s);
+    if (w >= width) return s;
+    std::string fill(width - w, ' ');
+    return align == Align::left ? s + fill : fill + s;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string md_cell(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string render_table(const TextDocument& doc, bool color) {
+    const char* bold = color ? "\x1b[1m" : "";
+    const char* reset = color ? "\x1b[0m" : "";
+    std::string out;
+    for (const auto& line : doc.lead) out += line + "\n";
+    for (const auto& t : doc.tables) {
+        if (!out.empty()) out += "\n";
+        if (!t.title.empty()) out += std::string(bold) + t.title + reset + "\n";
+        std::vector<std::size_t> widths(t.columns.size(), 0);
+        for (std::size_t i = 0; i < t.columns.size(); ++i) widths[i] = display_width(t.columns[i].header);
+        for (const auto& row : t.rows)
+            for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i)
+                widths[i] = std::max(widths[i], display_width(row[i]));
+        std::string header;
+        for (std::size_t i = 0; i < t.columns.size(); ++i) {
+            if (i) header += "  ";
+            header += pad(t.columns[i].header, i + 1 == t.columns.size() && t.columns[i].align == Align::left ? 0 : widths[i],
+                          t.columns[i].align);
+        }
+        out += std::string(bold) + header + reset + "\n";
+        for (const auto& row : t.rows) {
+            std::string line;
+            for (std::size_t i = 0; i < row.size() && i < t.columns.size(); ++i) {
+                if (i) line += "  ";
+                bool last = i + 1 == t.columns.size();
+                line += pad(row[i], last && t.columns[i].align == Align::left ? 0 : widths[i], t.columns[i].align);
+            }
+            out += line + "\n";
+        }
+    }
+    if (!doc.notes.empty()) {
+        out += "\n";
+        for (const auto& line : doc.notes) out += line + "\n";
+    }
+    return out;
+}
+
+std::string render_csv(const TextDocument& doc) {
+    std::string out;
+    for (const auto& t : doc.tables) {
+        if (!out.empty()) out += "\n";
+        for (std::size_t i = 0; i < t.columns.size(); ++i) out += (i ? "," : "") + csv_field(t.columns[i].header);
+        out += "\n";
+        for (const auto& row : t.rows) {
+            for (std::size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + csv_field(row[i]);
+            out += "\n";
+        }
+    }
+    return out;
+}
+
+std::string render_markdown(const TextDocument& doc) {
+    std::string out;
+    for (const auto& line : doc.lead) out += line + "\n";
+    for (const auto& t : doc.tables) {
+        if (!out.empty()) out += "\n";
+        if (!t.title.empty()) out += "### " + t.title + "\n\n";
+        out += "|";
+        for (const auto& c : t.columns) out += " " + md_cell(c.header) + " |";
+        out += "\n|";
+        for (const auto& c : t.columns) out += c.align == Align::right ? "---:|" : "---|";
+        out += "\n";
+        for (const auto& row : t.rows) {
+            out += "|";
+            for (const auto& cell : row) out += " " + md_cell(cell) + " |";
+            out += "\n";
+        }
+    }
+    if (!doc.notes.empty()) {
+        out += "\n";
+        for (const auto& line : doc.notes) out += "- " + line + "\n";
+    }
+    return out;
+}
+
+std::string fmt_number(double v, int decimals) { return fmt::format("{:.{}f}", v, decimals); }
+
+std::string fmt_optional(const std::optional<double>& v, int decimals) {
+    return v ? fmt_number(*v, decimals) : std::string("-");
+}
+
+}  // namespace gpuadvise::io

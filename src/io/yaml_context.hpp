@@ -1,0 +1,61 @@
+// Reading one YAML document with located, collected diagnostics. Every section reader
+// (catalog, models, compat) uses these helpers so that all errors look alike:
+//   providers.yaml:41:12: error: offers[3].gpu: unknown GPU 'A100-80G'; did you mean 'A100-80GB'?
+// yaml-cpp marks are 0-based; locations here are 1-based.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvise/diagnostics.hpp"
+
+namespace gpuadvise::io {
+
+class YamlContext {
+public:
+    YamlContext(std::string file, Diagnostics& diagnostics) : file_(std::move(file)), diags_(diagnostics) {}
+
+    const std::string& file() const { return file_; }
+    Diagnostics& diagnostics() { return diags_; }
+    SourceLocation where(const YAML::Node& node) const;
+
+    void error(const YAML::Node& at, const std::string& path, const std::string& message);
+    void warning(const YAML::Node& at, const std::string& path, const std::string& message);
+
+    // Type checks; report an error and return false when the node is not of that kind.
+    bool expect_map(const YAML::Node& node, const std::string& path);
+    bool expect_sequence(const YAML::Node& node, const std::string& path);
+    // Reports every key of `map` not in `known`, with a "did you mean".
+    void check_keys(const YAML::Node& map, const std::string& path, std::initializer_list<std::string_view> known);
+
+    // Field getters. A missing required field, a wrong type or an out-of-range number is an
+    // error (and nullopt). A present `null` is nullopt without error unless required.
+    std::optional<std::string> text(const YAML::Node& map, const std::string& path, std::string_view key,
+                                    bool required = false);
+    std::optional<double> number(const YAML::Node& map, const std::string& path, std::string_view key,
+                                 bool required = false, double min = 0, double max = 1e12);
+    std::optional<long long> integer(const YAML::Node& map, const std::string& path, std::string_view key,
+                                     bool required = false, long long min = 0, long long max = 1000000000);
+    std::optional<bool> boolean(const YAML::Node& map, const std::string& path, std::string_view key);
+    std::vector<std::string> text_list(const YAML::Node& map, const std::string& path, std::string_view key);
+
+    // Scalar conversions with the same rules, for nodes already in hand.
+    std::optional<double> as_number(const YAML::Node& node, const std::string& path, double min = 0,
+                                    double max = 1e12);
+    std::optional<std::string> as_text(const YAML::Node& node, const std::string& path);
+
+private:
+    std::string file_;
+    Diagnostics& diags_;
+};
+
+// "gpus[3]" / "gpus[3].tflops" path builders.
+std::string index_path(const std::string& path, std::size_t i);
+std::string key_path(const std::string& path, std::string_view key);
+
+}  // namespace gpuadvise::io

@@ -1,0 +1,17 @@
+# Fails when src/core or include/gpuadvise includes a header outside the standard library's
+# pure subset: no YAML, JSON, CLI11, fmt, streams or file system in the domain layer.
+file(GLOB_RECURSE files ${ROOT}/src/core/*.cpp ${ROOT}/src/core/*.hpp ${ROOT}/include/gpuadvise/*.hpp)
+set(bad "")
+foreach(f IN LISTS files)
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "yaml-cpp|nlohmann|CLI/|fmt/|<iostream>|<fstream>|<filesystem>|<cstdio>|\"io/|\"cli/")
+      list(APPEND bad "${f}: ${line}")
+    endif()
+  endforeach()
+endforeach()
+if(bad)
+  string(REPLACE ";" "\n" bad "${bad}")
+  message(FATAL_ERROR "core must not depend on I/O or third-party libraries:\n${bad}")
+endif()
+message(STATUS "core is pure: ${CMAKE_CURRENT_LIST_FILE}")
