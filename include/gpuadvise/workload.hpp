@@ -1,0 +1,175 @@
+// The workload model: what a PyTorch job needs (memory per GPU) and how long it runs on a GPU
+// model and count. Formulas and sources: docs/methodology.md and reference/gpu-facts.md §3–§4.
+// Everything here is an estimate; Workload::assumptions lists every default that was filled in.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvise/catalog.hpp"
+
+namespace gpuadvise {
+
+enum class Task { train, finetune, lora, qlora, inference };
+enum class Optimizer { adamw, sgd, adam8bit };
+
+std::string_view to_string(Task t);
+std::optional<Task> parse_task(std::string_view text);
+std::string_view to_string(Optimizer o);
+std::optional<Optimizer> parse_optimizer(std::string_view text);
+
+// "7B", "350M", "1.5e9", "60k" -> number; nullopt if not a positive finite quantity.
+std::optional<double> parse_quantity(std::string_view text);
+
+// Every command-line knob of a job, as typed (nullopt = not given, the preset's default job or
+// a documented default applies). Text fields are validated by make_workload.
+struct WorkloadRequest {
+    std::optional<std::string> model;              // preset id or alias ("bert")
+    std::optional<std::string> params;             // custom model: "7B"
+    std::optional<std::string> flops_per_token;    // forward FLOPs per token: "14e9"
+    std::optional<std::string> flops_per_sample;   // forward FLOPs per sample: "8.2e9"
+    std::optional<std::string> task;               // train|finetune|lora|qlora|inference
+    std::optional<std::string> precision;          // fp32|tf32|fp16|bf16|fp8 (default: mixed)
+    std::optional<std::string> optimizer;          // adamw|sgd|adam8bit
+    std::optional<int> batch_size;                 // per GPU
+    std::optional<int> seq_len;
+    std::optional<int> image_size;
+    std::optional<std::string> samples;            // dataset size in samples: "1.28M"
+    std::optional<std::string> tokens;             // dataset size in tokens (per epoch): "2B"
+    std::optional<double> epochs;
+    std::optional<bool> grad_checkpointing;
+    std::optional<int> zero_stage;                 // 0-3 (FSDP FULL_SHARD = 3)
+    std::optional<double> hours_per_run;           // the user's own timing ...
+    std::optional<std::string> measured_on;        // ... on this GPU
+    std::optional<int> measured_gpu_count;         // ... with this many GPUs (default 1)
+};
+
+struct Workload {
+    std::string model_id;        // preset id, or "custom"
+    std::string model_name;      // display name
+    std::string requested_as;    // what the user typed when it was an alias ("bert"), else empty
+    const ModelPreset* preset = nullptr;  // into the catalog; nullptr for a custom model
+    ModelKind kind = ModelKind::transformer;
+    std::string unit = "samples";  // throughput unit without "/s": images, sequences, tokens
+    double params = 0;
+    Task task = Task::train;
+    std::optional<Precision> precision;  // nullopt = mixed: bf16 where CC >= 8.0, else fp16
+    Optimizer optimizer = Optimizer::adamw;
+    int batch_size = 1;   // per GPU
+    int seq_len = 0;      // tokens per sample (transformers, speech)
+    int image_size = 0;   // pixels per side (vision)
+    double samples = 0;   // per epoch
+    double epochs = 1;
+    bool grad_checkpointing = false;
+    int zero_stage = 0;
+    double lora_trainable_fraction = 0;  // LoRA/QLoRA: trainable params / params
+    // Forward FLOPs for one sample at this job's input, true FLOPs.
+    double forward_flops_per_sample = 0;
+    // Activation bytes per sample (16-bit) kept for backward, without and with checkpointing.
+    double activation_bytes_per_sample = 0;
+    double checkpointed_activation_bytes_per_sample = 0;
+    int layers = 0;  // for per-step overhead
+    TransformerShape shape;
+    std::optional<double> measured_hours;
+    const Gpu* measured_on = nullptr;
+    int measured_gpu_count = 1;
+    std::vector<std::string> assumptions;
+
+    bool is_training() const { return task != Task::inference; }
+    // Samples processed over the whole run (samples x epochs).
+    double total_samples() const { return samples * epochs; }
+    // Throughput unit per sample: seq_len for token units, else 1.
+    double units_per_sample() const;
+};
+
+// Resolves a preset (case-insensitive id or alias, "did you mean" otherwise) or a custom model and
+// fills every default, recording it in `assumptions`. Throws UsageError on bad input.
+Workload make_workload(const Catalog& catalog, const WorkloadRequest& request);
+
+// A preset by id or alias, case-insensitive; nullptr if none.
+const ModelPreset* find_model(const Catalog& catalog, std::string_view name);
+
+// The precision a job uses on a GPU: the forced one, or mixed (bf16 from CC 8.0, else fp16,
+// fp32 when the GPU has neither).
+Precision resolve_precision(const Workload& w, const Gpu& gpu);
+// Whether PyTorch can run this precision on the GPU: bf16/tf32 need CC >= 8.0, fp8 CC >= 8.9
+// (gpu-facts §5c rules 3-4) and a datasheet figure.
+bool precision_supported(const Gpu& gpu, Precision p);
+
+struct LinkSpec {
+    int nodes = 1;
+    double intra_node_busbw_gb_per_s = 0;  // 0 = use the GPU's (or the PCIe default)
+    double inter_node_gbps = 0;            // network between nodes, Gbit/s (0 = unknown: 100 Gbit/s assumed)
+};
+
+struct MemoryBreakdown {
+    double weights_gb = 0;
+    double gradients_gb = 0;
+    double optimizer_gb = 0;
+    double activations_gb = 0;
+    double kv_cache_gb = 0;
+    double overhead_gb = 0;  // CUDA context/allocator, inference workspace (the 20 %)
+    double total_gb() const {
+        return weights_gb + gradients_gb + optimizer_gb + activations_gb + kv_cache_gb + overhead_gb;
+    }
+};
+
+struct Estimate {
+    const Gpu* gpu = nullptr;
+    int gpu_count = 1;
+    Precision precision = Precision::fp16;
+    bool precision_supported = true;
+    bool fits = false;
+    double memory_required_gb = 0;  // per GPU
+    double memory_available_gb = 0;
+    int min_gpu_count = 0;  // 0 = does not fit even at 64 with these settings
+    MemoryBreakdown memory;
+    double throughput_per_s = 0;  // whole job (all GPUs), in throughput_unit
+    std::string throughput_unit;  // "images/s", "sequences/s", "tokens/s"
+    double hours_per_run = 0, hours_low = 0, hours_high = 0;
+    double scaling_efficiency = 1, comm_share = 0, utilisation = 0;
+    double total_flops = 0;
+    std::string basis = "estimated";  // "measured" | "estimated"
+    std::string basis_detail;         // which measurement, or "roofline model"
+    std::vector<std::string> notes;   // e.g. what would make it fit
+};
+
+Estimate estimate_job(const Catalog& catalog, const Workload& workload, const Gpu& gpu, int gpu_count,
+                      const LinkSpec& link = {});
+
+// --- The parts, exposed for tests and for docs/methodology.md. ---
+
+// Recomputes the fields derived from the input size (forward FLOPs, activation bytes) after
+// seq_len, image_size or batch_size changed.
+void update_derived(Workload& w);
+
+// Memory per GPU for `gpu_count` GPUs at precision p.
+MemoryBreakdown estimate_memory(const Workload& w, Precision p, int gpu_count);
+// Smallest count in 1..64 at which the job fits with its settings (0 = none).
+int minimum_gpu_count(const Workload& w, Precision p, double memory_gb);
+
+struct SingleGpuSpeed {
+    double samples_per_s = 0;
+    double utilisation = 0;  // model FLOP/s / dense peak at the precision
+    std::string basis = "estimated";
+    std::string basis_detail;
+    double band_low = 0, band_high = 0;  // multipliers on time
+};
+// Throughput on one GPU. use_measurements=false gives the pure model (used by the calibration test).
+SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p,
+                                bool use_measurements = true);
+// Training FLOPs (3 x forward, 4 x with full recompute) or inference FLOPs per sample.
+double flops_per_sample(const Workload& w);
+
+struct Scaling {
+    double efficiency = 1;
+    double comm_share = 0;  // share of step time spent in exposed communication
+    double busbw_gb_per_s = 0;
+};
+// All-reduce of §3d for `gpu_count` GPUs whose step compute time is `step_seconds`.
+Scaling estimate_scaling(const Workload& w, const Gpu& gpu, int gpu_count, double step_seconds,
+                         const LinkSpec& link);
+
+}  // namespace gpuadvise

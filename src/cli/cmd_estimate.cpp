@@ -1,0 +1,163 @@
+// gpuadvise estimate: memory and time of a workload per GPU model and count, without prices.
+#include <cmath>
+#include <memory>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "cli/gpu_json.hpp"
+#include "cli/workload_options.hpp"
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise::cli {
+namespace {
+
+struct EstimateOptions {
+    WorkloadRequest request;
+    std::string gpu = "all";
+    int gpus = 1;
+    int nodes = 1;
+    double network_gbps = 0;
+    double busbw = 0;
+};
+
+std::string fmt(double v, int decimals) {
+    std::ostringstream ss;
+    ss.setf(std::ios::fixed);
+    ss.precision(decimals);
+    ss << v;
+    return ss.str();
+}
+
+// Hours with sensible precision: 0.012, 1.4, 37, 1200.
+std::string fmt_hours(double h) {
+    if (h <= 0) return "-";
+    if (h < 0.1) return fmt(h, 3);
+    if (h < 10) return fmt(h, 1);
+    return fmt(h, 0);
+}
+
+std::string fmt_rate(double v) {
+    if (v <= 0) return "-";
+    if (v >= 100) return fmt(v, 0);
+    if (v >= 10) return fmt(v, 1);
+    return fmt(v, 2);
+}
+
+int run_estimate(Context& ctx, const EstimateOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    Workload w = make_workload(catalog, opt.request);
+    GpuSpec spec;
+    if (!iequals(opt.gpu, "all")) spec = parse_gpu_spec(opt.gpu);
+    std::vector<const Gpu*> gpus = select_gpus(catalog, spec);
+    if (gpus.empty()) throw UsageError("no GPU in the catalog matches '" + opt.gpu + "'", "run 'gpuadvise gpus'");
+    const int count = spec.count.value_or(opt.gpus);
+    LinkSpec link;
+    link.nodes = opt.nodes;
+    link.inter_node_gbps = opt.network_gbps;
+    link.intra_node_busbw_gb_per_s = opt.busbw;
+
+    std::vector<Estimate> estimates;
+    for (const Gpu* g : gpus) estimates.push_back(estimate_job(catalog, w, *g, count, link));
+    const bool any_supported = std::any_of(estimates.begin(), estimates.end(), [](const Estimate& e) { return e.precision_supported; });
+    if (!any_supported) {
+        throw UsageError("--precision " + std::string(to_string(*w.precision)) + " is not supported by " +
+                             (gpus.size() == 1 ? gpus.front()->id : std::string("any selected GPU")),
+                         estimates.front().notes.empty() ? "" : estimates.front().notes.front().substr(estimates.front().notes.front().find(": ") + 2));
+    }
+
+    auto json = json_document();
+    json["estimate_kind"] = "estimate";
+    json["workload"] = workload_json(w);
+    json["estimates"] = nlohmann::ordered_json::array();
+    io::TextTable table;
+    table.columns = {{"GPU"},          {"N", io::Align::right},       {"PREC"},
+                     {"FITS"},         {"NEED GB/GPU", io::Align::right}, {"HAS GB", io::Align::right},
+                     {"MIN N", io::Align::right}, {"THROUGHPUT", io::Align::right}, {"HOURS", io::Align::right},
+                     {"RANGE H", io::Align::right}, {"EFF", io::Align::right}, {"UTIL", io::Align::right}, {"BASIS"}};
+    std::vector<std::string> notes;
+    bool any_fits = false;
+    for (const Estimate& e : estimates) {
+        const Gpu& g = *e.gpu;
+        any_fits = any_fits || e.fits;
+        nlohmann::ordered_json j;
+        j["gpu"] = g.id;
+        j["gpu_family"] = g.family;
+        j["gpu_count"] = e.gpu_count;
+        j["precision"] = std::string(to_string(e.precision));
+        j["precision_supported"] = e.precision_supported;
+        j["fits"] = e.fits;
+        j["memory_required_gb"] = json_number(e.memory_required_gb);
+        j["memory_available_gb"] = json_number(e.memory_available_gb);
+        j["min_gpu_count"] = e.min_gpu_count;
+        j["memory_breakdown_gb"] = {{"weights", json_number(e.memory.weights_gb)},
+                                    {"gradients", json_number(e.memory.gradients_gb)},
+                                    {"optimizer", json_number(e.memory.optimizer_gb)},
+                                    {"activations", json_number(e.memory.activations_gb)},
+                                    {"kv_cache", json_number(e.memory.kv_cache_gb)},
+                                    {"overhead", json_number(e.memory.overhead_gb)}};
+        j["throughput_per_s"] = json_number(e.throughput_per_s);
+        j["throughput_unit"] = e.throughput_unit;
+        j["hours_per_run"] = json_number(e.hours_per_run);
+        j["hours_low"] = json_number(e.hours_low);
+        j["hours_high"] = json_number(e.hours_high);
+        j["scaling_efficiency"] = json_number(e.scaling_efficiency);
+        j["comm_share"] = json_number(e.comm_share);
+        j["utilisation"] = json_number(e.utilisation);
+        j["total_flops"] = json_number(e.total_flops);
+        j["basis"] = e.basis;
+        j["basis_detail"] = e.basis_detail;
+        j["notes"] = e.notes;
+        json["estimates"].push_back(j);
+        const bool ok = e.precision_supported;
+        table.rows.push_back({g.id, std::to_string(e.gpu_count), std::string(to_string(e.precision)) + (ok ? "" : "!"),
+                              !ok ? "n/a" : e.fits ? "yes" : "no", ok ? fmt(e.memory_required_gb, 1) : "-",
+                              fmt(e.memory_available_gb, 0), e.min_gpu_count > 0 ? std::to_string(e.min_gpu_count) : "-",
+                              ok ? fmt_rate(e.throughput_per_s) + " " + e.throughput_unit : "-", ok ? fmt_hours(e.hours_per_run) : "-",
+                              ok ? fmt_hours(e.hours_low) + "-" + fmt_hours(e.hours_high) : "-",
+                              ok && e.gpu_count > 1 ? fmt(100 * e.scaling_efficiency, 0) + "%" : "-",
+                              ok ? (e.utilisation < 0.01 ? fmt(100 * e.utilisation, 2) : fmt(100 * e.utilisation, 0)) + "%" : "-",
+                              e.basis});
+        for (const auto& n : e.notes) notes.push_back(g.id + ": " + n);
+    }
+    io::TextDocument doc;
+    doc.lead.push_back("Estimate for " + workload_summary(w));
+    doc.tables.push_back(table);
+    doc.notes.push_back("These are estimates, not measurements (basis 'measured' = scaled from a published benchmark). "
+                        "Method and sources: docs/methodology.md.");
+    for (const auto& n : notes) doc.notes.push_back(n);
+    doc.notes.push_back("Assumptions:");
+    for (const auto& a : w.assumptions) doc.notes.push_back("  - " + a);
+    ctx.emit(json, doc);
+    if (!any_fits) {
+        ctx.err << "gpuadvise: the job fits none of these GPUs at this count; see the notes for what would make it fit\n";
+        return 3;
+    }
+    return 0;
+}
+
+}  // namespace
+
+Runner setup_estimate(CLI::App& sub) {
+    auto opt = std::make_shared<EstimateOptions>();
+    add_workload_options(sub, opt->request);
+    sub.add_option("--gpu", opt->gpu, "GPUs to estimate for: NAME[,NAME…][:MEMORY][:COUNT] or 'all' (default)")
+        ->type_name("SPEC");
+    sub.add_option("--gpus", opt->gpus, "GPUs per node (default 1)")->check(CLI::Range(1, 4096))->type_name("N");
+    sub.add_option("--nodes", opt->nodes, "Nodes (default 1)")->check(CLI::Range(1, 4096))->type_name("N");
+    sub.add_option("--network-gbps", opt->network_gbps, "Network between nodes, Gbit/s (default 100)")
+        ->check(CLI::Range(0.001, 1e6))
+        ->type_name("GBPS");
+    sub.add_option("--busbw", opt->busbw, "Measured all-reduce bus bandwidth inside a node, GB/s (default: the GPU's)")
+        ->check(CLI::Range(0.001, 1e6))
+        ->type_name("GB/S");
+    sub.footer("Examples:\n  gpuadvise estimate --model bert --gpu V100,A100,H100\n"
+               "  gpuadvise estimate --model llama-2-7b --task lora --gpu 24GB\n"
+               "  gpuadvise estimate --model llama-2-7b --zero 3 --gpu h100-sxm --gpus 8 --json\n"
+               "  gpuadvise estimate --params 3B --seq-len 4096 --gpu A100\n\n"
+               "Exit code 3 when the job fits none of the GPUs at the given count.");
+    return [opt](Context& ctx) { return run_estimate(ctx, *opt); };
+}
+
+}  // namespace gpuadvise::cli

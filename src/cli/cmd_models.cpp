@@ -1,0 +1,104 @@
+// gpuadvise models: the model presets, their parameters and default jobs.
+#include <memory>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/text.hpp"
+#include "gpuadvise/workload.hpp"
+
+namespace gpuadvise::cli {
+namespace {
+
+struct ModelsOptions {
+    std::string kind;
+};
+
+std::string fmt_count(double v) {
+    std::ostringstream ss;
+    ss.precision(3);
+    if (v >= 1e12) ss << v / 1e12 << " T";
+    else if (v >= 1e9) ss << v / 1e9 << " B";
+    else if (v >= 1e6) ss << v / 1e6 << " M";
+    else if (v >= 1e3) ss << v / 1e3 << " k";
+    else ss << v;
+    return ss.str();
+}
+
+std::string job_text(const DefaultJob& j) {
+    std::string s = j.task + ": " + j.description + ", batch " + std::to_string(j.batch_size);
+    if (j.grad_checkpointing) s += ", grad checkpointing";
+    return s;
+}
+
+int run_models(Context& ctx, const ModelsOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    std::optional<ModelKind> kind;
+    if (!opt.kind.empty()) {
+        kind = parse_model_kind(opt.kind);
+        if (!kind) throw UsageError("--kind: unknown kind '" + opt.kind + "'", "expected cnn, transformer, diffusion or speech");
+    }
+    auto json = json_document();
+    json["models"] = nlohmann::ordered_json::array();
+    io::TextTable table;
+    table.columns = {{"ID"}, {"ALIASES"}, {"KIND"}, {"PARAMS", io::Align::right}, {"FWD FLOPS", io::Align::right}, {"DEFAULT JOB"}};
+    for (const auto& m : catalog.models) {
+        if (kind && m.kind != *kind) continue;
+        nlohmann::ordered_json j;
+        j["id"] = m.id;
+        j["aliases"] = m.aliases;
+        j["params"] = m.params;
+        j["kind"] = std::string(to_string(m.kind));
+        nlohmann::ordered_json job;
+        job["task"] = m.default_job.task;
+        job["samples"] = json_number(m.default_job.samples);
+        job["epochs"] = json_number(m.default_job.epochs);
+        job["batch_size"] = m.default_job.batch_size;
+        job["seq_len"] = m.default_job.seq_len > 0 ? nlohmann::ordered_json(m.default_job.seq_len) : nlohmann::ordered_json(nullptr);
+        job["image_size"] = m.default_job.image_size > 0 ? nlohmann::ordered_json(m.default_job.image_size) : nlohmann::ordered_json(nullptr);
+        job["grad_checkpointing"] = m.default_job.grad_checkpointing;
+        job["description"] = m.default_job.description;
+        j["default_job"] = job;
+        j["source"] = m.source;
+        j["name"] = m.name;
+        j["unit"] = m.unit;
+        j["flops_per_token"] = m.flops_per_token > 0 ? json_number(m.flops_per_token) : nlohmann::ordered_json(nullptr);
+        j["flops_per_sample"] = m.flops_per_sample > 0 ? json_number(m.flops_per_sample) : nlohmann::ordered_json(nullptr);
+        j["reference_image_size"] = m.reference_image_size > 0 ? nlohmann::ordered_json(m.reference_image_size) : nlohmann::ordered_json(nullptr);
+        j["reference_seq_len"] = m.reference_seq_len > 0 ? nlohmann::ordered_json(m.reference_seq_len) : nlohmann::ordered_json(nullptr);
+        if (m.shape.layers > 0)
+            j["shape"] = {{"layers", m.shape.layers}, {"hidden", m.shape.hidden}, {"heads", m.shape.heads},
+                          {"kv_heads", m.shape.kv_heads}, {"vocab", m.shape.vocab}};
+        else
+            j["shape"] = nullptr;
+        j["activation_mb_per_image"] = m.activation_mb_per_image > 0 ? json_number(m.activation_mb_per_image) : nlohmann::ordered_json(nullptr);
+        j["uncertain"] = m.uncertain;
+        int points = 0;
+        for (const auto& c : catalog.calibration) points += c.model == m.id ? 1 : 0;
+        j["calibration_points"] = points;
+        j["notes"] = m.notes;
+        json["models"].push_back(j);
+        std::string flops = m.flops_per_token > 0 ? fmt_count(m.flops_per_token) + "/token"
+                                                  : fmt_count(m.flops_per_sample) + "/sample";
+        if (!m.uncertain.empty() && (m.is_uncertain("flops_per_sample") || m.is_uncertain("flops_per_token"))) flops += "?";
+        table.rows.push_back({m.id, m.aliases.empty() ? "-" : join(m.aliases, ", "), std::string(to_string(m.kind)),
+                              fmt_count(m.params), flops, job_text(m.default_job)});
+    }
+    io::TextDocument doc;
+    doc.tables.push_back(table);
+    doc.notes.push_back("FLOPs are true forward FLOPs (2 x MAC); transformers add the attention term per token. ? = uncertain in the source.");
+    doc.notes.push_back("'gpuadvise estimate --model ID' runs the default job; every part of it can be overridden (--task, --batch-size, ...).");
+    ctx.emit(json, doc);
+    return 0;
+}
+
+}  // namespace
+
+Runner setup_models(CLI::App& sub) {
+    auto opt = std::make_shared<ModelsOptions>();
+    sub.add_option("--kind", opt->kind, "Only presets of this kind")->type_name("cnn|transformer|diffusion|speech");
+    sub.footer("Examples:\n  gpuadvise models\n  gpuadvise models --kind cnn --json");
+    return [opt](Context& ctx) { return run_models(ctx, *opt); };
+}
+
+}  // namespace gpuadvise::cli

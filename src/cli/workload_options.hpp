@@ -1,0 +1,21 @@
+// The job knobs shared by `estimate` and `recommend`: --model, --params, --task, --precision, …
+// They fill a WorkloadRequest; make_workload (core) validates them.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "gpuadvise/workload.hpp"
+
+namespace gpuadvise::cli {
+
+void add_workload_options(CLI::App& app, WorkloadRequest& request);
+
+// {"model", "model_name", "requested_as", "kind", "params", "task", "precision", "optimizer", …,
+// "assumptions"}: the workload block of the JSON of estimate and recommend.
+nlohmann::ordered_json workload_json(const Workload& w);
+// One line describing the job, for the lead of a table ("bert -> bert-large (BERT-Large), finetune, …").
+std::string workload_summary(const Workload& w);
+
+}  // namespace gpuadvise::cli

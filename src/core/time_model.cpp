@@ -1,0 +1,131 @@
+// Time on one GPU (gpu-facts §3b/§3c): a roofline of tensor-core compute and activation memory
+// traffic plus a per-step overhead, fitted to the measured throughputs of §3c, and replaced by a
+// measurement (scaled to this job's input) where one exists for the model, GPU and precision.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "gpuadvise/text.hpp"
+#include "gpuadvise/workload.hpp"
+
+namespace gpuadvise {
+namespace {
+
+// Fitted by least squares (log residuals) to the 31 ResNet-50 / BERT-base / BERT-large AMP points
+// of §3c; see docs/methodology.md for the fit and its residuals.
+constexpr double kMatmulEfficiency = 0.84;  // best-case share of dense peak in large matmuls
+constexpr double kHiddenHalf = 512;         // transformers reach half of that at hidden = 512
+constexpr double kTrafficPerActivationByte = 16;  // HBM bytes moved per stored activation byte, fwd+bwd
+// Per optimizer step: Python, optimizer, data hand-off, and per layer ~a dozen kernel launches
+// (§3b "small ops are overhead-bound" [S34]). An assumption, not fitted.
+constexpr double kStepOverheadS = 1.0e-3;
+constexpr double kLayerOverheadS = 0.1e-3;
+// Bands on time: the residuals of the fit lie within 0.69-1.31 of measurements (throughput).
+constexpr double kEstimatedBandLow = 0.7, kEstimatedBandHigh = 1.5;
+constexpr double kMeasuredBand = 1.15;  // implementation spread beyond the sources' own range
+
+// A calibration point may name the GPU by id or alias (data/providers.yaml is edited separately).
+bool names_gpu(const std::string& name, const Gpu& gpu) {
+    const std::string folded = fold_name(name);
+    if (folded == fold_name(gpu.id)) return true;
+    return std::any_of(gpu.aliases.begin(), gpu.aliases.end(), [&](const std::string& a) { return fold_name(a) == folded; });
+}
+
+bool adapter(const Workload& w) { return w.task == Task::lora || w.task == Task::qlora; }
+
+double weight_bytes_inference(Precision p) {
+    return p == Precision::fp32 || p == Precision::tf32 ? 4.0 : p == Precision::fp8 ? 1.0 : 2.0;
+}
+
+double peak_flops(const Gpu& gpu, Precision p) { return gpu.tflops.at(p).value_or(0) * 1e12; }
+
+// Model FLOPs per sample: training 3 x forward (2 x for adapters: no weight gradients of the
+// frozen base), inference forward x passes (diffusion: steps x CFG).
+double model_flops(const Workload& w) {
+    if (!w.is_training()) return w.forward_flops_per_sample * (w.preset ? w.preset->inference_passes : 1);
+    return w.forward_flops_per_sample * (adapter(w) ? 2.0 : 3.0);
+}
+
+}  // namespace
+
+double flops_per_sample(const Workload& w) { return model_flops(w); }
+
+// Pure model, samples/s on one GPU.
+static SingleGpuSpeed modelled_speed(const Workload& w, const Gpu& gpu, Precision p) {
+    SingleGpuSpeed s;
+    const double peak = peak_flops(gpu, p);
+    const double bw = gpu.memory_bandwidth_gb_per_s.value_or(0) * 1e9;
+    if (peak <= 0) return s;
+    double eff = kMatmulEfficiency;
+    if (w.kind == ModelKind::transformer || w.kind == ModelKind::speech)
+        eff *= w.shape.hidden / (w.shape.hidden + kHiddenHalf);
+    const double act_scale = (p == Precision::fp32 || p == Precision::tf32) ? 2.0 : 1.0;
+    // Hardware FLOPs: full recompute runs the forward twice (8ND instead of 6ND, §3b).
+    double hw_flops = model_flops(w);
+    if (w.is_training() && w.grad_checkpointing) hw_flops += w.forward_flops_per_sample;
+    double per_sample = hw_flops / (peak * eff);
+    double traffic = w.activation_bytes_per_sample * act_scale * kTrafficPerActivationByte;
+    if (!w.is_training()) traffic /= 3.0;  // forward only
+    if (bw > 0) per_sample += traffic / bw;
+    double step = per_sample * w.batch_size + kStepOverheadS + kLayerOverheadS * std::max(1, w.layers);
+    if (!w.is_training() && w.shape.decoder && bw > 0) {
+        // Autoregressive decoding reads every weight once per generated token (memory bound).
+        const double weights = w.params * weight_bytes_inference(p);
+        const double per_token = std::max(2.0 * w.params * w.batch_size / (peak * eff), weights / (bw * 0.8));
+        step = per_token * w.seq_len + kStepOverheadS;
+    }
+    s.samples_per_s = w.batch_size / step;
+    s.utilisation = s.samples_per_s * model_flops(w) / peak;
+    s.basis_detail = "roofline model fitted to the measured throughputs of gpu-facts §3c";
+    s.band_low = kEstimatedBandLow;
+    s.band_high = kEstimatedBandHigh;
+    return s;
+}
+
+SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p,
+                                bool use_measurements) {
+    SingleGpuSpeed s = modelled_speed(w, gpu, p);
+    if (!use_measurements || !w.is_training() || !w.preset || s.samples_per_s <= 0) return s;
+    // Geometric mean of the matching measurements, each scaled by the model's ratio between this
+    // job's input and the measured one (sequence length, image size, batch).
+    double log_sum = 0, lo = 0, hi = 0;
+    int count = 0;
+    std::vector<std::string> sources;
+    for (const auto& c : catalog.calibration) {
+        if (c.model != w.model_id || !names_gpu(c.gpu, gpu) || c.gpu_count != 1 || !c.matches(p)) continue;
+        Workload at = w;
+        at.task = Task::train;
+        if (c.seq_len > 0 && at.shape.patch_size == 0) at.seq_len = c.seq_len;
+        if (c.image_size > 0) at.image_size = c.image_size;
+        if (c.batch_size > 0) at.batch_size = c.batch_size;
+        at.grad_checkpointing = false;
+        update_derived(at);
+        const double modelled_at = modelled_speed(at, gpu, p).samples_per_s;
+        if (modelled_at <= 0) continue;
+        const double ratio = s.samples_per_s / modelled_at;
+        const double unit_scale = (c.unit == "tokens" && at.seq_len > 0) ? 1.0 / at.seq_len : 1.0;
+        const double low = c.throughput * unit_scale * ratio;
+        const double high = (c.throughput_high > 0 ? c.throughput_high : c.throughput) * unit_scale * ratio;
+        log_sum += std::log(std::sqrt(low * high));
+        lo = count == 0 ? low : std::min(lo, low);
+        hi = count == 0 ? high : std::max(hi, high);
+        ++count;
+        if (std::find(sources.begin(), sources.end(), c.source) == sources.end()) sources.push_back(c.source);
+    }
+    if (count == 0) return s;
+    const double measured = std::exp(log_sum / count);
+    s.samples_per_s = measured;
+    s.utilisation = measured * model_flops(w) / peak_flops(gpu, p);
+    s.basis = "measured";
+    std::ostringstream detail;
+    detail << "measured on " << gpu.id << " (";
+    for (std::size_t i = 0; i < sources.size(); ++i) detail << (i ? "; " : "") << sources[i];
+    detail << "), scaled to this job's input";
+    s.basis_detail = detail.str();
+    // Time band: the spread of the measurements, widened for implementation differences.
+    s.band_low = measured / hi / kMeasuredBand;
+    s.band_high = measured / lo * kMeasuredBand;
+    return s;
+}
+
+}  // namespace gpuadvise
