@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/workload.hpp"
@@ -187,5 +188,29 @@ TEST_CASE("every calibration point names a GPU of the built-in catalog", "[io]")
     for (const auto& p : builtin().calibration) {
         INFO(p.gpu);
         CHECK(builtin().find_gpu(p.gpu) != nullptr);
+    }
+}
+
+// Not a check: prints the calibration table (pure model vs every measurement) for
+// docs/methodology.md. Run: gpuadvise_tests "[.residuals]" -s
+TEST_CASE("print calibration residuals", "[.residuals]") {
+    const Catalog& c = builtin();
+    std::printf("| model | GPU | precision | measured | source | predicted | predicted / measured |\n|---|---|---|---|---|---|---|\n");
+    for (const auto& p : c.calibration) {
+        const Gpu* g = c.find_gpu(p.gpu);
+        if (!g) continue;
+        WorkloadRequest r;
+        r.model = p.model;
+        r.task = "train";
+        if (p.seq_len) r.seq_len = p.seq_len;
+        if (p.image_size) r.image_size = p.image_size;
+        r.batch_size = p.batch_size ? p.batch_size : (p.model == "resnet50" ? 256 : 32);
+        if (p.precision != "amp") r.precision = p.precision;
+        Workload w = make_workload(c, r);
+        SingleGpuSpeed s = single_gpu_speed(c, w, *g, resolve_precision(w, *g), false);
+        const double mid = p.throughput_high > 0 ? std::sqrt(p.throughput * p.throughput_high) : p.throughput;
+        std::printf("| %s | %s | %s | %.0f%s | %s | %.0f | %.2f |\n", p.model.c_str(), p.gpu.c_str(), p.precision.c_str(),
+                    p.throughput, p.throughput_high > 0 ? ("-" + std::to_string(static_cast<int>(p.throughput_high))).c_str() : "",
+                    p.source.c_str(), s.samples_per_s, s.samples_per_s / mid);
     }
 }
