@@ -17,6 +17,7 @@
 namespace gpuadvise {
 
 struct Catalog;
+struct Offer;
 
 // A dotted numeric version: driver "535.104.05", CUDA "12.2", "580". Compared part by part,
 // missing parts count as 0 (so "580" <= "580.65.06").
@@ -173,5 +174,10 @@ struct PytorchFit {
 };
 PytorchFit fit_pytorch(const CompatTables& tables, const Gpu& gpu, const PytorchVersion& pytorch,
                        const std::optional<Version>& driver = std::nullopt);
+
+// fit_pytorch for an offer: its GPU, and its provider's driver when the catalog knows it. An offer
+// whose GPU is not in the catalog is not supported (reason says so). For `offers --pytorch` and
+// `recommend`: drop offers with !supported (report `reason`), show `requirement` on the rest.
+PytorchFit fit_offer(const Catalog& catalog, const Offer& offer, const PytorchVersion& pytorch);
 
 }  // namespace gpuadvise

@@ -1,7 +1,9 @@
 // gpuadvise offers: filter and sort provider offers.
+#include <map>
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "gpuadvise/compat.hpp"
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/offer_query.hpp"
 #include "gpuadvise/text.hpp"
@@ -17,7 +19,43 @@ struct OffersOptions {
     std::optional<double> max_price;
     std::string sort = "price";
     std::optional<std::size_t> limit;
+    std::string pytorch;  // --pytorch VERSION[+cuXYZ]
 };
+
+// --pytorch: drops offers whose GPU no wheel of that release runs on (counted per reason on
+// stderr), before --limit; fills `fits` for the rows kept (same order).
+void filter_by_pytorch(Context& ctx, const Catalog& catalog, const std::string& text, OfferList& list,
+                       std::optional<std::size_t> limit, std::vector<PytorchFit>& fits) {
+    auto version = parse_pytorch_version(text);
+    if (!version)
+        throw UsageError("--pytorch: '" + text + "' is not a PyTorch version", "e.g. --pytorch 2.1 or --pytorch 2.1+cu118");
+    if (!catalog.compat.find_release(*version))
+        throw UsageError("--pytorch: PyTorch " + version->series() + " is not in the compatibility tables",
+                         "docs/compatibility.md lists the releases covered");
+    std::map<std::string, std::size_t> excluded;  // reason -> offers
+    std::vector<OfferRow> kept;
+    for (auto& row : list.rows) {
+        PytorchFit fit = fit_offer(catalog, *row.offer, *version);
+        if (!fit.supported) {
+            ++excluded[fit.reason];
+            continue;
+        }
+        kept.push_back(row);
+        fits.push_back(std::move(fit));
+    }
+    std::size_t total = 0;
+    for (const auto& [reason, n] : excluded) total += n;
+    if (total) {
+        ctx.note("--pytorch " + text + ": " + std::to_string(total) + " offer" + (total == 1 ? "" : "s") + " excluded");
+        for (const auto& [reason, n] : excluded) ctx.note("  " + std::to_string(n) + " × " + reason);
+    }
+    list.matched -= std::min(list.matched, total);
+    if (limit && kept.size() > *limit) {
+        kept.resize(*limit);
+        fits.resize(*limit);
+    }
+    list.rows = std::move(kept);
+}
 
 std::optional<Plan> parse_plan(const std::string& s) {
     if (s.empty()) return std::nullopt;
@@ -38,8 +76,10 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
     q.sort = opt.sort == "price-per-gpu" ? OfferSort::price_per_gpu
              : opt.sort == "usd-per-tflops" ? OfferSort::usd_per_tflops
                                             : OfferSort::price;
-    q.limit = opt.limit;
+    q.limit = opt.pytorch.empty() ? opt.limit : std::nullopt;
     OfferList list = query_offers(catalog, q);
+    std::vector<PytorchFit> fits;
+    if (!opt.pytorch.empty()) filter_by_pytorch(ctx, catalog, opt.pytorch, list, opt.limit, fits);
 
     auto json = json_document();
     json["currency"] = list.currency;
@@ -73,12 +113,21 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
         j["converted_currency"] = list.currency;
         j["usd_per_tflops_hour"] = json_number(r.usd_per_tflops_hour);
         j["notes"] = o.notes;
+        if (!fits.empty()) {
+            const PytorchFit& fit = fits[static_cast<std::size_t>(&r - list.rows.data())];
+            j["requirements"] = fit.requirement;
+            j["pytorch_wheels"] = fit.wheels;
+        }
         json["offers"].push_back(j);
         table.rows.push_back({o.provider, o.gpu, std::to_string(o.gpu_count), o.region.empty() ? "-" : o.region,
                               o.instance_type.empty() ? "-" : o.instance_type, io::fmt_optional(r.on_demand_per_hour, 2),
                               io::fmt_optional(r.reserved_per_month, 0), io::fmt_optional(r.spot_per_hour, 2),
                               io::fmt_optional(r.hourly_price_per_gpu, 3), io::fmt_optional(r.usd_per_tflops_hour, 4),
                               o.as_of});
+    }
+    if (!fits.empty()) {
+        table.columns.push_back({"PYTORCH " + opt.pytorch});
+        for (std::size_t i = 0; i < table.rows.size() && i < fits.size(); ++i) table.rows[i].push_back(fits[i].requirement);
     }
     io::TextDocument doc;
     std::vector<std::string> covered;
@@ -115,6 +164,8 @@ Runner setup_offers(CLI::App& sub) {
     sub.add_option("--sort", opt->sort, "Sort order")
         ->check(CLI::IsMember({"price", "price-per-gpu", "usd-per-tflops"}))
         ->type_name("price|price-per-gpu|usd-per-tflops");
+    sub.add_option("--pytorch", opt->pytorch, "Only offers whose GPU a wheel of this PyTorch runs on, e.g. 2.1 or 2.1+cu118")
+        ->type_name("VERSION[+cuXYZ]");
     sub.add_option("--limit", opt->limit, "Show at most N offers")->check(CLI::Range(1, 1000000000))->type_name("N");
     sub.footer("Examples:\n  gpuadvise offers --gpu A100:80GB:8 --sort price-per-gpu\n"
                "  gpuadvise offers --gpu T4 --plan reserved --currency CNY\n"

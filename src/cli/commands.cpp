@@ -7,6 +7,7 @@ const std::vector<Command>& commands() {
         {"gpus", "List GPU models with their datasheet specs", setup_gpus},
         {"offers", "List and filter provider offers with their prices", setup_offers},
         {"compare", "Compare GPUs side by side: specs, cheapest prices, $/TFLOPS-hour", setup_compare},
+        {"check-env", "Check a GPU / driver / CUDA / PyTorch combination (this machine's, or the given one)", setup_check_env},
         {"estimate", "Estimate memory and time of a training or inference job per GPU", setup_estimate},
         {"models", "List the model presets and their default jobs", setup_models},
     };

@@ -288,6 +288,7 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
 void check_driver_alone(const CompatTables& t, const Parsed& p, CompatReport& r) {
     std::vector<std::string> runs, not_runs;
     std::optional<Version> next_floor;
+    std::string next_family;
     for (const auto& f : t.minor_compat) {
         auto floor = parse_version(f.min_driver);
         if (!floor) continue;
@@ -296,14 +297,17 @@ void check_driver_alone(const CompatTables& t, const Parsed& p, CompatReport& r)
             runs.push_back(fam);
         } else {
             not_runs.push_back(fam + " (≥ " + floor->text + ")");
-            if (!next_floor || *floor < *next_floor) next_floor = floor;
+            if (!next_floor || *floor < *next_floor) {
+                next_floor = floor;
+                next_family = fam;
+            }
         }
     }
     bool ok = !runs.empty();
     std::string msg = "driver " + p.driver->text + (ok ? " runs " + join(runs, ", ") + " wheels" : " runs no CUDA 11 or later wheel");
     if (!not_runs.empty()) msg += "; not " + join(not_runs, ", ");
     r.checks.push_back({"driver", ok, msg});
-    if (next_floor) r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + next_floor->text + " for " + not_runs.front());
+    if (next_floor) r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + next_floor->text + " to run " + next_family + " wheels");
 }
 
 void check_toolkit(const CompatTables& t, const Parsed& p, CompatReport& r) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "gpuadvise/catalog.hpp"
 #include "gpuadvise/compat.hpp"
 #include "gpuadvise/text.hpp"
 #include "compat_internal.hpp"
@@ -125,6 +126,21 @@ PytorchFit fit_pytorch(const CompatTables& tables, const Gpu& gpu, const Pytorch
         if (e.driver_ok) fitting.push_back(e);
     fit.supported = true;
     fit.requirement = driver ? "driver " + driver->text + " runs " + join(fit.wheels, ", ") : driver_requirement(fitting);
+    return fit;
+}
+
+PytorchFit fit_offer(const Catalog& catalog, const Offer& offer, const PytorchVersion& pytorch) {
+    const Gpu* gpu = catalog.find_gpu(offer.gpu);
+    if (!gpu) {
+        PytorchFit fit;
+        fit.reason = "GPU '" + offer.gpu + "' is not in the catalog";
+        return fit;
+    }
+    std::optional<Version> driver;
+    if (const Provider* p = catalog.find_provider(offer.provider); p && p->driver_version)
+        driver = parse_version(*p->driver_version);
+    PytorchFit fit = fit_pytorch(catalog.compat, *gpu, pytorch, driver);
+    if (driver && fit.supported && fit.checked) fit.requirement = "provider driver " + driver->text + " runs " + join(fit.wheels, ", ");
     return fit;
 }
 
