@@ -28,6 +28,8 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
     app.add_option("--catalog", g.catalogs, "Catalog file (YAML, or a SkyPilot vms.csv) on top of the built-in one; repeatable, later files override")
         ->type_name("FILE")
         ->allow_extra_args(false);
+    app.add_option("--provider-name", g.provider_name, "Provider id for a SkyPilot CSV given with --catalog (default: the file name, lambda.csv -> lambda)")
+        ->type_name("ID");
     app.add_flag("--no-default-catalog", g.no_default_catalog, "Do not load the built-in catalog");
     app.add_option("--format", g.format, "Output format")
         ->check(CLI::IsMember({"table", "json", "csv", "markdown"}))

@@ -3,10 +3,12 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "gpuadvise/dates.hpp"
 #include "gpuadvise/compat.hpp"
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/offer_query.hpp"
 #include "gpuadvise/text.hpp"
+#include "io/terminal.hpp"
 
 namespace gpuadvise::cli {
 namespace {
@@ -62,6 +64,32 @@ std::optional<Plan> parse_plan(const std::string& s) {
     if (s == "on-demand" || s == "on_demand") return Plan::on_demand;
     if (s == "reserved") return Plan::reserved;
     return Plan::spot;
+}
+
+// One line naming the providers whose shown prices are older than policy max_price_age_days.
+void warn_stale_prices(Context& ctx, const Catalog& catalog, const OfferList& list) {
+    const auto today = parse_iso_date(io::today_iso());
+    if (!today) return;
+    const double max_age = catalog.policy.get("max_price_age_days");
+    std::map<std::string, std::string> oldest;  // provider -> oldest stale as_of shown
+    std::size_t stale = 0;
+    for (const auto& r : list.rows) {
+        auto d = parse_iso_date(r.offer->as_of);
+        if (!d || static_cast<double>(*today - *d) <= max_age) continue;
+        ++stale;
+        auto& o = oldest[r.offer->provider];
+        if (o.empty() || r.offer->as_of < o) o = r.offer->as_of;
+    }
+    if (!stale) return;
+    std::vector<std::string> names;
+    for (const auto& [p, d] : oldest) names.push_back(p + " " + d);
+    if (names.size() > 4) {
+        const std::size_t more = names.size() - 4;
+        names.resize(4);
+        names.push_back("+" + std::to_string(more) + " more");
+    }
+    ctx.warn(std::to_string(stale) + " of " + std::to_string(list.rows.size()) + " shown prices are older than " +
+             io::fmt_number(max_age, 0) + " days (" + join(names, ", ") + "); check them before renting");
 }
 
 int run_offers(Context& ctx, const OffersOptions& opt) {
@@ -140,6 +168,7 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
                         " plan. " + std::to_string(list.rows.size()) + " of " + std::to_string(list.matched) +
                         " matching offers shown.");
     ctx.emit(json, doc);
+    warn_stale_prices(ctx, catalog, list);
     if (list.rows.empty()) {
         ctx.err << "gpuadvise: no offer matches these filters\n";
         return 3;

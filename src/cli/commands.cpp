@@ -10,6 +10,7 @@ const std::vector<Command>& commands() {
         {"check-env", "Check a GPU / driver / CUDA / PyTorch combination (this machine's, or the given one)", setup_check_env},
         {"estimate", "Estimate memory and time of a training or inference job per GPU", setup_estimate},
         {"models", "List the model presets and their default jobs", setup_models},
+        {"catalog", "Check a catalog, show what it holds, import SkyPilot tables", setup_catalog},
     };
     return table;
 }

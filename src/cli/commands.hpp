@@ -27,6 +27,7 @@ const std::vector<Command>& commands();
 Runner setup_gpus(CLI::App& sub);
 Runner setup_offers(CLI::App& sub);
 Runner setup_compare(CLI::App& sub);
+Runner setup_catalog(CLI::App& sub);
 Runner setup_check_env(CLI::App& sub);
 Runner setup_estimate(CLI::App& sub);
 Runner setup_models(CLI::App& sub);

@@ -21,6 +21,7 @@ const Catalog& Context::catalog() {
                 if (!item.empty()) options.files.push_back(item);
         }
         options.files.insert(options.files.end(), global.catalogs.begin(), global.catalogs.end());
+        options.provider_name = global.provider_name;
         options.today = io::today_iso();
         catalog_ = std::make_unique<Catalog>(io::load_catalog(options));
     }

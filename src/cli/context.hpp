@@ -20,6 +20,7 @@ enum class Format { table, json, csv, markdown };
 struct GlobalOptions {
     std::vector<std::string> catalogs;  // --catalog, repeatable
     bool no_default_catalog = false;
+    std::string provider_name;  // --provider-name for a SkyPilot CSV given with --catalog
     std::string format = "table";
     bool json = false;
     std::string color = "auto";

@@ -200,7 +200,7 @@ Catalog load_catalog(const CatalogOptions& options) {
     Diagnostics diags;
     std::vector<TableRef> tables;
     if (options.builtin) {
-        for (std::string_view name : {"providers.yaml", "models.yaml", "compat.yaml"}) {
+        for (std::string_view name : {"providers.yaml", "market.yaml", "models.yaml", "compat.yaml"}) {
             auto text = find_embedded(name);
             if (!text) continue;
             Catalog layer;

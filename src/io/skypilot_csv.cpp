@@ -1,7 +1,340 @@
-// SkyPilot vms.csv tables.
+// SkyPilot vms.csv tables -> offers. Columns are found by header name (their order differs per
+// cloud). Rows become one offer per (instance type, GPU, count, region): zone duplicates merge,
+// keeping the lowest prices. GCP's accelerator rows are priced with the host VM row of the same
+// zone (data/skypilot/PROVENANCE.md, "GCP pricing representation"). What cannot be used is
+// counted per reason in Catalog::skipped; malformed input is a located error.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
 #include "io/offer_tables.hpp"
+#include "io/skypilot_gpu_names.hpp"
+#include "io/skypilot_records.hpp"
 
 namespace gpuadvise::io {
+namespace {
+
+constexpr int kMaxErrorsPerFile = 20;
+// GCP writes 700.0 for TPU slices that a zone does not offer (PROVENANCE.md, caveats).
+constexpr double kGcpSentinelPrice = 700.0;
+
+struct Columns {
+    int instance = -1, accelerator = -1, count = -1, vcpus = -1, memory = -1, gpu_info = -1, price = -1, spot = -1,
+        region = -1, zone = -1, notes = -1;  // Notes: written by `catalog import`
+};
+
+struct Row {
+    std::string_view instance, accelerator, region, zone, gpu_info;
+    double count = 0;
+    std::optional<double> on_demand, spot, vcpus, ram_gb;
+    bool on_demand_empty = false;
+    int line = 0;
+    std::size_t source = 0;
+};
+
+struct PendingAccelerator {  // a GCP accelerator row, priced once all host rows are known
+    std::string accelerator, region, zone, gpu_info;
+    double count = 0;
+    std::optional<double> on_demand, spot;
+    bool on_demand_empty = false;
+    int line = 0;
+    std::size_t source = 0;
+};
+
+struct HostPrice {
+    std::optional<double> on_demand, spot, vcpus, ram_gb;
+};
+
+std::string trim_region(std::string_view r) {
+    while (!r.empty() && (r.front() == ' ' || r.front() == ',')) r.remove_prefix(1);
+    while (!r.empty() && (r.back() == ' ' || r.back() == ',')) r.remove_suffix(1);
+    return std::string(r);
+}
+
+// The host machine type SkyPilot pairs with a GCP accelerator; "" = an N1/G2 host with no row here.
+std::string gcp_host_type(std::string_view accelerator, double count) {
+    const std::string n = std::to_string(static_cast<int>(count));
+    if (accelerator == "A100") return count == 16 ? "a2-megagpu-16g" : "a2-highgpu-" + n + "g";
+    if (accelerator == "A100-80GB") return "a2-ultragpu-" + n + "g";
+    if (accelerator == "H100") return "a3-highgpu-" + n + "g";
+    if (accelerator == "H100-MEGA") return "a3-megagpu-8g";
+    if (accelerator == "H200") return "a3-ultragpu-8g";
+    if (accelerator == "B200") return "a4-highgpu-8g";
+    return "";
+}
+
+std::string file_date(const std::string& path) {
+    std::error_code ec;
+    auto t = std::filesystem::last_write_time(path, ec);
+    if (ec) return "";
+    auto sys = std::chrono::file_clock::to_sys(t);
+    std::chrono::year_month_day ymd{std::chrono::floor<std::chrono::days>(sys)};
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                  static_cast<unsigned>(ymd.day()));
+    return buf;
+}
+
+class TableReader {
+public:
+    TableReader(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags)
+        : sources_(sources), catalog_(catalog), diags_(diags), mapper_(catalog), reasons_(sources.size()) {
+        provider_ = sources.front().ref.provider;
+        for (auto& p : catalog.providers)
+            if (p.id == provider_) {
+                if (p.as_of.empty() && !sources.front().ref.builtin) {
+                    p.as_of = file_date(sources.front().ref.resolved_path);
+                    p.source += (p.source.empty() ? "" : "; ") + std::string("as_of = the file's modification date");
+                }
+                as_of_ = p.as_of;
+                source_ = p.source;
+            }
+    }
+
+    void run() {
+        for (std::size_t i = 0; i < sources_.size(); ++i) read_source(i);
+        for (const auto& a : pending_) price_gcp_accelerator(a);
+        for (std::size_t i = 0; i < sources_.size(); ++i)
+            if (!reasons_[i].empty()) catalog_.skipped.push_back({table_display_name(sources_[i].ref), reasons_[i]});
+    }
+
+private:
+    void count(std::size_t source, const std::string& reason) { ++reasons_[source][reason]; }
+
+    void error(std::size_t source, int line, const std::string& message) {
+        if (++errors_ <= kMaxErrorsPerFile) diags_.error({table_display_name(sources_[source].ref), line, 0}, message);
+        else if (errors_ == kMaxErrorsPerFile + 1)
+            diags_.error({table_display_name(sources_[source].ref), line, 0}, "more errors in this file not shown");
+    }
+
+    bool read_header(std::size_t source, const CsvRecord& rec) {
+        std::map<std::string_view, int*> want{{"InstanceType", &cols_.instance}, {"AcceleratorName", &cols_.accelerator},
+                                              {"AcceleratorCount", &cols_.count}, {"vCPUs", &cols_.vcpus},
+                                              {"MemoryGiB", &cols_.memory},       {"GpuInfo", &cols_.gpu_info},
+                                              {"Price", &cols_.price},            {"SpotPrice", &cols_.spot},
+                                              {"Region", &cols_.region},          {"AvailabilityZone", &cols_.zone},
+                                              {"Notes", &cols_.notes}};
+        cols_ = Columns{};
+        for (std::size_t i = 0; i < rec.fields.size(); ++i) {
+            std::string_view name = rec.fields[i];
+            if (i == 0 && name.substr(0, 3) == "\xEF\xBB\xBF") name.remove_prefix(3);  // UTF-8 byte-order mark
+            if (auto it = want.find(name); it != want.end()) *it->second = static_cast<int>(i);
+        }
+        width_ = rec.fields.size();
+        std::vector<std::string> missing;
+        for (auto [name, col] : {std::pair{"InstanceType", cols_.instance}, {"AcceleratorName", cols_.accelerator},
+                                 {"AcceleratorCount", cols_.count}, {"Price", cols_.price}, {"Region", cols_.region}})
+            if (col < 0) missing.emplace_back(name);
+        if (missing.empty()) return true;
+        std::string list;
+        for (const auto& m : missing) list += (list.empty() ? "'" : ", '") + m + "'";
+        error(source, rec.line,
+              "SkyPilot table header lacks column" + std::string(missing.size() > 1 ? "s " : " ") + list +
+                  "; a vms.csv needs InstanceType, AcceleratorName, AcceleratorCount, Price and Region");
+        return false;
+    }
+
+    // A number column: empty -> nullopt, text or a negative value -> located error.
+    bool number(std::size_t source, const CsvRecord& rec, int col, const char* name, std::optional<double>& out) {
+        out.reset();
+        if (col < 0) return true;
+        const std::string& text = rec.fields[static_cast<std::size_t>(col)];
+        if (text.empty()) return true;
+        out = parse_decimal(text);
+        if (!out) {
+            error(source, rec.line, std::string(name) + ": '" + text + "' is not a number");
+            return false;
+        }
+        if (*out < 0) {
+            error(source, rec.line, std::string(name) + ": " + text + " is negative");
+            return false;
+        }
+        return true;
+    }
+
+    void read_source(std::size_t source) {
+        const TableSource& src = sources_[source];
+        errors_ = 0;
+        bool header = true, header_ok = false;
+        read_csv_records(
+            src.bytes, table_display_name(src.ref),
+            [&](const CsvRecord& rec) {
+                if (header) {
+                    header = false;
+                    header_ok = read_header(source, rec);
+                    return header_ok;
+                }
+                if (rec.fields.size() == 1 && rec.fields[0].empty()) return true;  // blank line
+                if (rec.fields.size() != width_) {
+                    error(source, rec.line, "row has " + std::to_string(rec.fields.size()) + " fields, the header has " +
+                                                std::to_string(width_) + " (a field with a comma must be quoted)");
+                    return true;
+                }
+                read_row(source, rec);
+                return true;
+            },
+            diags_);
+        if (header) error(source, 1, "the table is empty; expected a SkyPilot vms.csv header line");
+    }
+
+    void read_row(std::size_t source, const CsvRecord& rec) {
+        auto field = [&](int col) -> std::string_view {
+            return col < 0 ? std::string_view() : std::string_view(rec.fields[static_cast<std::size_t>(col)]);
+        };
+        Row r;
+        r.line = rec.line;
+        r.source = source;
+        r.instance = field(cols_.instance);
+        r.accelerator = field(cols_.accelerator);
+        r.region = field(cols_.region);
+        r.zone = field(cols_.zone);
+        r.gpu_info = field(cols_.gpu_info);
+        std::optional<double> count;
+        bool ok = number(source, rec, cols_.price, "Price", r.on_demand);
+        ok = number(source, rec, cols_.spot, "SpotPrice", r.spot) && ok;
+        ok = number(source, rec, cols_.count, "AcceleratorCount", count) && ok;
+        ok = number(source, rec, cols_.vcpus, "vCPUs", r.vcpus) && ok;
+        ok = number(source, rec, cols_.memory, "MemoryGiB", r.ram_gb) && ok;
+        if (!ok) return;
+        r.on_demand_empty = field(cols_.price).empty();
+        if (r.accelerator.empty()) {
+            if (!r.instance.empty())  // a GCP host VM row: prices the accelerator rows of its zone
+                hosts_[std::string(r.instance) + "|" + std::string(r.zone.empty() ? r.region : r.zone)] =
+                    HostPrice{r.on_demand, r.spot, r.vcpus, r.ram_gb};
+            return;
+        }
+        r.count = count.value_or(0);
+        if (r.instance.empty()) {
+            pending_.push_back({std::string(r.accelerator), std::string(r.region), std::string(r.zone),
+                                std::string(r.gpu_info), r.count, r.on_demand, r.spot, r.on_demand_empty, r.line, source});
+            return;
+        }
+        clean_prices(source, r.on_demand, r.spot, r.on_demand_empty, false);
+        std::vector<std::string> notes;
+        for (std::string_view rest = field(cols_.notes); !rest.empty();) {
+            std::size_t sep = rest.find("; ");
+            notes.emplace_back(rest.substr(0, sep));
+            rest = sep == std::string_view::npos ? std::string_view() : rest.substr(sep + 2);
+        }
+        add_offer(r, r.instance, r.on_demand, r.spot, r.vcpus, r.ram_gb, std::move(notes));
+    }
+
+    // Drops prices that are not real, counting why.
+    void clean_prices(std::size_t source, std::optional<double>& on_demand, std::optional<double>& spot, bool empty,
+                      bool sentinel_possible) {
+        auto drop = [&](std::optional<double>& price, const char* reason) {
+            count(source, reason);
+            price.reset();
+        };
+        if (sentinel_possible) {
+            if (on_demand && *on_demand == kGcpSentinelPrice) drop(on_demand, "sentinel price 700.0 (zone does not offer it)");
+            if (spot && *spot == kGcpSentinelPrice) drop(spot, "sentinel price 700.0 (zone does not offer it)");
+        }
+        if (empty) count(source, "on-demand price empty");
+        else if (on_demand && *on_demand == 0) drop(on_demand, "on-demand price 0");
+        if (spot && *spot == 0) drop(spot, "spot price 0 (no spot market)");
+        if (on_demand && spot && *spot >= *on_demand) drop(spot, "spot price not below on-demand (spot price dropped)");
+    }
+
+    void price_gcp_accelerator(PendingAccelerator a) {
+        clean_prices(a.source, a.on_demand, a.spot, a.on_demand_empty, true);
+        const std::string host_type = gcp_host_type(a.accelerator, a.count);
+        std::vector<std::string> notes;
+        std::string instance = host_type;
+        std::optional<double> vcpus, ram_gb;
+        const HostPrice* host = nullptr;
+        if (!host_type.empty())
+            if (auto it = hosts_.find(host_type + "|" + (a.zone.empty() ? a.region : a.zone)); it != hosts_.end())
+                host = &it->second;
+        if (host && host->on_demand && *host->on_demand > 0) {
+            if (a.on_demand) *a.on_demand += *host->on_demand;
+            if (a.spot && host->spot && *host->spot > 0) *a.spot += *host->spot;
+            else a.spot.reset();
+            vcpus = host->vcpus;
+            ram_gb = host->ram_gb;
+        } else {
+            const bool g2 = a.accelerator == "L4";
+            if (host_type.empty()) instance = g2 ? "g2-standard-*" : "n1-*";
+            notes.push_back("GPU-only price: the " + instance + " host VM is not included" +
+                            (host ? " (its price in the table is 0)" : " (no host row in the table)"));
+            count(a.source, "GCP GPU-only price (host VM price missing or 0; kept, marked in notes)");
+        }
+        Row r;
+        r.instance = instance;
+        r.accelerator = a.accelerator;
+        r.region = a.region;
+        r.gpu_info = a.gpu_info;
+        r.count = a.count;
+        r.line = a.line;
+        r.source = a.source;
+        add_offer(r, instance, a.on_demand, a.spot, vcpus, ram_gb, std::move(notes));
+    }
+
+    void add_offer(const Row& r, std::string_view machine, std::optional<double> on_demand, std::optional<double> spot,
+                   std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<std::string> notes) {
+        if (r.count < 1 || r.count != static_cast<double>(static_cast<int>(r.count))) {
+            count(r.source, "accelerator count not a whole number >= 1");
+            return;
+        }
+        const GpuMapping& m = mapper_.map(provider_, r.accelerator, machine, scan_gpu_info(r.gpu_info), r.count);
+        if (m.gpu_id.empty()) {
+            count(r.source, m.skip_reason);
+            return;
+        }
+        if (!on_demand && !spot) {
+            count(r.source, "no usable price (row dropped)");
+            return;
+        }
+        const int n = static_cast<int>(r.count);
+        const std::string region = trim_region(r.region);
+        std::string key;
+        key.append(machine).append("|").append(m.gpu_id).append("|").append(std::to_string(n)).append("|").append(region);
+        if (auto it = index_.find(key); it != index_.end()) {
+            Offer& o = catalog_.offers[it->second];
+            auto lower = [](std::optional<double>& into, const std::optional<double>& v) {
+                if (v && (!into || *v < *into)) into = v;
+            };
+            lower(o.on_demand_per_hour, on_demand);
+            lower(o.spot_per_hour, spot);
+            count(r.source, "zone duplicate merged (lowest price kept)");
+            return;
+        }
+        Offer o;
+        o.provider = provider_;
+        o.gpu = m.gpu_id;
+        o.gpu_count = n;
+        o.region = region;
+        o.instance_type = std::string(machine);
+        o.currency = "USD";
+        o.on_demand_per_hour = on_demand;
+        o.spot_per_hour = spot;
+        o.vcpus = vcpus;
+        o.ram_gb = ram_gb;
+        o.as_of = as_of_;
+        o.source = source_;
+        o.notes = std::move(notes);
+        o.where = {table_display_name(sources_[r.source].ref), r.line, 0};
+        index_.emplace(std::move(key), catalog_.offers.size());
+        catalog_.offers.push_back(std::move(o));
+    }
+
+    const std::vector<TableSource>& sources_;
+    Catalog& catalog_;
+    Diagnostics& diags_;
+    SkypilotGpuMapper mapper_;
+    std::vector<std::map<std::string, long>> reasons_;
+    std::string provider_, as_of_, source_;
+    Columns cols_;
+    std::size_t width_ = 0;
+    int errors_ = 0;
+    std::unordered_map<std::string, HostPrice> hosts_;
+    std::vector<PendingAccelerator> pending_;
+    std::unordered_map<std::string, std::size_t> index_;
+};
+
+}  // namespace
 
 bool looks_like_skypilot_csv(std::string_view bytes) {
     std::string_view first = bytes.substr(0, bytes.find('\n'));
@@ -9,8 +342,30 @@ bool looks_like_skypilot_csv(std::string_view bytes) {
            first.find("AcceleratorName") != std::string_view::npos;
 }
 
-void load_offer_table(const TableRef& ref, std::string_view, Catalog&, Diagnostics& diags) {
-    diags.error(ref.where, "tables: reading SkyPilot tables is not implemented yet");
+SkipKind skip_kind(std::string_view reason) {
+    auto has = [&](std::string_view prefix) { return reason.substr(0, prefix.size()) == prefix; };
+    if (has("spot price not below")) return SkipKind::spot_not_below_on_demand;
+    if (has("on-demand price empty")) return SkipKind::empty_price;
+    if (has("on-demand price 0") || has("spot price 0")) return SkipKind::zero_price;
+    if (has("sentinel price")) return SkipKind::sentinel_price;
+    if (has("not a GPU") || has("accelerator not in") || has("ambiguous variant") || has("GpuInfo memory") ||
+        (has("no ") && reason.find(" variant of ") != std::string_view::npos))
+        return SkipKind::accelerator;
+    if (has("zone duplicate")) return SkipKind::merged;
+    return SkipKind::other;
+}
+
+std::string table_display_name(const TableRef& ref) {
+    return ref.builtin ? "<built-in>/" + ref.resolved_path : ref.resolved_path;
+}
+
+void load_offer_tables(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags) {
+    if (sources.empty()) return;
+    TableReader(sources, catalog, diags).run();
+}
+
+void load_offer_table(const TableRef& ref, std::string_view bytes, Catalog& catalog, Diagnostics& diags) {
+    load_offer_tables({TableSource{ref, bytes}}, catalog, diags);
 }
 
 }  // namespace gpuadvise::io

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Benchmark: `offers` (filter + sort) and catalog loading over generated 10k / 100k / 1M-offer
+# SkyPilot tables, with hyperfine and peak memory from /usr/bin/time -v, plus the same query in
+# plain Python as the baseline. Writes bench/out/results.md (copy the table into docs/performance.md).
+#   bench/run.sh BINARY [SIZES...]     e.g. bench/run.sh build/gpuadvise 10000 100000
+set -euo pipefail
+cd "$(dirname "$0")"
+BIN=$(realpath "${1:?usage: bench/run.sh BINARY [SIZES...]}")
+shift
+SIZES=("$@")
+[ ${#SIZES[@]} -eq 0 ] && SIZES=(10000 100000 1000000)
+RUNS=${BENCH_RUNS:-10}
+
+need=()
+command -v hyperfine >/dev/null || need+=(hyperfine)
+[ -x /usr/bin/time ] || need+=(time)
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "bench: missing ${need[*]}; install with: sudo apt-get install -y ${need[*]}" >&2
+        exit 1
+    fi
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
+fi
+
+mkdir -p out
+label() { case $1 in 1000000) echo 1M ;; *000) echo "$(($1 / 1000))k" ;; *) echo "$1" ;; esac; }
+peak_mb() {  # peak resident set of a command, MB
+    /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2 / 1024}'
+}
+median_ms() {  # median of a hyperfine JSON export, ms
+    python3 -c 'import json,sys; print("%.1f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$1"
+}
+
+RESULTS=out/results.md
+{
+    echo "| offers | CSV MB | gpuadvise offers median ms | peak MB | catalog load (catalog info) median ms | peak MB | Python baseline median ms | peak MB |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+} >"$RESULTS"
+
+for n in "${SIZES[@]}"; do
+    name=$(label "$n")
+    csv=out/offers-$name.csv
+    [ -f "$csv" ] || python3 gen_catalog.py "$n" "$csv"
+    mb=$(python3 -c "import os,sys; print('%.1f' % (os.path.getsize(sys.argv[1]) / 1e6))" "$csv")
+    # --provider-name keeps the id fixed whatever the file is called; no built-in offers, built-in GPUs.
+    query=("$BIN" --catalog "$csv" --provider-name bench offers --gpu A100 --plan on-demand --sort price-per-gpu --limit 10 -q)
+    load=("$BIN" --catalog "$csv" --provider-name bench catalog info -q)
+    py=(python3 baseline.py "$csv")
+    runs=$RUNS
+    [ "$n" -ge 1000000 ] && runs=3
+    echo "==> $name offers ($mb MB)" >&2
+    hyperfine -N --warmup 1 --runs "$runs" --export-json "out/offers-$name.json" "${query[*]}" >&2
+    hyperfine -N --warmup 1 --runs "$runs" --export-json "out/load-$name.json" "${load[*]}" >&2
+    hyperfine -N --warmup 1 --runs "$runs" --export-json "out/python-$name.json" "${py[*]}" >&2
+    echo "| $name | $mb | $(median_ms "out/offers-$name.json") | $(peak_mb "${query[@]}") | $(median_ms "out/load-$name.json") | $(peak_mb "${load[@]}") | $(median_ms "out/python-$name.json") | $(peak_mb "${py[@]}") |" >>"$RESULTS"
+done
+echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(date -u +%Y-%m-%d)" >>"$RESULTS"
+cat "$RESULTS"

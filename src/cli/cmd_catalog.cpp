@@ -1,0 +1,215 @@
+// gpuadvise catalog validate|info|import: check a catalog, describe what it holds, convert
+// SkyPilot vms.csv tables into a catalog directory.
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "cli/commands.hpp"
+#include "gpuadvise/dates.hpp"
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/text.hpp"
+#include "io/catalog_loader.hpp"
+#include "io/offer_tables.hpp"
+#include "io/terminal.hpp"
+
+namespace gpuadvise::cli {
+
+int run_catalog_import(Context& ctx, const std::string& format, const std::vector<std::string>& paths,
+                       const std::string& output, bool force, const std::string& as_of);  // cmd_catalog_import.cpp
+
+namespace {
+
+struct CatalogOptions {
+    std::vector<std::string> files;  // validate FILE…
+    std::string import_format;
+    std::vector<std::string> import_paths;
+    std::string output;
+    bool force = false;
+    std::string as_of;
+};
+
+nlohmann::ordered_json diagnostic_json(const Diagnostic& d) {
+    nlohmann::ordered_json j;
+    j["severity"] = d.severity == Severity::error ? "error" : "warning";
+    j["file"] = d.where.file;
+    j["line"] = d.where.line;
+    j["column"] = d.where.column;
+    j["message"] = d.message;
+    return j;
+}
+
+// Rows of the SkyPilot tables per kind of problem, over all tables.
+std::map<io::SkipKind, long> count_by_kind(const Catalog& catalog) {
+    std::map<io::SkipKind, long> counts;
+    for (const auto& s : catalog.skipped)
+        for (const auto& [reason, n] : s.rows_by_reason) counts[io::skip_kind(reason)] += n;
+    return counts;
+}
+
+io::TextTable skipped_table(const Catalog& catalog) {
+    io::TextTable t;
+    t.title = "SkyPilot table rows not used as they are (a row can have several reasons):";
+    t.columns = {{"FILE"}, {"REASON"}, {"ROWS", io::Align::right}};
+    for (const auto& s : catalog.skipped)
+        for (const auto& [reason, n] : s.rows_by_reason) t.rows.push_back({s.file, reason, std::to_string(n)});
+    return t;
+}
+
+nlohmann::ordered_json skipped_json(const Catalog& catalog) {
+    auto arr = nlohmann::ordered_json::array();
+    for (const auto& s : catalog.skipped) {
+        nlohmann::ordered_json j;
+        j["file"] = s.file;
+        j["rows_by_reason"] = nlohmann::ordered_json::object();
+        for (const auto& [reason, n] : s.rows_by_reason) j["rows_by_reason"][reason] = n;
+        arr.push_back(j);
+    }
+    return arr;
+}
+
+Catalog load_for(Context& ctx, const std::vector<std::string>& extra_files) {
+    io::CatalogOptions options;
+    options.builtin = !ctx.global.no_default_catalog;
+    options.files = ctx.global.catalogs;
+    options.files.insert(options.files.end(), extra_files.begin(), extra_files.end());
+    options.provider_name = ctx.global.provider_name;
+    options.today = io::today_iso();
+    return io::load_catalog(options);
+}
+
+int run_validate(Context& ctx, const CatalogOptions& opt) {
+    const Catalog catalog = load_for(ctx, opt.files);  // errors: DataError with every located problem -> exit 1
+    const auto kinds = count_by_kind(catalog);
+    auto kind = [&](io::SkipKind k) { return kinds.count(k) ? kinds.at(k) : 0L; };
+
+    auto json = json_document();
+    json["valid"] = true;
+    json["files"] = catalog.files;
+    json["offers"] = catalog.offers.size();
+    json["errors"] = nlohmann::ordered_json::array();
+    json["warnings"] = nlohmann::ordered_json::array();
+    io::TextDocument doc;
+    for (const auto& d : catalog.warnings.all()) {
+        json["warnings"].push_back(diagnostic_json(d));
+        doc.lead.push_back(format_diagnostic(d));
+    }
+    nlohmann::ordered_json summary;
+    summary["warnings"] = catalog.warnings.warning_count();
+    summary["spot_not_below_on_demand_rows"] = kind(io::SkipKind::spot_not_below_on_demand);
+    summary["empty_price_rows"] = kind(io::SkipKind::empty_price);
+    summary["zero_price_rows"] = kind(io::SkipKind::zero_price);
+    summary["sentinel_price_rows"] = kind(io::SkipKind::sentinel_price);
+    summary["skipped_accelerator_rows"] = kind(io::SkipKind::accelerator);
+    summary["merged_zone_duplicate_rows"] = kind(io::SkipKind::merged);
+    json["summary"] = summary;
+    json["tables"] = skipped_json(catalog);
+
+    if (!catalog.skipped.empty()) doc.tables.push_back(skipped_table(catalog));
+    doc.notes.push_back("Catalog valid: " + std::to_string(catalog.files.size()) + " files, " +
+                        std::to_string(catalog.offers.size()) + " offers, 0 errors, " +
+                        std::to_string(catalog.warnings.warning_count()) + " warnings.");
+    if (!catalog.skipped.empty())
+        doc.notes.push_back("SkyPilot rows: " + std::to_string(kind(io::SkipKind::spot_not_below_on_demand)) +
+                            " spot not below on-demand (spot dropped), " +
+                            std::to_string(kind(io::SkipKind::empty_price)) + " empty prices, " +
+                            std::to_string(kind(io::SkipKind::zero_price)) + " zero prices, " +
+                            std::to_string(kind(io::SkipKind::sentinel_price)) + " sentinel prices, " +
+                            std::to_string(kind(io::SkipKind::accelerator)) + " skipped accelerators, " +
+                            std::to_string(kind(io::SkipKind::merged)) + " zone duplicates merged.");
+    ctx.emit(json, doc);
+    return 0;
+}
+
+int run_info(Context& ctx) {
+    const Catalog& catalog = ctx.catalog();
+    const double max_age = catalog.policy.get("max_price_age_days");
+    const auto today = parse_iso_date(io::today_iso());
+
+    auto json = json_document();
+    json["sources"] = catalog.files;
+    json["max_price_age_days"] = max_age;
+    json["providers"] = nlohmann::ordered_json::array();
+    io::TextDocument doc;
+    doc.lead.push_back("Sources: " + join(catalog.files, ", "));
+    io::TextTable t;
+    t.title = "Providers:";
+    t.columns = {{"PROVIDER"}, {"KIND"}, {"CURRENCY"}, {"AS OF"}, {"AGE DAYS", io::Align::right},
+                 {"OFFERS", io::Align::right}, {"OFFERS PER GPU FAMILY"}};
+    for (const auto& p : catalog.providers) {
+        std::map<std::string, long> by_family;
+        long offers = 0;
+        for (const auto& o : catalog.offers)
+            if (o.provider == p.id) {
+                ++offers;
+                const Gpu* g = catalog.find_gpu(o.gpu);
+                ++by_family[g ? g->family : o.gpu];
+            }
+        std::optional<long> age;
+        if (auto d = parse_iso_date(p.as_of); d && today) age = *today - *d;
+        std::vector<std::string> families;
+        for (const auto& [f, n] : by_family) families.push_back(f + " " + std::to_string(n));
+        nlohmann::ordered_json j;
+        j["id"] = p.id;
+        j["name"] = p.name;
+        j["kind"] = p.kind;
+        j["currency"] = p.currency;
+        j["as_of"] = p.as_of;
+        j["age_days"] = age ? nlohmann::ordered_json(*age) : nlohmann::ordered_json(nullptr);
+        j["stale"] = age && static_cast<double>(*age) > max_age;
+        j["source"] = p.source;
+        j["offers"] = offers;
+        j["offers_by_gpu_family"] = by_family;
+        json["providers"].push_back(j);
+        t.rows.push_back({p.id, p.kind, p.currency, p.as_of.empty() ? "-" : p.as_of,
+                          age ? std::to_string(*age) + (static_cast<double>(*age) > max_age ? " (stale)" : "") : "-",
+                          std::to_string(offers), join(families, ", ")});
+    }
+    json["skipped"] = skipped_json(catalog);
+    doc.tables.push_back(t);
+    if (!catalog.skipped.empty()) doc.tables.push_back(skipped_table(catalog));
+    doc.notes.push_back(std::to_string(catalog.gpus.size()) + " GPUs, " + std::to_string(catalog.providers.size()) +
+                        " providers, " + std::to_string(catalog.offers.size()) + " offers. Prices older than " +
+                        io::fmt_number(max_age, 0) +
+                        " days (policy max_price_age_days) are stale. Sources per provider: --format json.");
+    ctx.emit(json, doc);
+    return 0;
+}
+
+}  // namespace
+
+Runner setup_catalog(CLI::App& sub) {
+    auto opt = std::make_shared<CatalogOptions>();
+    sub.require_subcommand(1);
+    CLI::App* validate = sub.add_subcommand("validate", "Check a catalog: all errors and lint warnings with file:line; exit 1 on errors");
+    validate->fallthrough();
+    validate->add_option("files", opt->files, "Catalog files (YAML or SkyPilot CSV) on top of the built-in one")
+        ->type_name("FILE");
+    CLI::App* info = sub.add_subcommand("info", "Sources, as-of dates, offers per provider and GPU family, what was skipped");
+    info->fallthrough();
+    CLI::App* import = sub.add_subcommand("import", "Convert SkyPilot vms.csv tables into a catalog directory (atomic)");
+    import->fallthrough();
+    import->add_option("format", opt->import_format, "Input format")
+        ->required()
+        ->check(CLI::IsMember({"skypilot"}))
+        ->type_name("skypilot");
+    import->add_option("paths", opt->import_paths, "SkyPilot vms.csv files or directories of them")
+        ->required()
+        ->type_name("DIR|FILE");
+    import->add_option("--output", opt->output, "Directory to write (catalog.yaml + skypilot/*.csv)")
+        ->required()
+        ->type_name("DIR");
+    import->add_flag("--force", opt->force, "Replace --output if it exists");
+    import->add_option("--as-of", opt->as_of, "Date of the prices (default: each file's modification date)")
+        ->type_name("YYYY-MM-DD");
+    sub.footer("Examples:\n  gpuadvise catalog validate my-catalog.yaml\n  gpuadvise catalog info --json\n"
+               "  gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/lambda/vms.csv --output lambda-catalog\n\n"
+               "validate exits 1 when the catalog has errors.");
+    return [opt, validate, info](Context& ctx) {
+        if (validate->parsed()) return run_validate(ctx, *opt);
+        if (info->parsed()) return run_info(ctx);
+        return run_catalog_import(ctx, opt->import_format, opt->import_paths, opt->output, opt->force, opt->as_of);
+    };
+}
+
+}  // namespace gpuadvise::cli

@@ -1,0 +1,184 @@
+// gpuadvise catalog import skypilot DIR|FILE… --output DIR: SkyPilot vms.csv tables -> a catalog
+// directory (catalog.yaml + one cleaned table per provider), written atomically.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+#include "cli/commands.hpp"
+#include "gpuadvise/dates.hpp"
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/text.hpp"
+#include "io/catalog_loader.hpp"
+#include "io/offer_tables.hpp"
+#include "io/skypilot_writer.hpp"
+
+namespace gpuadvise::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct InputFile {
+    std::string path;
+    std::string stem;
+    std::string bytes;
+};
+
+std::string modification_date(const std::string& path) {
+    std::error_code ec;
+    auto t = fs::last_write_time(path, ec);
+    if (ec) return "";
+    std::chrono::year_month_day ymd{std::chrono::floor<std::chrono::days>(std::chrono::file_clock::to_sys(t))};
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                  static_cast<unsigned>(ymd.day()));
+    return buf;
+}
+
+// Files named on the command line, and the *.csv files of directories (sorted). Files that are not
+// SkyPilot vms.csv tables (accelerators.csv, metadata.csv) are reported and left out.
+std::vector<InputFile> collect_inputs(const std::vector<std::string>& paths, std::vector<std::string>& ignored) {
+    std::vector<std::string> files;
+    for (const auto& p : paths) {
+        std::error_code ec;
+        if (fs::is_directory(p, ec)) {
+            std::vector<std::string> in_dir;
+            for (const auto& entry : fs::directory_iterator(p, ec))
+                if (entry.is_regular_file() && entry.path().extension() == ".csv") in_dir.push_back(entry.path().string());
+            std::sort(in_dir.begin(), in_dir.end());
+            files.insert(files.end(), in_dir.begin(), in_dir.end());
+        } else if (fs::exists(p, ec)) {
+            files.push_back(p);
+        } else {
+            throw DataError(p + ": no such file or directory; nothing was written");
+        }
+    }
+    std::vector<InputFile> inputs;
+    for (const auto& f : files) {
+        std::string bytes = io::read_file(f);
+        if (!io::looks_like_skypilot_csv(bytes)) {
+            ignored.push_back(f);
+            continue;
+        }
+        inputs.push_back({f, fs::path(f).stem().string(), std::move(bytes)});
+    }
+    return inputs;
+}
+
+// gcp_gpu_host_vms.csv joins gcp.csv: one provider per stem, "<stem>_<anything>" joins <stem>.
+std::string provider_of(const std::string& stem, const std::vector<InputFile>& inputs) {
+    for (const auto& other : inputs)
+        if (other.stem != stem && stem.rfind(other.stem + "_", 0) == 0) return other.stem;
+    return stem;
+}
+
+}  // namespace
+
+int run_catalog_import(Context& ctx, const std::string& format, const std::vector<std::string>& paths,
+                       const std::string& output, bool force, const std::string& as_of) {
+    if (format != "skypilot") throw UsageError("unknown import format '" + format + "'", "the only format is 'skypilot'");
+    if (!as_of.empty() && !parse_iso_date(as_of)) throw UsageError("--as-of: '" + as_of + "' is not a YYYY-MM-DD date");
+    std::vector<std::string> ignored;
+    const std::vector<InputFile> inputs = collect_inputs(paths, ignored);
+    if (inputs.empty())
+        throw DataError("no SkyPilot vms.csv table among the inputs; nothing was written",
+                        "a table's header names InstanceType and AcceleratorName columns");
+
+    // The GPU catalog (built-in plus --catalog) decides the GPU ids; offers go into a scratch catalog.
+    Catalog scratch;
+    scratch.gpus = ctx.catalog().gpus;
+    scratch.policy = ctx.catalog().policy;
+    std::map<std::string, std::vector<const InputFile*>> groups;
+    for (const auto& in : inputs) groups[provider_of(in.stem, inputs)].push_back(&in);
+    Diagnostics diags;
+    for (const auto& [id, files] : groups) {
+        Provider p;
+        p.id = id;
+        p.name = id;
+        p.currency = "USD";
+        p.kind = "public";
+        p.as_of = as_of.empty() ? modification_date(files.front()->path) : as_of;
+        std::vector<std::string> names;
+        for (const auto* f : files) names.push_back(fs::path(f->path).filename().string());
+        p.source = "SkyPilot vms.csv imported by gpuadvise from " + join(names, ", ") +
+                   (as_of.empty() ? " (as_of: the file's modification date)" : "");
+        scratch.providers.push_back(p);
+        std::vector<io::TableSource> sources;
+        for (const auto* f : files) {
+            io::TableRef ref{id, "skypilot", f->path, f->path, false, {f->path, 0, 0}};
+            sources.push_back({ref, f->bytes});
+        }
+        io::load_offer_tables(sources, scratch, diags);
+    }
+    if (diags.has_errors()) {
+        std::vector<Diagnostic> errors;
+        for (const auto& d : diags.all())
+            if (d.severity == Severity::error) errors.push_back(d);
+        throw DataError("the tables have " + std::to_string(errors.size()) + " error(s); nothing was written",
+                        std::move(errors), "fix the lines above and run the import again");
+    }
+
+    std::vector<io::ImportedProvider> imported;
+    std::vector<std::pair<std::string, std::string>> files;
+    auto json = json_document();
+    json["output"] = output;
+    json["providers"] = nlohmann::ordered_json::array();
+    io::TextTable t;
+    t.title = "Imported:";
+    t.columns = {{"PROVIDER"}, {"FILES"}, {"OFFERS", io::Align::right}, {"GPUS"}, {"ROWS SKIPPED OR FIXED", io::Align::right}};
+    for (const auto& p : scratch.providers) {
+        std::vector<const Offer*> offers;
+        std::map<std::string, long> by_gpu;
+        for (const auto& o : scratch.offers)
+            if (o.provider == p.id) {
+                offers.push_back(&o);
+                ++by_gpu[o.gpu];
+            }
+        const std::string table = "skypilot/" + p.id + ".csv";
+        files.emplace_back(table, io::write_skypilot_csv(offers));
+        imported.push_back({p, table});
+        long skipped = 0;
+        nlohmann::ordered_json reasons = nlohmann::ordered_json::object();
+        for (const auto* f : groups[p.id])
+            for (const auto& s : scratch.skipped)
+                if (s.file == f->path)
+                    for (const auto& [reason, n] : s.rows_by_reason) {
+                        skipped += n;
+                        reasons[reason] = reasons.value(reason, 0L) + n;
+                    }
+        nlohmann::ordered_json j;
+        j["id"] = p.id;
+        j["as_of"] = p.as_of;
+        j["files"] = nlohmann::ordered_json::array();
+        for (const auto* f : groups[p.id]) j["files"].push_back(f->path);
+        j["offers"] = offers.size();
+        j["offers_by_gpu"] = by_gpu;
+        j["rows_by_reason"] = reasons;
+        json["providers"].push_back(j);
+        std::vector<std::string> gpus;
+        for (const auto& [g, n] : by_gpu) gpus.push_back(g + " " + std::to_string(n));
+        t.rows.push_back({p.id, std::to_string(groups[p.id].size()), std::to_string(offers.size()),
+                          gpus.empty() ? "-" : join(gpus, ", "), std::to_string(skipped)});
+    }
+    files.emplace_back("catalog.yaml",
+                       io::write_import_yaml(imported, "Written by 'gpuadvise catalog import skypilot'. Prices: USD per "
+                                                       "instance per hour; check as_of before relying on them."));
+    io::write_directory_atomically(output, files, force);
+    json["ignored"] = ignored;
+
+    io::TextDocument doc;
+    doc.tables.push_back(t);
+    io::TextTable reasons;
+    reasons.title = "Rows skipped or fixed, per reason:";
+    reasons.columns = {{"FILE"}, {"REASON"}, {"ROWS", io::Align::right}};
+    for (const auto& s : scratch.skipped)
+        for (const auto& [reason, n] : s.rows_by_reason) reasons.rows.push_back({s.file, reason, std::to_string(n)});
+    if (!reasons.rows.empty()) doc.tables.push_back(reasons);
+    for (const auto& f : ignored) doc.notes.push_back("Ignored " + f + ": not a SkyPilot vms.csv table.");
+    doc.notes.push_back("Wrote " + output + "/catalog.yaml and " + std::to_string(imported.size()) +
+                        " table(s); use it with --catalog " + output + "/catalog.yaml");
+    ctx.emit(json, doc);
+    return 0;
+}
+
+}  // namespace gpuadvise::cli

@@ -1,0 +1,201 @@
+#include "io/skypilot_gpu_names.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise::io {
+namespace {
+
+// Accelerators that are not GPUs; PyTorch-on-CUDA advice does not apply to them.
+constexpr std::string_view kNotGpuPrefixes[] = {"tpu", "inferentia", "trainium", "gaudi", "habana", "xilinx", "fpga"};
+
+// GpuInfo memory (MiB) and datasheet GB agree within this share: 80 GB parts report 79.6 GiB,
+// L40S 45 GiB of "48 GB", B200 179 GiB of 180/192 GB.
+constexpr double kMemoryTolerance = 0.10;
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+std::vector<std::string> split_name(std::string_view name) {
+    std::vector<std::string> tokens;
+    std::string cur;
+    for (char c : name) {
+        if (c == '-' || c == '_' || c == ' ') {
+            if (!cur.empty()) tokens.push_back(to_lower(cur));
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) tokens.push_back(to_lower(cur));
+    return tokens;
+}
+
+// "80g" / "80gb" -> 80.
+std::optional<double> memory_token(const std::string& t) {
+    std::size_t digits = t.find_first_not_of("0123456789");
+    if (digits == 0 || digits == std::string::npos) return std::nullopt;
+    std::string_view unit = std::string_view(t).substr(digits);
+    if (unit != "g" && unit != "gb") return std::nullopt;
+    return parse_decimal(std::string_view(t).substr(0, digits));
+}
+
+struct NameParts {
+    std::string base;  // the name without memory and form-factor words
+    std::optional<double> memory_gb;
+    std::string form_factor;
+};
+
+NameParts parse_name(std::string_view accelerator) {
+    NameParts parts;
+    for (const std::string& t : split_name(accelerator)) {
+        if (auto mem = memory_token(t)) parts.memory_gb = mem;
+        else if (starts_with(t, "sxm") || t == "mega") parts.form_factor = "sxm";  // a3-megagpu: H100 SXM
+        else if (t == "pcie") parts.form_factor = "pcie";
+        else if (t == "nvlink" || t == "ws" || t == "wk") continue;  // says nothing about the variant
+        else parts.base += t;
+    }
+    // Names glued together upstream: RTXPRO6000WS (vast) is the RTX PRO 6000 workstation card.
+    for (std::string_view suffix : {"ws", "wk"})
+        if (parts.base.size() > suffix.size() + 3 && parts.base.ends_with(suffix))
+            parts.base.erase(parts.base.size() - suffix.size());
+    return parts;
+}
+
+bool near(double a, double b) { return std::fabs(a - b) <= kMemoryTolerance * std::max(a, b); }
+
+// Keeps the candidates closest to `memory_gb` if any is within tolerance.
+std::vector<const Gpu*> by_memory(const std::vector<const Gpu*>& gpus, double memory_gb) {
+    std::vector<const Gpu*> out;
+    double best = 1e18;
+    for (const Gpu* g : gpus) {
+        if (!near(g->memory_gb, memory_gb)) continue;
+        double d = std::fabs(g->memory_gb - memory_gb);
+        if (d < best - 0.5) {
+            out.clear();
+            best = d;
+        }
+        if (d <= best + 0.5) out.push_back(g);
+    }
+    return out;
+}
+
+std::string ids_of(const std::vector<const Gpu*>& gpus) {
+    std::vector<std::string> ids;
+    for (const Gpu* g : gpus) ids.push_back(g->id);
+    return join(ids, ", ");
+}
+
+std::string format_gb(double gb) {
+    return std::to_string(static_cast<long>(std::lround(gb))) + " GB";
+}
+
+}  // namespace
+
+std::string form_factor_hint(std::string_view provider, std::string_view machine) {
+    const std::string m = to_lower(machine);
+    if (m.find("sxm") != std::string::npos) return "sxm";
+    if (m.find("pcie") != std::string::npos || m.find("-pci") != std::string::npos ||
+        m.find("_pci") != std::string::npos)
+        return "pcie";
+    // AWS P-family instances carry SXM modules with NVLink (aws.amazon.com/ec2/instance-types/p4, /p5).
+    if (provider == "aws")
+        for (std::string_view p : {"p3.", "p3dn.", "p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-"})
+            if (starts_with(m, p)) return "sxm";
+    // GCP accelerator-optimised machines (A2, A3, A4) are SXM/HGX boards (cloud.google.com/compute/docs/gpus).
+    if (provider == "gcp" && (starts_with(m, "a2-") || starts_with(m, "a3-") || starts_with(m, "a4-"))) return "sxm";
+    // Verda (ex-DataCrunch) encodes SXM in the type: 1H100.80S.32V = one H100 80 GB SXM5.
+    if (provider == "verda") {
+        for (std::size_t i = 1; i + 1 < m.size(); ++i)
+            if (m[i] == 's' && m[i + 1] == '.' && std::isdigit(static_cast<unsigned char>(m[i - 1]))) return "sxm";
+    }
+    return "";
+}
+
+const GpuMapping& SkypilotGpuMapper::map(std::string_view provider, std::string_view accelerator, std::string_view machine,
+                                         const GpuInfoFacts& info, double accelerator_count) {
+    const std::string hint = form_factor_hint(provider, machine);
+    std::string key;
+    key.reserve(accelerator.size() + 48);
+    key.append(accelerator).append("|").append(hint);
+    // Raw bytes of the numbers: formatting them costs more than the rest of a row (callgrind).
+    for (double v : {info.size_mib.value_or(-1), info.count.value_or(-1), info.total_mib.value_or(-1), accelerator_count})
+        key.append(reinterpret_cast<const char*>(&v), sizeof v);
+    auto it = cache_.find(key);
+    if (it == cache_.end()) it = cache_.emplace(std::move(key), resolve(accelerator, hint, info, accelerator_count)).first;
+    return it->second;
+}
+
+const GpuMatch* SkypilotGpuMapper::candidates(std::string_view name) const {
+    auto it = names_.find(std::string(name));
+    if (it == names_.end()) {
+        std::optional<GpuMatch> found;
+        try {
+            found = resolve_gpu_name(catalog_, name);
+        } catch (const UsageError&) {
+        }
+        it = names_.emplace(std::string(name), std::move(found)).first;
+    }
+    return it->second ? &*it->second : nullptr;
+}
+
+GpuMapping SkypilotGpuMapper::resolve(std::string_view accelerator, std::string_view machine_hint,
+                                      const GpuInfoFacts& info, double accelerator_count) const {
+    const std::string folded = fold_name(accelerator);
+    for (std::string_view p : kNotGpuPrefixes)
+        if (starts_with(folded, p)) {
+            std::string kind = p == "tpu" ? "TPU" : p == "inferentia" ? "Inferentia" : p == "trainium" ? "Trainium" : "not CUDA";
+            return {"", "not a GPU (" + kind + ")"};
+        }
+    const NameParts parts = parse_name(accelerator);
+    std::vector<const Gpu*> candidates;
+    if (const GpuMatch* exact = this->candidates(accelerator)) {
+        if (exact->gpus.size() == 1 && exact->matched_by != "family")
+            return {exact->gpus.front()->id, ""};  // an id or alias names exactly one variant
+        candidates = exact->gpus;
+    } else if (const GpuMatch* base = this->candidates(parts.base)) {
+        candidates = base->gpus;
+    } else {
+        return {"", "accelerator not in the GPU catalog: " + std::string(accelerator)};
+    }
+    const std::string name = std::string(accelerator);
+    // Memory: from the name (A100-80GB), else GpuInfo. Some clouds put the per-GPU size in
+    // SizeInMiB, vast puts the total of all GPUs there (and in TotalGpuMemoryInMiB); try both
+    // readings and prefer the one the total field supports.
+    if (parts.memory_gb) {
+        auto kept = by_memory(candidates, *parts.memory_gb);
+        if (kept.empty())
+            return {"", "no " + format_gb(*parts.memory_gb) + " variant of " + name + " in the GPU catalog"};
+        candidates = kept;
+    } else if (info.size_mib && *info.size_mib > 0) {
+        const double direct = *info.size_mib / 1024.0;
+        std::vector<double> readings{direct};
+        if (accelerator_count > 1) {
+            const double divided = direct / accelerator_count;
+            const bool total_in_size = info.total_mib && *info.total_mib == *info.size_mib && info.count &&
+                                       std::fabs(*info.count - accelerator_count) < 0.01;
+            readings.insert(total_in_size ? readings.begin() : readings.end(), divided);
+        }
+        std::vector<const Gpu*> kept;
+        for (double gb : readings)
+            if (kept = by_memory(candidates, gb); !kept.empty()) break;
+        if (kept.empty())
+            return {"", "GpuInfo memory " + format_gb(direct) + " matches no variant of " + name + " (" +
+                            ids_of(candidates) + ")"};
+        candidates = kept;
+    }
+    const std::string hint = !parts.form_factor.empty() ? parts.form_factor : std::string(machine_hint);
+    if (candidates.size() > 1 && !hint.empty()) {
+        std::vector<const Gpu*> kept;
+        for (const Gpu* g : candidates)
+            if (g->form_factor == hint) kept.push_back(g);
+        if (!kept.empty()) candidates = kept;
+    }
+    if (candidates.size() == 1) return {candidates.front()->id, ""};
+    return {"", "ambiguous variant: " + name + " could be " + ids_of(candidates) + " (form factor unknown)"};
+}
+
+}  // namespace gpuadvise::io

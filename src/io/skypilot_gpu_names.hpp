@@ -1,0 +1,49 @@
+// SkyPilot accelerator names -> canonical GPU ids. SkyPilot's names are not normalised across
+// clouds (A100 is 40 GB on AWS and GCP but 80 GB on cudo; RTX6000-Ada vs RTX-6000-Ada; H100 vs
+// H100-SXM vs H100-80G-PCIe), so a name only selects candidates from the GPU catalog (id, alias
+// or family); the memory in GpuInfo and form-factor hints in the names pick the variant. What
+// stays ambiguous or unknown is skipped with a reason, never guessed.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/gpu_query.hpp"
+#include "io/skypilot_records.hpp"
+
+namespace gpuadvise::io {
+
+struct GpuMapping {
+    std::string gpu_id;       // canonical id, empty when skipped
+    std::string skip_reason;  // why not, e.g. "not a GPU (TPU)"
+};
+
+class SkypilotGpuMapper {
+public:
+    explicit SkypilotGpuMapper(const Catalog& catalog) : catalog_(catalog) {}
+
+    // `machine` is the instance type (for GCP accelerator rows: the host machine type); it and
+    // the provider give form-factor hints (AWS p3/p4d/p5, GCP a2/a3 are SXM machines).
+    const GpuMapping& map(std::string_view provider, std::string_view accelerator, std::string_view machine,
+                          const GpuInfoFacts& info, double accelerator_count);
+
+private:
+    GpuMapping resolve(std::string_view accelerator, std::string_view form_factor, const GpuInfoFacts& info,
+                       double accelerator_count) const;
+
+    // The candidates a name selects (resolve_gpu_name is slow on unknown names: it ranks "did you mean").
+    const GpuMatch* candidates(std::string_view name) const;
+
+    const Catalog& catalog_;
+    std::unordered_map<std::string, GpuMapping> cache_;
+    mutable std::unordered_map<std::string, std::optional<GpuMatch>> names_;
+};
+
+// "sxm", "pcie" or "" from an instance type and provider (exposed for tests).
+std::string form_factor_hint(std::string_view provider, std::string_view machine);
+
+}  // namespace gpuadvise::io

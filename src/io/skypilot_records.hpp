@@ -1,0 +1,40 @@
+// Low-level pieces of the SkyPilot vms.csv reader: CSV records with their line numbers (libcsv),
+// number fields, and the GpuInfo column (a Python-literal dict, JSON, or a plain name).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuadvise/diagnostics.hpp"
+
+namespace gpuadvise::io {
+
+// One CSV record: its fields and the 1-based line it starts on.
+struct CsvRecord {
+    std::vector<std::string> fields;
+    int line = 0;
+};
+
+// Streams every record of `bytes` (header included) to `on_record`. Handles quotes, embedded
+// commas and newlines, CRLF. Reports an unterminated quote or a malformed quoted field as a
+// located error in `diags` and returns false; `on_record` returning false stops early.
+bool read_csv_records(std::string_view bytes, const std::string& file, const std::function<bool(const CsvRecord&)>& on_record,
+                      Diagnostics& diags);
+
+// A decimal number with nothing else around it (spaces allowed); nullopt otherwise.
+std::optional<double> parse_decimal(std::string_view text);
+
+// What gpuadvise needs from GpuInfo: the memory figure and counts, never a full parse.
+struct GpuInfoFacts {
+    std::optional<double> size_mib;   // first 'SizeInMiB' (per GPU on most clouds, the total on some)
+    std::optional<double> count;      // first 'Count' inside the Gpus list
+    std::optional<double> total_mib;  // 'TotalGpuMemoryInMiB'
+};
+
+// Scans GpuInfo for the keys above, case-insensitively, with ' or " quotes and quoted or bare numbers.
+GpuInfoFacts scan_gpu_info(std::string_view text);
+
+}  // namespace gpuadvise::io

@@ -1,0 +1,222 @@
+// The SkyPilot vms.csv reader, from strings: columns by name, quoting, CRLF, GpuInfo flavours,
+// GCP host + accelerator rows, variant choice by memory and form factor, price quirks, errors.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "io/offer_tables.hpp"
+#include "io/skypilot_gpu_names.hpp"
+#include "io/skypilot_records.hpp"
+
+using namespace gpuadvise;
+
+namespace {
+
+Gpu gpu(std::string id, std::string family, double memory_gb, std::string form_factor,
+        std::vector<std::string> aliases = {}) {
+    Gpu g;
+    g.id = std::move(id);
+    g.family = std::move(family);
+    g.memory_gb = memory_gb;
+    g.form_factor = std::move(form_factor);
+    g.aliases = std::move(aliases);
+    return g;
+}
+
+Catalog gpu_catalog() {
+    Catalog c;
+    c.gpus = {gpu("a100-40gb-pcie", "A100", 40, "pcie"), gpu("a100-40gb-sxm", "A100", 40, "sxm"),
+              gpu("a100-80gb-pcie", "A100", 80, "pcie", {"A100-80G-PCIe"}), gpu("a100-80gb-sxm", "A100", 80, "sxm"),
+              gpu("h100-pcie", "H100", 80, "pcie"), gpu("h100-sxm", "H100", 80, "sxm", {"H100-MEGA"}),
+              gpu("h100-nvl", "H100", 94, "pcie"), gpu("l4", "L4", 24, "pcie"), gpu("t4", "T4", 16, "pcie"),
+              gpu("rtx-6000-ada", "RTX6000Ada", 48, "pcie", {"RTX6000-Ada"}), gpu("rtx-4090", "RTX4090", 24, "pcie")};
+    for (const char* id : {"aws", "gcp", "cudo", "vast", "p"}) {
+        Provider p;
+        p.id = id;
+        p.as_of = "2026-07-09";
+        p.source = "test";
+        c.providers.push_back(p);
+    }
+    return c;
+}
+
+struct Loaded {
+    Catalog catalog;
+    Diagnostics diags;
+    std::map<std::string, long> reasons;
+    std::vector<std::string> errors;
+};
+
+Loaded load(const std::string& provider, const std::string& csv) {
+    Loaded l{gpu_catalog(), {}, {}, {}};
+    io::TableRef ref{provider, "skypilot", "t.csv", "t.csv", false, {"t.csv", 0, 0}};
+    io::load_offer_table(ref, csv, l.catalog, l.diags);
+    for (const auto& s : l.catalog.skipped)
+        for (const auto& [r, n] : s.rows_by_reason) l.reasons[r] += n;
+    for (const auto& d : l.diags.all()) l.errors.push_back(format_diagnostic(d));
+    return l;
+}
+
+const std::string kAwsHeader =
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n";
+
+std::string gpu_info(int mib, int count = 1) {
+    return "\"{'Gpus': [{'Name': 'X', 'Manufacturer': 'NVIDIA', 'Count': " + std::to_string(count) +
+           ", 'MemoryInfo': {'SizeInMiB': " + std::to_string(mib) + "}}], 'TotalGpuMemoryInMiB': " +
+           std::to_string(mib * count) + "}\"";
+}
+
+}  // namespace
+
+TEST_CASE("columns are found by name whatever their order; per-instance prices stay per instance", "[io]") {
+    auto l = load("cudo",
+                  "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+                  "epyc-a100-pcie_2x,A100,2.0,8,16,2.7459999999999996,us-1," + gpu_info(81920, 2) + ",\n");
+    REQUIRE(l.errors.empty());
+    REQUIRE(l.catalog.offers.size() == 1);
+    const Offer& o = l.catalog.offers[0];
+    CHECK(o.gpu == "a100-80gb-pcie");  // A100 on cudo is 80 GB: memory decides, the instance says PCIe
+    CHECK(o.gpu_count == 2);
+    CHECK(o.on_demand_per_hour == Approx(2.746));
+    CHECK_FALSE(o.spot_per_hour);
+    CHECK(o.as_of == "2026-07-09");
+    CHECK(o.where.line == 2);
+}
+
+TEST_CASE("AWS p4d is A100 40 GB SXM, p4de A100 80 GB SXM; zone duplicates merge keeping the lowest spot", "[io]") {
+    auto l = load("aws", kAwsHeader + "p4d.24xlarge,A100,8.0,96,1152," + gpu_info(40960, 8) +
+                             ",32.77,12.5,us-east-1,use1-az1\n"
+                             "p4d.24xlarge,A100,8.0,96,1152," + gpu_info(40960, 8) + ",32.77,11.25,us-east-1,use1-az2\n"
+                             "p4de.24xlarge,A100-80GB,8.0,96,1152," + gpu_info(81920, 8) + ",40.96,,us-east-1,use1-az1\n");
+    REQUIRE(l.errors.empty());
+    REQUIRE(l.catalog.offers.size() == 2);
+    CHECK(l.catalog.offers[0].gpu == "a100-40gb-sxm");
+    CHECK(l.catalog.offers[0].spot_per_hour == Approx(11.25));
+    CHECK(l.catalog.offers[1].gpu == "a100-80gb-sxm");
+    CHECK(l.reasons["zone duplicate merged (lowest price kept)"] == 1);
+}
+
+TEST_CASE("quoted commas, CRLF line endings and JSON GpuInfo are read", "[io]") {
+    auto l = load("vast",
+                  "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\r\n"
+                  "1x-RTX_6000Ada,RTX6000-Ada,1,32,64.0,\"{\"\"Gpus\"\": [{\"\"Name\"\": \"\"RTX6000-Ada\"\", "
+                  "\"\"Count\"\": 1, \"\"MemoryInfo\"\": {\"\"SizeInMiB\"\": 49140}}]}\",0.77,0.00,\", US, NA\"\r\n");
+    REQUIRE(l.errors.empty());
+    REQUIRE(l.catalog.offers.size() == 1);
+    CHECK(l.catalog.offers[0].gpu == "rtx-6000-ada");
+    CHECK(l.catalog.offers[0].region == "US, NA");
+    CHECK_FALSE(l.catalog.offers[0].spot_per_hour);  // 0.00 = no spot market
+    CHECK(l.reasons["spot price 0 (no spot market)"] == 1);
+}
+
+TEST_CASE("GpuInfo holding the total memory of all GPUs (vast) still picks the per-GPU variant", "[io]") {
+    // 2 x A100 with SizeInMiB 81920 = 2 x 40 GB; with 163840 = 2 x 80 GB.
+    auto l = load("vast", kAwsHeader + "2x-A100_SXM4,A100,2,32,64," +
+                              "\"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 81920}}], "
+                              "'TotalGpuMemoryInMiB': 81920}\",1.87,,Germany,\n" +
+                              "2x-A100_SXM4,A100,2,32,64," +
+                              "\"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 163840}}], "
+                              "'TotalGpuMemoryInMiB': 163840}\",1.90,,Montana,\n");
+    REQUIRE(l.catalog.offers.size() == 2);
+    CHECK(l.catalog.offers[0].gpu == "a100-40gb-sxm");
+    CHECK(l.catalog.offers[1].gpu == "a100-80gb-sxm");
+}
+
+TEST_CASE("GCP accelerator rows are priced with the host row of their zone, or marked GPU-only", "[io]") {
+    auto l = load("gcp",
+                  "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice\n"
+                  "a2-highgpu-1g,12.0,85.0,,,,us-central1,us-central1-a,0.9,0.5\n"
+                  ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},us-central1,us-central1-a,2.9,1.2\n"
+                  ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-central1,us-central1-a,0.35,0.14\n"
+                  ",,,tpu-v6e-1,1,tpu-v6e-1,asia-east1,asia-east1-c,700.0,700.0\n"
+                  ",,,H100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 81920}}]},us-east4,us-east4-a,9.0,9.5\n");
+    REQUIRE(l.errors.empty());
+    REQUIRE(l.catalog.offers.size() == 3);
+    const Offer& a100 = l.catalog.offers[0];
+    CHECK(a100.gpu == "a100-40gb-sxm");
+    CHECK(a100.instance_type == "a2-highgpu-1g");
+    CHECK(*a100.on_demand_per_hour == Approx(3.8));
+    CHECK(*a100.spot_per_hour == Approx(1.7));
+    CHECK(a100.vcpus == Approx(12));
+    const Offer& t4 = l.catalog.offers[1];
+    CHECK(t4.gpu == "t4");
+    CHECK(*t4.on_demand_per_hour == Approx(0.35));
+    REQUIRE(t4.notes.size() == 1);
+    CHECK(t4.notes[0].find("GPU-only price") == 0);
+    const Offer& h100 = l.catalog.offers[2];  // no a3 host row for that zone: GPU-only, spot above on-demand dropped
+    CHECK(h100.gpu == "h100-sxm");
+    CHECK_FALSE(h100.spot_per_hour);
+    CHECK(l.reasons["sentinel price 700.0 (zone does not offer it)"] == 2);
+    CHECK(l.reasons["not a GPU (TPU)"] == 1);
+    CHECK(l.reasons["spot price not below on-demand (spot price dropped)"] == 1);
+}
+
+TEST_CASE("empty and zero prices are counted; rows without any price are dropped", "[io]") {
+    auto l = load("aws", kAwsHeader + "p5e.48xlarge,H100,8,192,2048," + gpu_info(81920, 8) + ",,44.8,ap-1,a\n" +
+                             "p5.48xlarge,H100,8,192,2048," + gpu_info(81920, 8) + ",0.0,,ap-1,a\n");
+    REQUIRE(l.catalog.offers.size() == 1);
+    CHECK_FALSE(l.catalog.offers[0].on_demand_per_hour);
+    CHECK(*l.catalog.offers[0].spot_per_hour == Approx(44.8));
+    CHECK(l.reasons["on-demand price empty"] == 1);
+    CHECK(l.reasons["on-demand price 0"] == 1);
+    CHECK(l.reasons["no usable price (row dropped)"] == 1);
+}
+
+TEST_CASE("unknown and ambiguous accelerators are skipped with a reason, never guessed", "[io]") {
+    auto l = load("p", kAwsHeader + "x1,RTX5090,1,8,32," + gpu_info(32607) + ",0.5,,r,\n" +
+                           "x2,H100,1,8,32," + gpu_info(81920) + ",2.0,,r,\n" +        // SXM or PCIe?
+                           "x3,H100,1,8,32," + gpu_info(95830) + ",2.1,,r,\n" +        // 94 GB: the NVL
+                           "x4,Inferentia2,1,8,32,,0.7,,r,\n");
+    REQUIRE(l.catalog.offers.size() == 1);
+    CHECK(l.catalog.offers[0].gpu == "h100-nvl");
+    CHECK(l.reasons["accelerator not in the GPU catalog: RTX5090"] == 1);
+    CHECK(l.reasons["ambiguous variant: H100 could be h100-pcie, h100-sxm (form factor unknown)"] == 1);
+    CHECK(l.reasons["not a GPU (Inferentia)"] == 1);
+    CHECK(io::skip_kind("ambiguous variant: H100 could be h100-pcie, h100-sxm (form factor unknown)") ==
+          io::SkipKind::accelerator);
+}
+
+TEST_CASE("malformed tables give located errors", "[io]") {
+    SECTION("a missing column") {
+        auto l = load("p", "InstanceType,AcceleratorName,AcceleratorCount,Region\nx,T4,1,r\n");
+        REQUIRE(l.errors.size() == 1);
+        CHECK(l.errors[0] == "t.csv:1: error: SkyPilot table header lacks column 'Price'; a vms.csv needs "
+                             "InstanceType, AcceleratorName, AcceleratorCount, Price and Region");
+    }
+    SECTION("text in a price") {
+        auto l = load("p", kAwsHeader + "x,T4,1,4,16,,0.35,,r,\nx,T4,1,4,16,,cheap,,r,\n");
+        REQUIRE(l.errors.size() == 1);
+        CHECK(l.errors[0] == "t.csv:3: error: Price: 'cheap' is not a number");
+    }
+    SECTION("an unterminated quote") {
+        auto l = load("p", kAwsHeader + "x,T4,1,4,16,,0.35,,r,\ny,T4,1,4,16,\"{'Gpus': [,0.35,,r,\nz,T4,1,4,16,,0.4,,r,\n");
+        REQUIRE(l.errors.size() == 1);
+        CHECK(l.errors[0].rfind("t.csv:3: error: malformed CSV: the quoted field that starts on this line is never closed", 0) == 0);
+    }
+    SECTION("a row with too many fields") {
+        auto l = load("p", kAwsHeader + "x,T4,1,4,16,,0.35,,r,,extra\n");
+        REQUIRE(l.errors.size() == 1);
+        CHECK(l.errors[0].rfind("t.csv:2: error: row has 11 fields, the header has 10", 0) == 0);
+    }
+    SECTION("an empty file") {
+        auto l = load("p", "");
+        REQUIRE(l.errors.size() == 1);
+        CHECK(l.errors[0].find("the table is empty") != std::string::npos);
+    }
+}
+
+TEST_CASE("GpuInfo scanning takes memory and counts from any of the upstream spellings", "[io]") {
+    auto lower = io::scan_gpu_info("{'gpus': [{'name': 'h100', 'count': 8.0, 'memoryinfo': {'sizeinmib': 81559}}], "
+                                   "'totalgpumemoryinmib': 81559}");
+    CHECK(lower.size_mib == Approx(81559));
+    CHECK(lower.count == Approx(8));
+    auto quoted_count = io::scan_gpu_info("{'Gpus': [{'Name': 'A40', 'Count': '1.0', 'LogicalGpuCount': 4, "
+                                          "'MemoryInfo': {'SizeInMiB': 49152}}]}");
+    CHECK(quoted_count.count == Approx(1));
+    CHECK_FALSE(quoted_count.total_mib);
+    auto plain = io::scan_gpu_info("V100");
+    CHECK_FALSE(plain.size_mib);
+    CHECK(io::parse_decimal("0.36979999999999996") == Approx(0.3698));
+    CHECK_FALSE(io::parse_decimal("1.2.3"));
+    CHECK_FALSE(io::parse_decimal("nan"));
+}
