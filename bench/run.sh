@@ -4,8 +4,8 @@
 # plain Python as the baseline. Writes bench/out/results.md (copy the table into docs/performance.md).
 #   bench/run.sh BINARY [SIZES...]     e.g. bench/run.sh build/gpuadvise 10000 100000
 set -euo pipefail
-cd "$(dirname "$0")"
 BIN=$(realpath "${1:?usage: bench/run.sh BINARY [SIZES...]}")
+cd "$(dirname "$0")"
 shift
 SIZES=("$@")
 [ ${#SIZES[@]} -eq 0 ] && SIZES=(10000 100000 1000000)
