@@ -24,12 +24,13 @@ struct Command {
 const std::vector<Command>& commands();
 
 // One per cmd_*.cpp.
+Runner setup_recommend(CLI::App& sub);
 Runner setup_gpus(CLI::App& sub);
 Runner setup_offers(CLI::App& sub);
 Runner setup_compare(CLI::App& sub);
-Runner setup_catalog(CLI::App& sub);
 Runner setup_check_env(CLI::App& sub);
 Runner setup_estimate(CLI::App& sub);
 Runner setup_models(CLI::App& sub);
+Runner setup_catalog(CLI::App& sub);
 
 }  // namespace gpuadvise::cli

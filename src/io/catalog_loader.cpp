@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "gpuadvise/catalog_lint.hpp"
 #include "gpuadvise/errors.hpp"
@@ -166,7 +167,7 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
     try {
         root = YAML::Load(std::string(text));
     } catch (const YAML::Exception& e) {
-        diags.error({origin, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
+        diags.error({origin, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg + " (check the indentation and the ':' after each key)");
         return;
     }
     YamlContext ctx(origin, diags);
@@ -246,18 +247,20 @@ Catalog load_catalog(const CatalogOptions& options) {
                 if (tables[i].provider == p.id) tables.erase(tables.begin() + static_cast<long>(i));
         merge_into(catalog, std::move(layer));
     }
-    if (!diags.has_errors()) {
-        load_tables(tables, catalog, diags);
-        resolve_offer_gpus(catalog, diags);
-        diags.append(lint_catalog(catalog, options.today));
-    }
+    // Everything is checked even after an error, so that one run reports every problem.
+    load_tables(tables, catalog, diags);
+    resolve_offer_gpus(catalog, diags);
+    diags.append(lint_catalog(catalog, options.today));
     if (diags.has_errors()) {
         std::vector<Diagnostic> all;
         for (const auto& d : diags.all())
             if (d.severity == Severity::error) all.push_back(d);
-        throw DataError("the catalog has " + std::to_string(all.size()) + " error" + (all.size() == 1 ? "" : "s") +
-                            "; nothing was loaded",
-                        std::move(all), "fix the lines above; 'gpuadvise catalog validate FILE' re-checks a file");
+        std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
+            return std::tie(a.where.file, a.where.line, a.where.column) < std::tie(b.where.file, b.where.line, b.where.column);
+        });
+        const std::string message = "the catalog has " + std::to_string(all.size()) + " error" +
+                                    (all.size() == 1 ? "" : "s") + "; nothing was loaded";
+        throw DataError(message, std::move(all), "fix the lines above; 'gpuadvise catalog validate FILE' re-checks a file");
     }
     catalog.warnings = std::move(diags);
     return catalog;

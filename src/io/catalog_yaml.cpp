@@ -68,7 +68,7 @@ Offer read_offer(const YAML::Node& node, YamlContext& ctx, const std::string& pa
     o.as_of = ctx.text(node, path, "as_of").value_or(p.as_of);
     o.source = ctx.text(node, path, "source").value_or(p.source);
     o.notes = ctx.text_list(node, path, "notes");
-    if (!o.on_demand_per_hour && !o.reserved_per_month && !o.spot_per_hour)
+    if (!node["on_demand_per_hour"] && !node["reserved_per_month"] && !node["spot_per_hour"])
         ctx.error(node, path, "no price: give at least one of on_demand_per_hour, reserved_per_month, spot_per_hour");
     return o;
 }

@@ -1,0 +1,93 @@
+// `gpuadvise recommend`: the four-step needs analysis (rule engine) and the cost model, ranked.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/cost_model.hpp"
+#include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/workload.hpp"
+
+namespace gpuadvise {
+
+enum class Objective { cost, time, balanced };
+enum class Dataset { unspecified, text, image, image_hires, video, audio, tabular };
+
+const char* to_string(Objective o);
+const char* to_string(Dataset d);
+std::optional<Dataset> parse_dataset(std::string_view text);
+
+struct RecommendRequest {
+    Workload workload;
+    double runs_per_week = 1;
+    Dataset dataset = Dataset::unspecified;
+    std::optional<double> dataset_gb;
+    std::optional<int> gpus_now;   // GPUs the job uses now
+    std::optional<int> scale_to;   // GPUs needed within six months
+    std::optional<int> nodes;      // nodes the job must span
+    bool interruptible = false;    // spot allowed
+    double checkpoint_minutes = 30;
+    std::optional<double> budget_monthly;  // output currency
+    std::optional<double> deadline_hours;  // per run
+    std::string currency = "USD";
+    Objective objective = Objective::cost;
+    GpuSpec gpu;                   // --gpu filter
+    std::vector<std::string> providers;
+    std::vector<std::string> regions;
+    int top = 5;
+};
+
+// One fired rule. kind: "heuristic" (what the source documents say), "constraint", "preference",
+// "warning" or "explanation".
+struct Finding {
+    std::string rule;
+    std::string kind;
+    std::string message;
+};
+
+struct StepReport {
+    std::string step;  // "1".."4" or "pitfalls"
+    std::string name;
+    std::vector<Finding> findings;
+};
+
+struct Candidate {
+    const Offer* offer = nullptr;
+    const Gpu* gpu = nullptr;
+    const Provider* provider = nullptr;
+    int instances = 1;   // copies of the offer rented together (one node each)
+    int gpu_count = 1;   // total GPUs
+    Estimate estimate;
+    PlanCost cost;                          // the chosen plan
+    std::vector<PlanCost> alternatives;     // the other plans that exist for this configuration
+    std::optional<double> usd_per_tflops_hour;  // per GPU, at the job's precision (dense)
+    std::optional<double> cost_per_pflop;       // output currency per PFLOP of model work delivered
+    bool pareto = false;
+    int rank = 0;
+    std::vector<std::string> reasons;
+    std::vector<std::string> warnings;
+};
+
+struct Rejection {
+    const Offer* offer = nullptr;
+    std::string constraint;  // "memory", "budget", "deadline", "network", "precision", "filter", "price"
+    std::string reason;
+};
+
+struct Recommendation {
+    std::vector<StepReport> steps;
+    std::vector<Candidate> ranked;       // best first, at most `top`
+    std::size_t feasible = 0;            // before --top
+    std::vector<Rejection> rejected;
+    std::vector<std::string> warnings;
+    std::string heuristic_gpu_family;    // step 1's tier answer (T4 / V100 / A100)
+    std::string why_not_heuristic;       // when that family is not the winner
+    std::string binding_constraint;      // when nothing is feasible
+    std::string nearest_miss;
+};
+
+Recommendation recommend(const Catalog& catalog, const RecommendRequest& request);
+
+}  // namespace gpuadvise

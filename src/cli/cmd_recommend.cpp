@@ -1,0 +1,264 @@
+// gpuadvise recommend: the four-step needs analysis and the cost model, ranked and explained.
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/workload_options.hpp"
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/recommend.hpp"
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise::cli {
+namespace {
+
+struct RecommendOptions {
+    WorkloadRequest workload;
+    double runs_per_week = 1;
+    std::string dataset;
+    std::optional<double> dataset_gb;
+    std::optional<int> resolution;
+    std::optional<int> gpus_now, scale_to, nodes;
+    bool interruptible = false;
+    double checkpoint_minutes = 30;
+    std::optional<double> budget_monthly, deadline_hours;
+    std::string objective = "cost";
+    std::string gpu;
+    std::vector<std::string> providers, regions;
+    int top = 5;
+    bool explain = false;
+};
+
+RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    RecommendRequest r;
+    WorkloadRequest wr = opt.workload;
+    if (opt.resolution && !wr.image_size) wr.image_size = opt.resolution;
+    r.workload = make_workload(catalog, wr);
+    r.runs_per_week = opt.runs_per_week;
+    if (!opt.dataset.empty()) r.dataset = *parse_dataset(opt.dataset);
+    r.dataset_gb = opt.dataset_gb;
+    r.gpus_now = opt.gpus_now;
+    r.scale_to = opt.scale_to;
+    r.nodes = opt.nodes;
+    r.interruptible = opt.interruptible;
+    r.checkpoint_minutes = opt.checkpoint_minutes;
+    r.budget_monthly = opt.budget_monthly;
+    r.deadline_hours = opt.deadline_hours;
+    r.currency = ctx.currency();
+    r.objective = opt.objective == "time" ? Objective::time : opt.objective == "balanced" ? Objective::balanced : Objective::cost;
+    if (!opt.gpu.empty()) r.gpu = parse_gpu_spec(opt.gpu);
+    select_gpus(catalog, r.gpu);  // unknown names fail here, with "did you mean"
+    for (const auto& p : opt.providers)
+        if (!catalog.find_provider(p)) {
+            std::vector<std::string> ids;
+            for (const auto& x : catalog.providers) ids.push_back(x.id);
+            auto best = closest_match(p, ids);
+            throw UsageError("unknown provider '" + p + "'", best ? "did you mean '" + *best + "'?" : "known providers: " + join(ids, ", "));
+        }
+    r.providers = opt.providers;
+    r.regions = opt.regions;
+    r.top = opt.top;
+    return r;
+}
+
+// The workload block shared with `estimate`, plus what only recommend asks.
+nlohmann::ordered_json recommend_workload_json(const Workload& w, const RecommendRequest& r) {
+    nlohmann::ordered_json j = workload_json(w);
+    j["runs_per_week"] = r.runs_per_week;
+    j["dataset"] = to_string(r.dataset);
+    j["dataset_gb"] = json_number(r.dataset_gb);
+    j["interruptible"] = r.interruptible;
+    j["checkpoint_minutes"] = r.checkpoint_minutes;
+    j["objective"] = to_string(r.objective);
+    return j;
+}
+
+nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& currency) {
+    nlohmann::ordered_json j;
+    j["rank"] = c.rank;
+    j["provider"] = c.offer->provider;
+    j["gpu"] = c.gpu->id;
+    j["gpu_family"] = c.gpu->family;
+    j["gpu_count"] = c.gpu_count;
+    j["instances"] = c.instances;
+    j["instance_type"] = c.offer->instance_type;
+    j["region"] = c.offer->region;
+    j["plan"] = to_string(c.cost.plan);
+    j["precision"] = std::string(to_string(c.estimate.precision));
+    j["hours_per_run"] = round_money(c.cost.hours_per_run);
+    j["hours_per_run_band"] = {round_money(c.estimate.hours_low * (c.cost.hours_per_run / std::max(c.estimate.hours_per_run, 1e-12))),
+                               round_money(c.estimate.hours_high * (c.cost.hours_per_run / std::max(c.estimate.hours_per_run, 1e-12)))};
+    j["time_basis"] = c.estimate.basis;
+    j["price_per_hour"] = round_money(c.cost.price_per_hour);
+    j["cost_per_run"] = round_money(c.cost.cost_per_run);
+    j["cost_per_month"] = round_money(c.cost.cost_per_month);
+    j["currency"] = currency;
+    j["gpu_hours_per_month"] = round_money(c.cost.gpu_hours_per_month);
+    std::optional<double> be = c.cost.break_even_hours_per_month;
+    for (const auto& a : c.alternatives)
+        if (!be && a.break_even_hours_per_month) be = a.break_even_hours_per_month;
+    j["break_even_hours_per_month"] = json_number(be);
+    j["reserved_sets"] = c.cost.plan == Plan::reserved ? nlohmann::ordered_json(c.cost.reserved_sets) : nlohmann::ordered_json(nullptr);
+    j["spot_overhead_fraction"] = json_number(c.cost.spot_overhead);
+    j["usd_per_tflops_hour"] = json_number(c.usd_per_tflops_hour);
+    j["cost_per_pflop"] = json_number(c.cost_per_pflop);
+    j["scaling_efficiency"] = round_money(c.estimate.scaling_efficiency);
+    j["memory_required_gb"] = round_money(c.estimate.memory_required_gb);
+    j["memory_available_gb"] = c.estimate.memory_available_gb;
+    j["pareto"] = c.pareto;
+    j["as_of"] = c.offer->as_of;
+    j["source"] = c.offer->source;
+    j["reasons"] = c.reasons;
+    j["warnings"] = c.warnings;
+    nlohmann::ordered_json alts = nlohmann::ordered_json::array();
+    for (const auto& a : c.alternatives) {
+        nlohmann::ordered_json x;
+        x["plan"] = to_string(a.plan);
+        x["hours_per_run"] = round_money(a.hours_per_run);
+        x["cost_per_run"] = round_money(a.cost_per_run);
+        x["cost_per_month"] = round_money(a.cost_per_month);
+        alts.push_back(x);
+    }
+    j["alternatives"] = alts;
+    return j;
+}
+
+std::string plan_label(Plan p) {
+    switch (p) {
+        case Plan::on_demand: return "on-demand";
+        case Plan::reserved: return "reserved";
+        case Plan::spot: return "spot";
+    }
+    return "";
+}
+
+int run_recommend(Context& ctx, const RecommendOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    RecommendRequest request = build_request(ctx, opt);
+    Recommendation rec = recommend(catalog, request);
+    const Workload& w = request.workload;
+    const std::string& cur = request.currency;
+
+    auto json = json_document();
+    json["workload"] = recommend_workload_json(w, request);
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    for (const auto& s : rec.steps) {
+        nlohmann::ordered_json sj;
+        sj["step"] = s.step;
+        sj["name"] = s.name;
+        sj["findings"] = nlohmann::ordered_json::array();
+        for (const auto& f : s.findings) sj["findings"].push_back({{"rule", f.rule}, {"kind", f.kind}, {"message", f.message}});
+        steps.push_back(sj);
+    }
+    json["analysis"] = {{"steps", steps}, {"heuristic_gpu_family", rec.heuristic_gpu_family},
+                        {"why_not_heuristic", rec.why_not_heuristic.empty() ? nlohmann::ordered_json(nullptr)
+                                                                            : nlohmann::ordered_json(rec.why_not_heuristic)}};
+    json["recommendations"] = nlohmann::ordered_json::array();
+    for (const auto& c : rec.ranked) json["recommendations"].push_back(candidate_json(c, cur));
+    json["feasible_options"] = rec.feasible;
+    json["warnings"] = rec.warnings;
+    if (rec.ranked.empty())
+        json["nothing_fits"] = {{"binding_constraint", rec.binding_constraint}, {"nearest_miss", rec.nearest_miss}};
+    if (opt.explain) {
+        nlohmann::ordered_json rj = nlohmann::ordered_json::array();
+        for (const auto& x : rec.rejected)
+            rj.push_back({{"provider", x.offer->provider}, {"gpu", x.offer->gpu}, {"gpu_count", x.offer->gpu_count},
+                          {"region", x.offer->region}, {"constraint", x.constraint}, {"reason", x.reason}});
+        json["rejected"] = rj;
+    }
+
+    io::TextDocument doc;
+    doc.lead.push_back("Workload: " + workload_summary(w) + ", " + io::fmt_number(request.runs_per_week, 1) +
+                       " runs a week");
+    for (const auto& a : w.assumptions) doc.lead.push_back("  assumed: " + a);
+    doc.lead.push_back("Times and costs are estimates (bands in --json); prices carry their as-of dates.");
+    io::TextTable steps_table;
+    steps_table.title = "Needs analysis";
+    steps_table.columns = {{"STEP"}, {"KIND"}, {"FINDING"}};
+    for (const auto& s : rec.steps)
+        for (std::size_t i = 0; i < s.findings.size(); ++i) {
+            const auto& f = s.findings[i];
+            if (!opt.explain && f.kind == "explanation" && s.step == "pitfalls") continue;
+            steps_table.rows.push_back({i == 0 ? s.step + " " + s.name : "", f.kind,
+                                        opt.explain ? "[" + f.rule + "] " + f.message : f.message});
+        }
+    doc.tables.push_back(steps_table);
+    io::TextTable t;
+    t.title = "Recommendations (" + std::to_string(rec.ranked.size()) + " of " + std::to_string(rec.feasible) +
+              " feasible options, by " + to_string(request.objective) + ", " + cur + ")";
+    t.columns = {{"#", io::Align::right}, {"PROVIDER"}, {"GPU x N"}, {"REGION"}, {"PLAN"},
+                 {"H/RUN", io::Align::right}, {"COST/RUN", io::Align::right}, {"COST/MONTH", io::Align::right},
+                 {"BREAK-EVEN H/MO", io::Align::right}, {"USD/TFLOPS-H", io::Align::right}, {"NOTES"}};
+    for (const auto& c : rec.ranked) {
+        std::optional<double> be = c.cost.break_even_hours_per_month;
+        for (const auto& a : c.alternatives)
+            if (!be && a.break_even_hours_per_month) be = a.break_even_hours_per_month;
+        std::string notes = c.pareto ? "pareto" : "";
+        if (c.estimate.basis == "measured") notes += std::string(notes.empty() ? "" : ", ") + "measured";
+        if (!c.warnings.empty()) notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.warnings.size()) + " warning(s)";
+        t.rows.push_back({std::to_string(c.rank), c.offer->provider,
+                          c.gpu->id + " x" + std::to_string(c.gpu_count) + (c.instances > 1 ? " (" + std::to_string(c.instances) + " nodes)" : ""),
+                          c.offer->region.empty() ? "-" : c.offer->region, plan_label(c.cost.plan),
+                          io::fmt_number(c.cost.hours_per_run, 2), io::fmt_number(c.cost.cost_per_run, 2),
+                          io::fmt_number(c.cost.cost_per_month, 2), io::fmt_optional(be, 0),
+                          io::fmt_optional(c.usd_per_tflops_hour, 4), notes});
+    }
+    doc.tables.push_back(t);
+    for (const auto& c : rec.ranked) {
+        for (const auto& x : c.warnings) doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x);
+        if (opt.explain)
+            for (const auto& x : c.reasons) doc.notes.push_back("#" + std::to_string(c.rank) + ": " + x);
+    }
+    if (!rec.why_not_heuristic.empty()) doc.notes.push_back("Why not " + rec.heuristic_gpu_family + ": " + rec.why_not_heuristic);
+    if (rec.ranked.empty())
+        doc.notes.push_back("Nothing satisfies the request. Binding constraint: " + rec.binding_constraint + ". Nearest miss: " +
+                            rec.nearest_miss);
+    if (opt.explain) {
+        std::map<std::string, int> grouped;
+        for (const auto& x : rec.rejected)
+            grouped[x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) + ": [" + x.constraint + "] " + x.reason]++;
+        for (const auto& [line, n] : grouped)
+            doc.notes.push_back("rejected: " + line + (n > 1 ? " (" + std::to_string(n) + " offers)" : ""));
+    } else if (!rec.rejected.empty()) {
+        doc.notes.push_back(std::to_string(rec.rejected.size()) + " offers rejected; --explain lists them with the reason.");
+    }
+    ctx.emit(json, doc);
+    if (rec.ranked.empty()) {
+        ctx.err << "gpuadvise: nothing satisfies the request (binding constraint: " << rec.binding_constraint << ")\n";
+        return 3;
+    }
+    return 0;
+}
+
+}  // namespace
+
+Runner setup_recommend(CLI::App& sub) {
+    auto opt = std::make_shared<RecommendOptions>();
+    add_workload_options(sub, opt->workload);
+    sub.add_option("--runs-per-week", opt->runs_per_week, "Training runs a week (default 1)")->check(CLI::Range(0.0, 10000.0));
+    sub.add_option("--dataset", opt->dataset, "Dataset modality")
+        ->check(CLI::IsMember({"text", "image", "image-hires", "video", "audio", "tabular"}));
+    sub.add_option("--dataset-gb", opt->dataset_gb, "Dataset size in GB (local disk and host RAM checks)")->check(CLI::Range(0.0, 1e9));
+    sub.add_option("--resolution", opt->resolution, "Image side in pixels (same as --image-size)")->check(CLI::Range(8, 65536));
+    sub.add_option("--gpus-now", opt->gpus_now, "GPUs the job uses now")->check(CLI::Range(1, 4096));
+    sub.add_option("--scale-to", opt->scale_to, "GPUs needed within six months")->check(CLI::Range(1, 4096));
+    sub.add_option("--nodes", opt->nodes, "Nodes the job must span")->check(CLI::Range(1, 512));
+    sub.add_flag("--interruptible", opt->interruptible, "The job checkpoints and tolerates interruption: spot is allowed");
+    sub.add_option("--checkpoint-minutes", opt->checkpoint_minutes, "Minutes between checkpoints (spot lost work)")->check(CLI::Range(0.0, 10080.0));
+    sub.add_option("--budget-monthly", opt->budget_monthly, "Most the workload may cost a month (output currency)")->check(CLI::Range(0.0, 1e12));
+    sub.add_option("--deadline-hours", opt->deadline_hours, "Longest a run may take")->check(CLI::Range(0.0, 1e6));
+    sub.add_option("--objective", opt->objective, "What to rank by")->check(CLI::IsMember({"cost", "time", "balanced"}));
+    sub.add_option("--gpu", opt->gpu, "Only these GPUs: NAME[,NAME…][:MEMORY][:COUNT]");
+    sub.add_option("--provider", opt->providers, "Only this provider (repeatable)");
+    sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)");
+    sub.add_option("--top", opt->top, "How many options to list (default 5)")->check(CLI::Range(1, 1000));
+    sub.add_flag("--explain", opt->explain, "Print every rule that fired and every rejected offer with the reason");
+    sub.footer("Examples:\n  gpuadvise recommend --model bert --runs-per-week 4\n"
+               "  gpuadvise recommend --model llama-2-7b --task lora --json\n"
+               "  gpuadvise recommend --model resnet50 --runs-per-week 20 --interruptible --checkpoint-minutes 15\n\n"
+               "Exit code 3 when nothing satisfies the constraints (the output names the binding one).");
+    return [opt](Context& ctx) { return run_recommend(ctx, *opt); };
+}
+
+}  // namespace gpuadvise::cli

@@ -1,0 +1,247 @@
+#include "needs_rules.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise::detail {
+namespace {
+
+std::string fmt(const char* format, double a, double b = 0, double c = 0) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, format, a, b, c);
+    return buf;
+}
+
+std::string params_text(double params) {
+    if (params >= 1e9) return fmt("%.1fB", params / 1e9);
+    if (params >= 1e6) return fmt("%.0fM", params / 1e6);
+    return fmt("%.0fk", params / 1e3);
+}
+
+std::vector<const Gpu*> gpus_by_memory(const Catalog& catalog) {
+    std::vector<const Gpu*> gpus;
+    for (const auto& g : catalog.gpus) gpus.push_back(&g);
+    std::stable_sort(gpus.begin(), gpus.end(), [](const Gpu* a, const Gpu* b) { return a->memory_gb < b->memory_gb; });
+    return gpus;
+}
+
+}  // namespace
+
+StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) {
+    StepReport s{"1", "model size", {}};
+    const Workload& w = in.request.workload;
+    const Policy& policy = in.catalog.policy;
+    const char* tier = "large (BERT-class)";
+    heuristic_family = "A100";
+    if (w.params <= policy.get("tier_small_max_params")) {
+        tier = "small (LeNet-class)";
+        heuristic_family = "T4";
+    } else if (w.params <= policy.get("tier_medium_max_params")) {
+        tier = "medium (ResNet-class)";
+        heuristic_family = "V100";
+    }
+    s.findings.push_back({"1.tier_heuristic", "heuristic",
+                          "source rule: " + params_text(w.params) + " parameters is " + tier + " -> " + heuristic_family});
+
+    const Gpu* smallest_single = nullptr;
+    double need_gb = 0;
+    for (const Gpu* g : gpus_by_memory(in.catalog)) {
+        const Estimate& e = in.estimates.get(*g, 1, LinkSpec{});
+        if (e.fits) {
+            smallest_single = g;
+            need_gb = e.memory_required_gb;
+            break;
+        }
+    }
+    if (smallest_single) {
+        s.findings.push_back({"1.memory_need", "constraint",
+                              "computed: about " + fmt("%.1f", need_gb) + " GB per GPU (" + std::string(to_string(w.task)) +
+                                  ", estimate); the smallest GPU that holds it alone is " + smallest_single->id + " (" +
+                                  fmt("%.0f", smallest_single->memory_gb) + " GB)"});
+        const Gpu* tier_gpu = nullptr;
+        for (const auto& g : in.catalog.gpus)
+            if (g.family == heuristic_family && (!tier_gpu || g.memory_gb < tier_gpu->memory_gb)) tier_gpu = &g;
+        if (tier_gpu && smallest_single->memory_gb < tier_gpu->memory_gb)
+            s.findings.push_back({"1.tier_vs_computed", "explanation",
+                                  "the tier rule asks for " + heuristic_family + ", but the job fits a " +
+                                      fmt("%.0f", smallest_single->memory_gb) +
+                                      " GB GPU: every GPU that fits is priced below, not only " + heuristic_family});
+        else if (tier_gpu && !in.estimates.get(*tier_gpu, 1, LinkSpec{}).fits)
+            s.findings.push_back({"1.tier_vs_computed", "warning",
+                                  "the tier rule's " + heuristic_family + " (" + fmt("%.0f", tier_gpu->memory_gb) +
+                                      " GB) is too small for this job on one GPU"});
+    } else {
+        // Fits nowhere on one GPU: say how many of the largest, or what would make it fit.
+        const Gpu* largest = gpus_by_memory(in.catalog).empty() ? nullptr : gpus_by_memory(in.catalog).back();
+        if (largest) {
+            const Estimate& e = in.estimates.get(*largest, 1, LinkSpec{});
+            std::string msg = "computed: about " + fmt("%.0f", e.memory_required_gb) +
+                              " GB per GPU on one GPU: no single GPU holds it";
+            if (e.min_gpu_count > 0)
+                msg += "; " + std::to_string(e.min_gpu_count) + "x " + largest->id + " do (with ZeRO stage " +
+                       std::to_string(w.zero_stage) + ")";
+            s.findings.push_back({"1.memory_need", "constraint", msg});
+            for (const auto& n : e.notes) s.findings.push_back({"1.make_it_fit", "explanation", n});
+        }
+    }
+    return s;
+}
+
+StepReport step2_frequency(const RuleInput& in) {
+    StepReport s{"2", "training frequency", {}};
+    const auto& r = in.request;
+    const double threshold = in.catalog.policy.get("reserved_runs_per_week_heuristic");
+    const bool heuristic_reserved = r.runs_per_week > threshold;
+    s.findings.push_back({"2.frequency_heuristic", "heuristic",
+                          fmt("source rule: %g runs a week is ", r.runs_per_week) + (heuristic_reserved ? "more" : "not more") +
+                              fmt(" than %g -> ", threshold) + (heuristic_reserved ? "monthly reserved" : "on-demand")});
+    if (const Candidate* c = in.winner) {
+        const double monthly_hours = runs_per_month(r.runs_per_week) * c->estimate.hours_per_run;
+        std::string msg = fmt("computed: %.1f runs/month x %.2f h = %.0f h a month on the top option", runs_per_month(r.runs_per_week),
+                              c->estimate.hours_per_run, monthly_hours);
+        std::optional<double> break_even = c->cost.break_even_hours_per_month;
+        for (const auto& a : c->alternatives)
+            if (a.break_even_hours_per_month) break_even = a.break_even_hours_per_month;
+        if (break_even)
+            msg += fmt("; reserved breaks even at %.0f h a month per configuration", *break_even) +
+                   (monthly_hours > *break_even ? " -> reserved is cheaper" : " -> on-demand is cheaper");
+        else
+            msg += "; " + c->offer->provider + " has no reserved price for it";
+        msg += std::string("; plan chosen: ") + to_string(c->cost.plan);
+        s.findings.push_back({"2.break_even", "preference", msg});
+        const bool chose_reserved = c->cost.plan == Plan::reserved;
+        if (chose_reserved != heuristic_reserved && c->cost.plan != Plan::spot)
+            s.findings.push_back({"2.heuristic_differs", "explanation",
+                                  std::string("the source's rule would pick ") +
+                                      (heuristic_reserved ? "reserved" : "on-demand") +
+                                      "; the break-even for this workload's hours decides instead"});
+    }
+    if (r.interruptible)
+        s.findings.push_back({"2.spot", "preference",
+                              fmt("spot allowed (--interruptible): expected overhead %.1f%% of run time (%g interruptions/h x (",
+                                  100 * spot_overhead_fraction({in.catalog.policy.get("spot_interruptions_per_hour"),
+                                                                in.catalog.policy.get("spot_restart_minutes"),
+                                                                r.checkpoint_minutes}),
+                                  in.catalog.policy.get("spot_interruptions_per_hour")) +
+                                  fmt("%g min restart + %g min lost work)), an assumption", in.catalog.policy.get("spot_restart_minutes"),
+                                      r.checkpoint_minutes / 2)});
+    else
+        s.findings.push_back({"2.spot", "constraint", "spot excluded: the job is not marked --interruptible"});
+    return s;
+}
+
+StepReport step3_dataset(const RuleInput& in) {
+    StepReport s{"3", "dataset", {}};
+    const auto& r = in.request;
+    const Workload& w = r.workload;
+    if (r.dataset == Dataset::unspecified && !r.dataset_gb) {
+        s.findings.push_back({"3.dataset", "explanation", "no dataset given (--dataset, --dataset-gb): the preset's default job is assumed"});
+    } else if (r.dataset != Dataset::unspecified) {
+        std::string msg = std::string("dataset: ") + to_string(r.dataset);
+        if (w.image_size > 0) msg += ", " + std::to_string(w.image_size) + " px images";
+        if (in.winner) msg += fmt("; activations %.1f GB per GPU on the top option (estimate)", in.winner->estimate.memory.activations_gb);
+        s.findings.push_back({"3.modality", "explanation", msg});
+    }
+    if (r.dataset == Dataset::image_hires) {
+        const double min_gb = in.catalog.policy.get("hires_min_gpu_memory_gb");
+        s.findings.push_back({"3.hires_heuristic", "heuristic",
+                              fmt("source rule: high-resolution images (4K medical) want the %.0f GB class", min_gb)});
+        if (in.winner && in.winner->gpu->memory_gb < min_gb)
+            s.findings.push_back({"3.hires_vs_computed", "explanation",
+                                  "computed memory fits a " + fmt("%.0f", in.winner->gpu->memory_gb) +
+                                      " GB GPU at this batch and resolution; raise --image-size/--batch-size to see when it stops"});
+    }
+    if (r.dataset_gb)
+        s.findings.push_back({"3.storage", "constraint",
+                              fmt("dataset of %.0f GB: local NVMe of at least that size keeps the loader fed", *r.dataset_gb)});
+    s.findings.push_back({"3.host_ram", "constraint",
+                          fmt("host RAM should be at least %gx the total GPU memory (source rule); checked where the offer lists RAM",
+                              in.catalog.policy.get("host_ram_per_gpu_memory"))});
+    return s;
+}
+
+StepReport step4_scaling(const RuleInput& in) {
+    StepReport s{"4", "scaling", {}};
+    const auto& r = in.request;
+    const double min_net = in.catalog.policy.get("multi_node_min_network_gbps");
+    if (r.gpus_now || r.scale_to)
+        s.findings.push_back({"4.gpus", "explanation",
+                              "GPUs now: " + (r.gpus_now ? std::to_string(*r.gpus_now) : std::string("as needed")) +
+                                  ", within six months: " + (r.scale_to ? std::to_string(*r.scale_to) : std::string("no change"))});
+    if (const Candidate* c = in.winner) {
+        if (c->gpu_count > 1)
+            s.findings.push_back({"4.communication", "explanation",
+                                  fmt("%d GPUs: scaling efficiency about %.0f%%, communication %.0f%% of step time (estimate, all-reduce model)",
+                                      c->gpu_count, 100 * c->estimate.scaling_efficiency, 100 * c->estimate.comm_share)});
+        else
+            s.findings.push_back({"4.single_gpu", "explanation", "one GPU: no interconnect needed"});
+        if (c->estimate.comm_share > in.catalog.policy.get("comm_share_warn"))
+            s.findings.push_back({"4.communication_high", "warning",
+                                  "communication dominates: use gradient accumulation (bigger per-GPU batch), PowerSGD "
+                                  "compression, or NVLink (SXM/NVL) parts"});
+        if (r.scale_to && *r.scale_to > c->gpu_count) {
+            int largest = 0;
+            for (const auto& o : in.catalog.offers)
+                if (o.provider == c->offer->provider && o.gpu == c->offer->gpu) largest = std::max(largest, o.gpu_count);
+            if (largest >= *r.scale_to)
+                s.findings.push_back({"4.scale_to", "explanation",
+                                      c->offer->provider + " offers " + std::to_string(largest) + "x " + c->offer->gpu +
+                                          " in one node: growing to " + std::to_string(*r.scale_to) + " GPUs stays on one node"});
+            else {
+                const bool rdma = c->provider && c->provider->rdma && c->provider->rdma_gbps.value_or(0) >= min_net;
+                s.findings.push_back({"4.scale_to", rdma ? "explanation" : "warning",
+                                      "growing to " + std::to_string(*r.scale_to) + " GPUs needs several nodes at " +
+                                          c->offer->provider + (rdma ? ", which has RDMA" : ", which lists no RDMA of >= " +
+                                                                                               fmt("%.0f", min_net) + " Gbps: prefer a provider that does")});
+            }
+        }
+        if (c->instances > 1 && c->provider && c->provider->network_gbps &&
+            *c->provider->network_gbps <= in.catalog.policy.get("slow_network_gbps"))
+            s.findings.push_back({"4.slow_network", "warning",
+                                  fmt("a %g Gbps network between nodes: the source saw 40%% of time in gradient sync on 4x V100; "
+                                      "use >= 25 Gbps RDMA, gradient accumulation or PowerSGD", *c->provider->network_gbps)});
+    }
+    if (r.nodes && *r.nodes > 1)
+        s.findings.push_back({"4.multi_node", "constraint",
+                              fmt("%d nodes: each needs NVLink inside and RDMA of >= %.0f Gbps between nodes (source rule)", *r.nodes, min_net)});
+    return s;
+}
+
+StepReport pitfalls(const RuleInput& in) {
+    StepReport s{"pitfalls", "pitfalls", {}};
+    bool over = false;
+    for (const auto& c : in.ranked)
+        for (const auto& w : c.warnings)
+            if (w.rfind("over-buying", 0) == 0 && !over) {
+                over = true;
+                s.findings.push_back({"pitfall.over_buying", "warning", c.gpu->id + ": " + w});
+            }
+    if (!over)
+        s.findings.push_back({"pitfall.over_buying", "explanation",
+                              fmt("no listed option is beaten by a cheaper GPU reaching %.0f%% of its speed",
+                                  100 * in.catalog.policy.get("overbuy_speed_fraction"))});
+    bool network = false;
+    for (const auto& c : in.ranked)
+        if (c.instances > 1) network = true;
+    s.findings.push_back({"pitfall.network", "explanation",
+                          network ? "multi-node options listed: check the network warnings on each"
+                                  : "every listed option runs inside one node: no inter-node network needed"});
+    return s;
+}
+
+void check_host(const Catalog& catalog, const RecommendRequest& request, Candidate& c) {
+    const Offer& o = *c.offer;
+    const double total_gpu_memory = c.gpu->memory_gb * o.gpu_count;
+    const double ratio = catalog.policy.get("host_ram_per_gpu_memory");
+    if (o.ram_gb && *o.ram_gb < ratio * total_gpu_memory)
+        c.warnings.push_back(fmt("host RAM %.0f GB is below %gx the GPU memory ", *o.ram_gb, ratio) +
+                             fmt("(%.0f GB): data loading may stall", ratio * total_gpu_memory));
+    if (request.dataset_gb && o.local_disk_gb && *o.local_disk_gb < *request.dataset_gb)
+        c.warnings.push_back(fmt("local disk %.0f GB is smaller than the %.0f GB dataset: stream it or attach storage",
+                                 *o.local_disk_gb, *request.dataset_gb));
+}
+
+}  // namespace gpuadvise::detail

@@ -1,0 +1,28 @@
+// The rules of the four-step needs analysis and the pitfalls (internal to recommend).
+// Each rule has an id (step.name), reads its thresholds from the catalog's policy and emits
+// findings; the seed documents' heuristics are reported as "heuristic" findings beside the
+// computed answer.
+#pragma once
+
+#include "recommend_candidates.hpp"
+
+namespace gpuadvise::detail {
+
+struct RuleInput {
+    const Catalog& catalog;
+    const RecommendRequest& request;
+    EstimateCache& estimates;
+    const Candidate* winner;  // best ranked option, nullptr when nothing is feasible
+    const std::vector<Candidate>& ranked;
+};
+
+StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family);
+StepReport step2_frequency(const RuleInput& in);
+StepReport step3_dataset(const RuleInput& in);
+StepReport step4_scaling(const RuleInput& in);
+StepReport pitfalls(const RuleInput& in);
+
+// Per-candidate warnings from steps 3 and 4 (host RAM, local disk, slow network).
+void check_host(const Catalog& catalog, const RecommendRequest& request, Candidate& c);
+
+}  // namespace gpuadvise::detail

@@ -1,0 +1,137 @@
+// recommend(): candidates -> constraints -> ranking -> the four steps and pitfalls -> result.
+#include "gpuadvise/recommend.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "gpuadvise/text.hpp"
+#include "needs_rules.hpp"
+#include "recommend_candidates.hpp"
+
+namespace gpuadvise {
+
+const char* to_string(Objective o) {
+    switch (o) {
+        case Objective::cost: return "cost";
+        case Objective::time: return "time";
+        case Objective::balanced: return "balanced";
+    }
+    return "cost";
+}
+
+const char* to_string(Dataset d) {
+    switch (d) {
+        case Dataset::unspecified: return "unspecified";
+        case Dataset::text: return "text";
+        case Dataset::image: return "image";
+        case Dataset::image_hires: return "image-hires";
+        case Dataset::video: return "video";
+        case Dataset::audio: return "audio";
+        case Dataset::tabular: return "tabular";
+    }
+    return "unspecified";
+}
+
+std::optional<Dataset> parse_dataset(std::string_view text) {
+    for (Dataset d : {Dataset::text, Dataset::image, Dataset::image_hires, Dataset::video, Dataset::audio, Dataset::tabular})
+        if (iequals(text, to_string(d))) return d;
+    return std::nullopt;
+}
+
+namespace {
+
+
+
+// When nothing is feasible: the constraint that removed the most options, and the closest one.
+void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& r, Recommendation& out) {
+    std::map<std::string, int> counts;
+    for (const auto& x : pool.rejected) counts[x.constraint]++;
+    if (counts.empty()) {
+        out.binding_constraint = "filters";
+        out.nearest_miss = "no offer in the catalog matches the --gpu/--provider/--region filters";
+        return;
+    }
+    // Budget and deadline bind only when the options they removed were otherwise feasible.
+    if (!pool.over_budget.empty()) {
+        auto best = std::min_element(pool.over_budget.begin(), pool.over_budget.end(), [](const Candidate& a, const Candidate& b) {
+            return a.cost.cost_per_month < b.cost.cost_per_month;
+        });
+        out.binding_constraint = "budget";
+        out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" + std::to_string(best->gpu_count) + " (" +
+                           to_string(best->cost.plan) + ") costs " + detail::money(best->cost.cost_per_month, r.currency) +
+                           " a month, over the budget of " + detail::money(*r.budget_monthly, r.currency);
+        return;
+    }
+    if (!pool.over_deadline.empty()) {
+        auto best = std::min_element(pool.over_deadline.begin(), pool.over_deadline.end(), [](const Candidate& a, const Candidate& b) {
+            return a.cost.hours_per_run < b.cost.hours_per_run;
+        });
+        out.binding_constraint = "deadline";
+        out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" + std::to_string(best->gpu_count) + " takes " +
+                           detail::hours_text(best->cost.hours_per_run) + " per run, over the deadline of " +
+                           detail::hours_text(*r.deadline_hours);
+        return;
+    }
+    auto most = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    out.binding_constraint = most->first;
+    for (const auto& x : pool.rejected)
+        if (x.constraint == most->first) {
+            out.nearest_miss = x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) + ": " + x.reason;
+            break;
+        }
+}
+
+}  // namespace
+
+Recommendation recommend(const Catalog& catalog, const RecommendRequest& request) {
+    Recommendation out;
+    detail::EstimateCache estimates(catalog, request.workload);
+    detail::CandidatePool pool = detail::build_candidates(catalog, request, estimates);
+
+    std::vector<Candidate> ranked = std::move(pool.feasible);
+    detail::rank_candidates(ranked, request.objective);
+    out.feasible = ranked.size();
+    if (ranked.size() > static_cast<std::size_t>(request.top)) ranked.resize(static_cast<std::size_t>(request.top));
+    detail::rank_candidates(pool.unfiltered, Objective::cost);
+    detail::flag_over_buying(ranked, pool.unfiltered, catalog.policy.get("overbuy_speed_fraction"), request.currency);
+    for (auto& c : ranked) detail::check_host(catalog, request, c);
+
+    const Candidate* winner = ranked.empty() ? nullptr : &ranked.front();
+    detail::RuleInput in{catalog, request, estimates, winner, ranked};
+    out.steps.push_back(detail::step1_model_size(in, out.heuristic_gpu_family));
+    out.steps.push_back(detail::step2_frequency(in));
+    out.steps.push_back(detail::step3_dataset(in));
+    out.steps.push_back(detail::step4_scaling(in));
+    out.steps.push_back(detail::pitfalls(in));
+
+    if (winner && winner->gpu->family != out.heuristic_gpu_family) {
+        const Candidate* best_tier = nullptr;
+        for (const auto& c : pool.unfiltered)
+            if (c.gpu->family == out.heuristic_gpu_family &&
+                (!best_tier || c.cost.cost_per_month < best_tier->cost.cost_per_month))
+                best_tier = &c;
+        if (best_tier)
+            out.why_not_heuristic = "the source's tier rule picks " + out.heuristic_gpu_family + "; its best option (" +
+                                    best_tier->offer->provider + " " + best_tier->gpu->id + " x" +
+                                    std::to_string(best_tier->gpu_count) + ", " + to_string(best_tier->cost.plan) + ") costs " +
+                                    detail::money(best_tier->cost.cost_per_month, request.currency) + " a month and " +
+                                    detail::hours_text(best_tier->cost.hours_per_run) + " per run, against " +
+                                    detail::money(winner->cost.cost_per_month, request.currency) + " and " +
+                                    detail::hours_text(winner->cost.hours_per_run) + " for the top option";
+        else
+            out.why_not_heuristic = "the source's tier rule picks " + out.heuristic_gpu_family +
+                                    ", but no " + out.heuristic_gpu_family + " offer in the catalog can run this job within the constraints";
+    }
+    if (!winner) explain_nothing(pool, request, out);
+    for (auto& c : ranked) {
+        if (c.estimate.basis == "measured") c.reasons.insert(c.reasons.begin(), "time from a measurement: " + c.estimate.basis_detail);
+        for (const auto& a : c.alternatives)
+            c.reasons.push_back(std::string(to_string(a.plan)) + " would cost " + detail::money(a.cost_per_month, request.currency) +
+                                " a month");
+    }
+    out.ranked = std::move(ranked);
+    out.rejected = std::move(pool.rejected);
+    return out;
+}
+
+}  // namespace gpuadvise

@@ -1,0 +1,176 @@
+// Candidates: every offer that can run the job, sized, estimated and costed on each plan.
+#include "recommend_candidates.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "gpuadvise/offer_query.hpp"
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise::detail {
+
+std::string money(double amount, const std::string& currency) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, amount >= 100 ? "%.0f %s" : "%.2f %s", amount, currency.c_str());
+    return buf;
+}
+
+std::string hours_text(double hours) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, hours >= 10 ? "%.0f h" : hours >= 1 ? "%.1f h" : "%.2f h", hours);
+    return buf;
+}
+
+const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec& link) {
+    auto key = std::make_tuple(gpu.id, gpu_count, link.nodes, link.inter_node_gbps);
+    auto it = cache_.find(key);
+    if (it == cache_.end()) it = cache_.emplace(key, estimate_job(catalog_, workload_, gpu, gpu_count, link)).first;
+    return it->second;
+}
+
+int EstimateCache::min_gpus(const Gpu& gpu) { return get(gpu, 1, LinkSpec{}).min_gpu_count; }
+
+namespace {
+
+bool passes_filters(const RecommendRequest& r, const Offer& o, const std::set<std::string>& gpu_ids) {
+    if (!gpu_ids.empty() && !gpu_ids.count(o.gpu)) return false;
+    if (r.gpu.count && o.gpu_count != *r.gpu.count) return false;
+    if (!r.providers.empty() &&
+        std::none_of(r.providers.begin(), r.providers.end(), [&](const std::string& p) { return iequals(p, o.provider); }))
+        return false;
+    if (!r.regions.empty() && std::none_of(r.regions.begin(), r.regions.end(), [&](const std::string& x) {
+            return to_lower(o.region).find(to_lower(x)) != std::string::npos;
+        }))
+        return false;
+    return true;
+}
+
+// Network between nodes in Gbit/s: RDMA when the provider has it, else its network, else unknown (0).
+double inter_node_gbps(const Provider* p) {
+    if (!p) return 0;
+    if (p->rdma && p->rdma_gbps) return *p->rdma_gbps;
+    return p->network_gbps.value_or(0);
+}
+
+std::optional<PlanCost> choose_plan(const std::vector<PlanCost>& plans, const RecommendRequest& r) {
+    std::optional<PlanCost> best;
+    for (const auto& p : plans) {
+        if (r.deadline_hours && p.hours_per_run > *r.deadline_hours) continue;
+        bool better = !best;
+        if (best) {
+            if (r.objective == Objective::time)
+                better = std::tie(p.hours_per_run, p.cost_per_month) < std::tie(best->hours_per_run, best->cost_per_month);
+            else
+                better = p.cost_per_month < best->cost_per_month - 1e-9 ||
+                         (std::fabs(p.cost_per_month - best->cost_per_month) <= 1e-9 && p.plan != Plan::spot);
+        }
+        if (better) best = p;
+    }
+    return best;
+}
+
+}  // namespace
+
+CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates) {
+    CandidatePool pool;
+    std::set<std::string> gpu_ids;
+    for (const Gpu* g : select_gpus(catalog, r.gpu))
+        if (!r.gpu.names.empty() || r.gpu.memory_gb) gpu_ids.insert(g->id);
+    const double min_network = catalog.policy.get("multi_node_min_network_gbps");
+    const bool exclude_slow = catalog.policy.get("multi_node_without_rdma_exclude") != 0;
+    SpotAssumptions spot{catalog.policy.get("spot_interruptions_per_hour"), catalog.policy.get("spot_restart_minutes"),
+                         r.checkpoint_minutes};
+
+    for (const auto& o : catalog.offers) {
+        const Gpu* gpu = catalog.find_gpu(o.gpu);
+        if (!gpu) continue;
+        const Provider* provider = catalog.find_provider(o.provider);
+        const bool in_filter = passes_filters(r, o, gpu_ids);
+        auto reject = [&](std::string constraint, std::string reason) {
+            if (in_filter) pool.rejected.push_back({&o, std::move(constraint), std::move(reason)});
+        };
+        if (r.workload.precision && !precision_supported(*gpu, *r.workload.precision)) {
+            reject("precision", gpu->id + " has no " + std::string(to_string(*r.workload.precision)) + " support");
+            continue;
+        }
+        const int min_gpus = estimates.min_gpus(*gpu);
+        if (min_gpus == 0) {
+            const Estimate& e1 = estimates.get(*gpu, 1, LinkSpec{});
+            reject("memory", "does not fit on any number of " + gpu->id + " (" + std::to_string(static_cast<int>(std::ceil(e1.memory_required_gb))) +
+                                 " GB per GPU needed, " + std::to_string(static_cast<int>(gpu->memory_gb)) + " GB available)");
+            continue;
+        }
+        int needed = std::max(min_gpus, r.gpus_now.value_or(0));
+        int instances = std::max(1, (needed + o.gpu_count - 1) / o.gpu_count);
+        if (r.nodes) instances = std::max(instances, *r.nodes);
+        LinkSpec link;
+        link.nodes = instances;
+        link.inter_node_gbps = inter_node_gbps(provider);
+        Candidate c;
+        c.offer = &o;
+        c.gpu = gpu;
+        c.provider = provider;
+        c.instances = instances;
+        c.gpu_count = instances * o.gpu_count;
+        c.estimate = estimates.get(*gpu, c.gpu_count, link);
+        if (!c.estimate.fits) {
+            reject("memory", "needs " + std::to_string(static_cast<int>(std::ceil(c.estimate.memory_required_gb))) +
+                                 " GB per GPU, " + gpu->id + " has " + std::to_string(static_cast<int>(gpu->memory_gb)) + " GB");
+            continue;
+        }
+        if (instances > 1) {
+            const bool fast = provider && provider->rdma && link.inter_node_gbps >= min_network;
+            if (!fast) {
+                std::string why = instances == 1 ? "" : std::to_string(instances) + " nodes over " +
+                                  (link.inter_node_gbps > 0 ? "a " + std::to_string(static_cast<int>(link.inter_node_gbps)) + " Gbps network"
+                                                            : "a network of unknown speed") +
+                                  " without RDMA (the source asks for >= " + std::to_string(static_cast<int>(min_network)) + " Gbps RDMA)";
+                if (exclude_slow) {
+                    reject("network", why);
+                    continue;
+                }
+                c.warnings.push_back(why);
+            }
+        }
+        std::vector<PlanCost> plans;
+        for (Plan p : {Plan::on_demand, Plan::reserved, Plan::spot}) {
+            if (p == Plan::spot && !r.interruptible) continue;
+            if (auto pc = cost_plan(catalog, o, instances, p, c.estimate.hours_per_run, r.runs_per_week, spot, r.currency))
+                plans.push_back(*pc);
+        }
+        if (plans.empty()) {
+            reject("price", r.interruptible ? "no usable price" : "only a spot price, and the job is not --interruptible");
+            continue;
+        }
+        auto chosen = choose_plan(plans, r);
+        if (!chosen) {
+            c.cost = *std::min_element(plans.begin(), plans.end(), [](const PlanCost& a, const PlanCost& b) {
+                return a.hours_per_run < b.hours_per_run;
+            });
+            if (in_filter) pool.over_deadline.push_back(c);
+            reject("deadline", hours_text(c.cost.hours_per_run) + " per run is over the deadline of " +
+                                   hours_text(*r.deadline_hours));
+            continue;
+        }
+        c.cost = *chosen;
+        for (const auto& p : plans)
+            if (p.plan != chosen->plan) c.alternatives.push_back(p);
+        if (auto usd = catalog.convert(c.cost.price_per_hour, r.currency, "USD"))
+            if (auto tf = gpu->tflops.at(c.estimate.precision); tf && *tf > 0)
+                c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;
+        if (c.estimate.total_flops > 0) c.cost_per_pflop = c.cost.cost_per_run / (c.estimate.total_flops / 1e15);
+        if (r.budget_monthly && c.cost.cost_per_month > *r.budget_monthly) {
+            if (in_filter) pool.over_budget.push_back(c);
+            reject("budget", money(c.cost.cost_per_month, r.currency) + " a month is over the budget of " +
+                                 money(*r.budget_monthly, r.currency));
+            continue;
+        }
+        pool.unfiltered.push_back(c);
+        if (in_filter) pool.feasible.push_back(c);
+    }
+    return pool;
+}
+
+}  // namespace gpuadvise::detail

@@ -1,0 +1,97 @@
+// The YAML catalog reader: located, collected errors and override rules, from strings.
+#include <catch2/catch.hpp>
+
+#include "gpuadvise/errors.hpp"
+#include "io/catalog_loader.hpp"
+#include "io/catalog_sections.hpp"
+
+using namespace gpuadvise;
+
+namespace {
+
+std::vector<std::string> errors_of(const std::string& yaml) {
+    Catalog c;
+    std::vector<io::TableRef> tables;
+    Diagnostics d;
+    io::parse_catalog_yaml(yaml, "t.yaml", false, ".", c, tables, d);
+    std::vector<std::string> out;
+    for (const auto& x : d.all()) out.push_back(format_diagnostic(x));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("a price that is not a number is located", "[io]") {
+    auto e = errors_of("providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n    offers:\n"
+                       "      - {gpu: t4, on_demand_per_hour: abc}\n");
+    REQUIRE(e.size() == 1);
+    CHECK(e[0] == "t.yaml:6:39: error: providers[0].offers[0].on_demand_per_hour: expected a number, found 'abc'");
+}
+
+TEST_CASE("unknown keys get a did-you-mean", "[io]") {
+    auto e = errors_of("gpus:\n  - {id: t4, family: T4, name: T4, memory_gb: 16, tflops: {fp16: 65}, source: s, memroy_gb: 3}\n");
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].find("unknown key 'memroy_gb'; did you mean 'memory_gb'?") != std::string::npos);
+}
+
+TEST_CASE("NaN, infinity and huge numbers are refused", "[io]") {
+    for (const char* v : {".nan", ".inf", "1e309", "-3"}) {
+        auto e = errors_of(std::string("providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n    offers:\n"
+                                       "      - {gpu: t4, on_demand_per_hour: ") + v + "}\n");
+        REQUIRE(e.size() == 1);
+        CHECK(e[0].find("on_demand_per_hour") != std::string::npos);
+    }
+}
+
+TEST_CASE("an empty document, a list at the top and bad YAML are errors, not crashes", "[io]") {
+    CHECK(errors_of("").size() == 1);
+    CHECK(errors_of("- a\n- b\n").size() == 1);
+    CHECK(errors_of("gpus: [\n").size() == 1);
+    CHECK(errors_of(std::string(200, '[')).size() == 1);
+    CHECK(errors_of(std::string("gpus:\0x", 8)).size() == 1);
+}
+
+TEST_CASE("missing required keys are each reported", "[io]") {
+    auto e = errors_of("gpus:\n  - {id: x}\n");
+    CHECK(e.size() == 5);  // family, name, memory_gb, tflops, source
+}
+
+TEST_CASE("the built-in catalog loads without errors", "[io]") {
+    io::CatalogOptions options;
+    Catalog c = io::load_catalog(options);
+    CHECK_FALSE(c.gpus.empty());
+}
+
+TEST_CASE("a later catalog file overrides a provider and its offers", "[io]") {
+    const std::string dir = std::string(GPUADVISE_SOURCE_DIR) + "/tests/fixtures/";
+    io::CatalogOptions options;
+    options.builtin = false;
+    options.files = {dir + "mini.yaml", dir + "override.yaml"};
+    Catalog c = io::load_catalog(options);
+    const Provider* p = c.find_provider("cheapco");
+    REQUIRE(p);
+    CHECK(p->name == "CheapCo (overridden)");
+    std::size_t cheapco_offers = 0;
+    for (const auto& o : c.offers)
+        if (o.provider == "cheapco") {
+            ++cheapco_offers;
+            CHECK(o.gpu == "t4");
+            CHECK(*o.on_demand_per_hour == Approx(0.30));
+        }
+    CHECK(cheapco_offers == 1);
+    CHECK(c.find_provider("yuan"));  // untouched
+    CHECK(c.find_gpu("a100-80gb-sxm")->memory_gb == Approx(80));
+}
+
+TEST_CASE("a missing catalog file is a data error naming the file", "[io]") {
+    io::CatalogOptions options;
+    options.builtin = false;
+    options.files = {"/nonexistent/catalog.yaml"};
+    try {
+        io::load_catalog(options);
+        FAIL("expected DataError");
+    } catch (const DataError& e) {
+        REQUIRE(e.details().size() == 1);
+        CHECK(e.details()[0].message.find("/nonexistent/catalog.yaml: cannot open the file") != std::string::npos);
+    }
+}

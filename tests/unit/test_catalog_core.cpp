@@ -1,0 +1,186 @@
+// Core behaviour of GPU names, offer queries, comparison and lint, on catalogs built in code.
+#include <catch2/catch.hpp>
+
+#include "gpuadvise/catalog_lint.hpp"
+#include "gpuadvise/compare.hpp"
+#include "gpuadvise/dates.hpp"
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/offer_query.hpp"
+
+using namespace gpuadvise;
+
+namespace {
+
+Gpu gpu(std::string id, std::string family, double memory, double fp16, std::vector<std::string> aliases = {}) {
+    Gpu g;
+    g.id = std::move(id);
+    g.family = std::move(family);
+    g.memory_gb = memory;
+    g.tflops.fp16 = fp16;
+    g.aliases = std::move(aliases);
+    return g;
+}
+
+Offer offer(std::string provider, std::string gpu_id, int count, double on_demand, std::optional<double> spot = {},
+            std::optional<double> reserved = {}, std::string currency = "USD") {
+    Offer o;
+    o.provider = std::move(provider);
+    o.gpu = std::move(gpu_id);
+    o.gpu_count = count;
+    o.on_demand_per_hour = on_demand;
+    o.spot_per_hour = spot;
+    o.reserved_per_month = reserved;
+    o.currency = std::move(currency);
+    o.as_of = "2026-11-01";
+    return o;
+}
+
+Catalog sample() {
+    Catalog c;
+    c.gpus = {gpu("t4", "T4", 16, 65), gpu("a100-40gb-pcie", "A100", 40, 312, {"A100-40GB-PCIe"}),
+              gpu("a100-80gb-sxm", "A100", 80, 312, {"A100-80GB-SXM"}), gpu("v100-16gb-sxm", "V100", 16, 125)};
+    Provider usd;
+    usd.id = "cheapco";
+    usd.currency = "USD";
+    Provider cny;
+    cny.id = "yuan";
+    cny.currency = "CNY";
+    c.providers = {usd, cny};
+    c.rates = {{"CNY", 0.14, "2024-06-28", "test"}};
+    c.offers = {offer("cheapco", "t4", 1, 0.35, 0.12), offer("cheapco", "a100-80gb-sxm", 8, 16.0, 6.0),
+                offer("yuan", "a100-40gb-pcie", 1, 9.2, {}, 5800, "CNY"), offer("cheapco", "a100-40gb-pcie", 4, 8.0)};
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("a family name covers every variant; an id or alias exactly one", "[core]") {
+    Catalog c = sample();
+    auto family = resolve_gpu_name(c, "a100");
+    CHECK(family.matched_by == "family");
+    REQUIRE(family.gpus.size() == 2);
+    auto alias = resolve_gpu_name(c, "A100-80GB-SXM");
+    REQUIRE(alias.gpus.size() == 1);
+    CHECK(alias.gpus[0]->id == "a100-80gb-sxm");
+    CHECK(resolve_gpu_name(c, "A100 80GB SXM").gpus[0]->id == "a100-80gb-sxm");
+}
+
+TEST_CASE("an unknown GPU name is a usage error with a suggestion", "[core]") {
+    Catalog c = sample();
+    try {
+        resolve_gpu_name(c, "A1000");
+        FAIL("expected UsageError");
+    } catch (const UsageError& e) {
+        CHECK(std::string(e.what()) == "unknown GPU 'A1000'");
+        CHECK(e.hint().find("did you mean 'A100'") != std::string::npos);
+    }
+}
+
+TEST_CASE("GPU specs parse names, memory and count in any order", "[core]") {
+    auto s = parse_gpu_spec("A100:80GB:8");
+    CHECK(s.names == std::vector<std::string>{"A100"});
+    CHECK(s.memory_gb == Approx(80));
+    CHECK(s.count == 8);
+    auto m = parse_gpu_spec("80gb");
+    CHECK(m.names.empty());
+    CHECK(m.memory_gb == Approx(80));
+    CHECK(parse_gpu_spec("H100,H200").names.size() == 2);
+    CHECK_THROWS_AS(parse_gpu_spec("A100::8"), UsageError);
+    CHECK_THROWS_AS(parse_gpu_spec("A100:0"), UsageError);
+    CHECK_THROWS_AS(parse_gpu_spec("A100:8:4"), UsageError);
+    CHECK_THROWS_AS(parse_gpu_spec(""), UsageError);
+}
+
+TEST_CASE("offers filter by spec and sort by per-GPU price across currencies", "[core]") {
+    Catalog c = sample();
+    OfferQuery q;
+    q.gpu = parse_gpu_spec("A100");
+    q.sort = OfferSort::price_per_gpu;
+    OfferList list = query_offers(c, q);
+    REQUIRE(list.rows.size() == 3);
+    // 8x A100 at 16 USD/h = 2.0/GPU; 4x at 8.0 = 2.0/GPU (tie broken by count); 9.2 CNY = 1.288 USD.
+    CHECK(list.rows[0].offer->provider == "yuan");
+    CHECK(*list.rows[0].hourly_price_per_gpu == Approx(9.2 * 0.14));
+    CHECK(list.rows[1].offer->gpu_count == 4);
+
+    q.gpu = parse_gpu_spec("A100:80GB:8");
+    CHECK(query_offers(c, q).rows.size() == 1);
+    q.gpu = parse_gpu_spec("A100:40GB");
+    q.plan = Plan::reserved;
+    auto reserved = query_offers(c, q);
+    REQUIRE(reserved.rows.size() == 1);
+    CHECK(*reserved.rows[0].hourly_price == Approx(5800 * 0.14 / 730));
+}
+
+TEST_CASE("offers in another currency convert with the catalog's rate", "[core]") {
+    Catalog c = sample();
+    OfferQuery q;
+    q.gpu = parse_gpu_spec("t4");
+    q.currency = "CNY";
+    auto list = query_offers(c, q);
+    REQUIRE(list.rows.size() == 1);
+    CHECK(*list.rows[0].on_demand_per_hour == Approx(0.35 / 0.14));
+}
+
+TEST_CASE("max price and an unknown provider", "[core]") {
+    Catalog c = sample();
+    OfferQuery q;
+    q.max_price = 1.0;
+    auto list = query_offers(c, q);
+    for (const auto& r : list.rows) CHECK(*r.hourly_price <= 1.0);
+    q.providers = {"cheapc0"};
+    CHECK_THROWS_AS(query_offers(c, q), UsageError);
+}
+
+TEST_CASE("compare finds the cheapest price per GPU and plan, relative to the first GPU", "[core]") {
+    Catalog c = sample();
+    Comparison cmp = compare_gpus(c, {"T4", "A100"}, "USD");
+    REQUIRE(cmp.gpus.size() == 3);
+    const auto& t4 = cmp.gpus[0];
+    REQUIRE(t4.on_demand);
+    CHECK(t4.on_demand->price == Approx(0.35));
+    REQUIRE(t4.spot);
+    CHECK(t4.spot->price == Approx(0.12));
+    CHECK_FALSE(t4.reserved);
+    CHECK(*t4.usd_per_tflops_hour == Approx(0.35 / 65));
+    const auto& a100_40 = cmp.gpus[1];
+    CHECK(a100_40.gpu->id == "a100-40gb-pcie");
+    CHECK(a100_40.on_demand->provider == "yuan");
+    CHECK(a100_40.reserved->price == Approx(5800 * 0.14));
+    CHECK(a100_40.reserved->unit == "per_gpu_month");
+    CHECK(*a100_40.relative_fp16 == Approx(312.0 / 65));
+}
+
+TEST_CASE("lint flags spot above on-demand, costly reserved, zero prices, duplicates and staleness", "[core]") {
+    Catalog c = sample();
+    c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 1, 1.0, 1.5));
+    c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 2, 2.0, {}, 2000));
+    c.offers.push_back(offer("cheapco", "t4", 1, 0.0));
+    c.offers.back().region = "us";
+    c.offers.push_back(offer("cheapco", "t4", 1, 0.5));
+    c.offers.back().region = "us";
+    c.offers.back().as_of = "2020-01-01";
+    Diagnostics d = lint_catalog(c, "2026-11-29");
+    std::string all;
+    for (const auto& x : d.all()) all += format_diagnostic(x) + "\n";
+    CHECK(all.find("spot price 1.5 is not below on-demand 1") != std::string::npos);
+    CHECK(all.find("reserved 2000/month costs more than 730 h of on-demand") != std::string::npos);
+    CHECK(all.find("on_demand_per_hour is 0") != std::string::npos);
+    CHECK(all.find("duplicate offer") != std::string::npos);
+    CHECK(all.find("provider 'cheapco': 1 price(s) older than 365 days") != std::string::npos);
+    CHECK_FALSE(d.has_errors());
+}
+
+TEST_CASE("a provider currency without a rate is an error", "[core]") {
+    Catalog c = sample();
+    c.rates.clear();
+    CHECK(lint_catalog(c).has_errors());
+}
+
+TEST_CASE("ISO dates", "[core]") {
+    CHECK(parse_iso_date("1970-01-01") == 0L);
+    CHECK(*parse_iso_date("2026-11-29") - *parse_iso_date("2025-11-29") == 365);
+    CHECK_FALSE(parse_iso_date("2026-02-30"));
+    CHECK_FALSE(parse_iso_date("26-11-29"));
+}
