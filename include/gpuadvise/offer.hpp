@@ -22,7 +22,8 @@ struct Provider {
     std::string id;        // "aws", "provider-c"
     std::string name;      // display name
     std::string currency;  // ISO 4217 code of its prices
-    std::string kind;      // "example" (from the source document) or "public"
+    std::string kind;      // "example" (from the source document), "public", or "placeholder" (prices
+                           // that are not real quotes: listed, never recommended)
     std::optional<double> network_gbps;  // between nodes
     bool rdma = false;
     std::optional<double> rdma_gbps;

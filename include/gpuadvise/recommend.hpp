@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/compat.hpp"
 #include "gpuadvise/cost_model.hpp"
 #include "gpuadvise/gpu_query.hpp"
 #include "gpuadvise/workload.hpp"
@@ -37,6 +38,7 @@ struct RecommendRequest {
     std::vector<std::string> providers;
     std::vector<std::string> regions;
     int top = 5;
+    std::optional<PytorchVersion> pytorch;  // --pytorch: offers no wheel of it supports are excluded
 };
 
 // One fired rule. kind: "heuristic" (what the source documents say), "constraint", "preference",
@@ -72,7 +74,7 @@ struct Candidate {
 
 struct Rejection {
     const Offer* offer = nullptr;
-    std::string constraint;  // "memory", "budget", "deadline", "network", "precision", "filter", "price"
+    std::string constraint;  // "memory", "budget", "deadline", "network", "precision", "environment", "price"
     std::string reason;
 };
 

@@ -108,7 +108,21 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
         out << e.what() << "\n";
         return 0;
     } catch (const CLI::ExtrasError& e) {
-        print_error(err, e.what(), hint_for_extras(app, app.remaining()));
+        std::vector<std::string> extras = app.remaining();
+        const CLI::App* active = nullptr;
+        for (const CLI::App* sub : app.get_subcommands()) active = sub;
+        std::string message = e.what();
+        if (!extras.empty() && !active && extras.front().rfind("-", 0) != 0)
+            message = "unknown command '" + extras.front() + "'";
+        else
+            for (const auto& x : extras)
+                if (x.rfind("-", 0) == 0) {
+                    message = "unknown option '" + x.substr(0, x.find('=')) + "'" +
+                              (active ? " for '" + active->get_name() + "'" : "");
+                    extras = {x};
+                    break;
+                }
+        print_error(err, message, hint_for_extras(app, extras));
         return 2;
     } catch (const CLI::ParseError& e) {
         std::string help = "run 'gpuadvise --help'";

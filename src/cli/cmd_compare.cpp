@@ -93,7 +93,12 @@ int run_compare(Context& ctx, const CompareOptions& opt) {
     row("BF16 TFLOPS dense", [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tflops.bf16, "bf16", 1); });
     row("FP8 TFLOPS dense", [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tflops.fp8, "fp8", 1); });
     row("TDP W", [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tdp_w, "tdp_w", 0); });
-    row("interconnect", [](const GpuComparison& r) { return r.gpu->interconnect.empty() ? "-" : r.gpu->interconnect; });
+    row("interconnect", [](const GpuComparison& r) {
+        // The first clause, kept short so the columns stay readable; the full text is in --json.
+        std::string s = r.gpu->interconnect.substr(0, r.gpu->interconnect.find(';'));
+        if (s.size() > 28) s = s.substr(0, s.rfind(' ', 27)) + "…";
+        return s.empty() ? std::string("-") : s;
+    });
     row("compute capability", [](const GpuComparison& r) { return r.gpu->compute_capability; });
     row("on-demand " + cur + "/GPU-h", [](const GpuComparison& r) { return price_cell(r.on_demand, 2); });
     row("reserved " + cur + "/GPU-month", [](const GpuComparison& r) { return price_cell(r.reserved, 0); });
@@ -105,7 +110,7 @@ int run_compare(Context& ctx, const CompareOptions& opt) {
 
     io::TextDocument doc;
     for (const auto& m : c.matches)
-        if (m.matched_by == "family" && m.gpus.size() > 1) {
+        if (m.gpus.size() > 1) {
             std::vector<std::string> ids;
             for (const Gpu* g : m.gpus) ids.push_back(g->id);
             doc.lead.push_back("'" + m.query + "' covers " + std::to_string(ids.size()) + " variants: " + join(ids, ", "));

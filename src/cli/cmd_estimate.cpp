@@ -147,10 +147,10 @@ Runner setup_estimate(CLI::App& sub) {
     sub.add_option("--gpus", opt->gpus, "GPUs per node (default 1)")->check(CLI::Range(1, 4096))->type_name("N");
     sub.add_option("--nodes", opt->nodes, "Nodes (default 1)")->check(CLI::Range(1, 4096))->type_name("N");
     sub.add_option("--network-gbps", opt->network_gbps, "Network between nodes, Gbit/s (default 100)")
-        ->check(CLI::Range(0.001, 1e6))
+        ->check(finite_range(0.001, 1e6))
         ->type_name("GBPS");
     sub.add_option("--busbw", opt->busbw, "Measured all-reduce bus bandwidth inside a node, GB/s (default: the GPU's)")
-        ->check(CLI::Range(0.001, 1e6))
+        ->check(finite_range(0.001, 1e6))
         ->type_name("GB/S");
     sub.footer("Examples:\n  gpuadvise estimate --model bert --gpu V100,A100,H100\n"
                "  gpuadvise estimate --model llama-2-7b --task lora --gpu 24GB\n"

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/pytorch_option.hpp"
 #include "gpuadvise/dates.hpp"
 #include "gpuadvise/compat.hpp"
 #include "gpuadvise/errors.hpp"
@@ -28,16 +29,11 @@ struct OffersOptions {
 // stderr), before --limit; fills `fits` for the rows kept (same order).
 void filter_by_pytorch(Context& ctx, const Catalog& catalog, const std::string& text, OfferList& list,
                        std::optional<std::size_t> limit, std::vector<PytorchFit>& fits) {
-    auto version = parse_pytorch_version(text);
-    if (!version)
-        throw UsageError("--pytorch: '" + text + "' is not a PyTorch version", "e.g. --pytorch 2.1 or --pytorch 2.1+cu118");
-    if (!catalog.compat.find_release(*version))
-        throw UsageError("--pytorch: PyTorch " + version->series() + " is not in the compatibility tables",
-                         "docs/compatibility.md lists the releases covered");
+    const PytorchVersion version = parse_pytorch_option(catalog, text);
     std::map<std::string, std::size_t> excluded;  // reason -> offers
     std::vector<OfferRow> kept;
     for (auto& row : list.rows) {
-        PytorchFit fit = fit_offer(catalog, *row.offer, *version);
+        PytorchFit fit = fit_offer(catalog, *row.offer, version);
         if (!fit.supported) {
             ++excluded[fit.reason];
             continue;
@@ -188,7 +184,7 @@ Runner setup_offers(CLI::App& sub) {
         ->check(CLI::IsMember({"on-demand", "reserved", "spot"}))
         ->type_name("on-demand|reserved|spot");
     sub.add_option("--max-price", opt->max_price, "Highest price per hour for the whole offer (reserved: monthly / 730 h)")
-        ->check(CLI::Range(0.0, 1e9))
+        ->check(finite_range(0.0, 1e9))
         ->type_name("AMOUNT");
     sub.add_option("--sort", opt->sort, "Sort order")
         ->check(CLI::IsMember({"price", "price-per-gpu", "usd-per-tflops"}))

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/pytorch_option.hpp"
 #include "cli/workload_options.hpp"
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/recommend.hpp"
@@ -27,6 +28,7 @@ struct RecommendOptions {
     std::vector<std::string> providers, regions;
     int top = 5;
     bool explain = false;
+    std::string pytorch;
 };
 
 RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
@@ -59,6 +61,7 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     r.providers = opt.providers;
     r.regions = opt.regions;
     r.top = opt.top;
+    if (!opt.pytorch.empty()) r.pytorch = parse_pytorch_option(catalog, opt.pytorch);
     return r;
 }
 
@@ -86,9 +89,13 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["region"] = c.offer->region;
     j["plan"] = to_string(c.cost.plan);
     j["precision"] = std::string(to_string(c.estimate.precision));
-    j["hours_per_run"] = round_money(c.cost.hours_per_run);
-    j["hours_per_run_band"] = {round_money(c.estimate.hours_low * (c.cost.hours_per_run / std::max(c.estimate.hours_per_run, 1e-12))),
-                               round_money(c.estimate.hours_high * (c.cost.hours_per_run / std::max(c.estimate.hours_per_run, 1e-12)))};
+    j["hours_per_run"] = round_money(c.cost.hours_per_run);  // billed: job + set-up (+ spot overhead)
+    j["job_hours_per_run"] = round_money(c.estimate.hours_per_run);
+    const double spot_factor = 1 + c.cost.spot_overhead.value_or(0);
+    const double setup_hours = c.cost.hours_per_run / spot_factor - c.estimate.hours_per_run;
+    j["setup_hours_per_run"] = round_money(setup_hours);
+    j["hours_per_run_band"] = {round_money((c.estimate.hours_low + setup_hours) * spot_factor),
+                               round_money((c.estimate.hours_high + setup_hours) * spot_factor)};
     j["time_basis"] = c.estimate.basis;
     j["price_per_hour"] = round_money(c.cost.price_per_hour);
     j["cost_per_run"] = round_money(c.cost.cost_per_run);
@@ -180,7 +187,7 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
         for (std::size_t i = 0; i < s.findings.size(); ++i) {
             const auto& f = s.findings[i];
             if (!opt.explain && f.kind == "explanation" && s.step == "pitfalls") continue;
-            steps_table.rows.push_back({i == 0 ? s.step + " " + s.name : "", f.kind,
+            steps_table.rows.push_back({i == 0 ? (s.step == s.name ? s.name : s.step + " " + s.name) : "", f.kind,
                                         opt.explain ? "[" + f.rule + "] " + f.message : f.message});
         }
     doc.tables.push_back(steps_table);
@@ -206,7 +213,8 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     }
     doc.tables.push_back(t);
     for (const auto& c : rec.ranked) {
-        for (const auto& x : c.warnings) doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x);
+        if (c.rank == 1 || opt.explain)
+            for (const auto& x : c.warnings) doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x);
         if (opt.explain)
             for (const auto& x : c.reasons) doc.notes.push_back("#" + std::to_string(c.rank) + ": " + x);
     }
@@ -220,7 +228,10 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
             grouped[x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) + ": [" + x.constraint + "] " + x.reason]++;
         for (const auto& [line, n] : grouped)
             doc.notes.push_back("rejected: " + line + (n > 1 ? " (" + std::to_string(n) + " offers)" : ""));
-    } else if (!rec.rejected.empty()) {
+    } else if (rec.ranked.size() > 1) {
+        doc.notes.push_back("Warnings of options below #1 are counted in NOTES; --explain prints them.");
+    }
+    if (!opt.explain && !rec.rejected.empty()) {
         doc.notes.push_back(std::to_string(rec.rejected.size()) + " offers rejected; --explain lists them with the reason.");
     }
     ctx.emit(json, doc);
@@ -236,23 +247,24 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
 Runner setup_recommend(CLI::App& sub) {
     auto opt = std::make_shared<RecommendOptions>();
     add_workload_options(sub, opt->workload);
-    sub.add_option("--runs-per-week", opt->runs_per_week, "Training runs a week (default 1)")->check(CLI::Range(0.0, 10000.0));
+    sub.add_option("--runs-per-week", opt->runs_per_week, "Training runs a week (default 1)")->check(finite_range(0.0, 10000.0));
     sub.add_option("--dataset", opt->dataset, "Dataset modality")
         ->check(CLI::IsMember({"text", "image", "image-hires", "video", "audio", "tabular"}));
-    sub.add_option("--dataset-gb", opt->dataset_gb, "Dataset size in GB (local disk and host RAM checks)")->check(CLI::Range(0.0, 1e9));
+    sub.add_option("--dataset-gb", opt->dataset_gb, "Dataset size in GB (local disk and host RAM checks)")->check(finite_range(0.0, 1e9));
     sub.add_option("--resolution", opt->resolution, "Image side in pixels (same as --image-size)")->check(CLI::Range(8, 65536));
     sub.add_option("--gpus-now", opt->gpus_now, "GPUs the job uses now")->check(CLI::Range(1, 4096));
     sub.add_option("--scale-to", opt->scale_to, "GPUs needed within six months")->check(CLI::Range(1, 4096));
     sub.add_option("--nodes", opt->nodes, "Nodes the job must span")->check(CLI::Range(1, 512));
     sub.add_flag("--interruptible", opt->interruptible, "The job checkpoints and tolerates interruption: spot is allowed");
-    sub.add_option("--checkpoint-minutes", opt->checkpoint_minutes, "Minutes between checkpoints (spot lost work)")->check(CLI::Range(0.0, 10080.0));
-    sub.add_option("--budget-monthly", opt->budget_monthly, "Most the workload may cost a month (output currency)")->check(CLI::Range(0.0, 1e12));
-    sub.add_option("--deadline-hours", opt->deadline_hours, "Longest a run may take")->check(CLI::Range(0.0, 1e6));
+    sub.add_option("--checkpoint-minutes", opt->checkpoint_minutes, "Minutes between checkpoints (spot lost work)")->check(finite_range(0.0, 10080.0));
+    sub.add_option("--budget-monthly", opt->budget_monthly, "Most the workload may cost a month (output currency)")->check(finite_range(0.0, 1e12));
+    sub.add_option("--deadline-hours", opt->deadline_hours, "Longest a run may take")->check(finite_range(0.0, 1e6));
     sub.add_option("--objective", opt->objective, "What to rank by")->check(CLI::IsMember({"cost", "time", "balanced"}));
     sub.add_option("--gpu", opt->gpu, "Only these GPUs: NAME[,NAME…][:MEMORY][:COUNT]");
     sub.add_option("--provider", opt->providers, "Only this provider (repeatable)");
     sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)");
     sub.add_option("--top", opt->top, "How many options to list (default 5)")->check(CLI::Range(1, 1000));
+    sub.add_option("--pytorch", opt->pytorch, "PyTorch version the job needs (e.g. 2.1 or 1.12+cu102): offers no wheel of it runs on are excluded");
     sub.add_flag("--explain", opt->explain, "Print every rule that fired and every rejected offer with the reason");
     sub.footer("Examples:\n  gpuadvise recommend --model bert --runs-per-week 4\n"
                "  gpuadvise recommend --model llama-2-7b --task lora --json\n"

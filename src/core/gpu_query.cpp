@@ -96,6 +96,17 @@ GpuMatch resolve_gpu_name(const Catalog& catalog, std::string_view name) {
         match.matched_by = "family";
         return match;
     }
+    // "A100-80GB", "V100 32GB": a family plus a memory size covers the variants with that memory.
+    for (const auto& g : catalog.gpus) {
+        const std::string family = fold_name(g.family);
+        if (folded.size() <= family.size() || folded.compare(0, family.size(), family) != 0) continue;
+        auto mem = parse_memory(std::string_view(folded).substr(family.size()));
+        if (mem && std::abs(g.memory_gb - *mem) <= 0.5) match.gpus.push_back(&g);
+    }
+    if (!match.gpus.empty()) {
+        match.matched_by = "family+memory";
+        return match;
+    }
     std::vector<std::string> names;
     std::set<std::string> seen;
     for (const auto& g : catalog.gpus) {

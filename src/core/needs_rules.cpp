@@ -56,6 +56,11 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
             break;
         }
     }
+    if (in.winner && in.winner->estimate.utilisation < 0.05)
+        s.findings.push_back({"1.tiny_model", "explanation",
+                              fmt("the model keeps the GPU about %.2f%% busy (estimate): it is too small to fill any GPU, "
+                                  "so the cheapest GPU per hour wins (a CPU would do too)",
+                                  100 * in.winner->estimate.utilisation)});
     if (smallest_single) {
         s.findings.push_back({"1.memory_need", "constraint",
                               "computed: about " + fmt("%.1f", need_gb) + " GB per GPU (" + std::string(to_string(w.task)) +
@@ -99,9 +104,12 @@ StepReport step2_frequency(const RuleInput& in) {
                           fmt("source rule: %g runs a week is ", r.runs_per_week) + (heuristic_reserved ? "more" : "not more") +
                               fmt(" than %g -> ", threshold) + (heuristic_reserved ? "monthly reserved" : "on-demand")});
     if (const Candidate* c = in.winner) {
-        const double monthly_hours = runs_per_month(r.runs_per_week) * c->estimate.hours_per_run;
-        std::string msg = fmt("computed: %.1f runs/month x %.2f h = %.0f h a month on the top option", runs_per_month(r.runs_per_week),
-                              c->estimate.hours_per_run, monthly_hours);
+        const double run_hours = c->cost.plan == Plan::spot && c->cost.spot_overhead
+                                     ? c->cost.hours_per_run / (1 + *c->cost.spot_overhead)
+                                     : c->cost.hours_per_run;
+        const double monthly_hours = runs_per_month(r.runs_per_week) * run_hours;
+        std::string msg = fmt("computed: %.1f runs/month x %.2f h (with set-up) = %.0f h a month on the top option",
+                              runs_per_month(r.runs_per_week), run_hours, monthly_hours);
         std::optional<double> break_even = c->cost.break_even_hours_per_month;
         for (const auto& a : c->alternatives)
             if (a.break_even_hours_per_month) break_even = a.break_even_hours_per_month;
@@ -112,6 +120,29 @@ StepReport step2_frequency(const RuleInput& in) {
             msg += "; " + c->offer->provider + " has no reserved price for it";
         msg += std::string("; plan chosen: ") + to_string(c->cost.plan);
         s.findings.push_back({"2.break_even", "preference", msg});
+        if (!break_even) {
+            // Show the trade-off where it exists: the best listed option that can be reserved.
+            for (const auto& other : in.reservable) {
+                const PlanCost* reserved = other.cost.plan == Plan::reserved ? &other.cost : nullptr;
+                const PlanCost* hourly = other.cost.plan == Plan::reserved ? nullptr : &other.cost;
+                for (const auto& a : other.alternatives) {
+                    if (a.plan == Plan::reserved) reserved = &a;
+                    else if (!hourly && a.plan == Plan::on_demand) hourly = &a;
+                }
+                if (!reserved || !reserved->break_even_hours_per_month) continue;
+                const double hours = runs_per_month(r.runs_per_week) * (hourly ? hourly->hours_per_run : other.cost.hours_per_run);
+                s.findings.push_back(
+                    {"2.break_even_reservable", "preference",
+                     "best option with a reserved price: " + other.offer->provider + " " + other.gpu->id + " x" +
+                         std::to_string(other.gpu_count) +
+                         fmt(": %.0f h a month of use against a break-even of %.0f h -> ", hours,
+                             *reserved->break_even_hours_per_month) +
+                         (other.cost.plan == Plan::reserved ? "reserved" : "on-demand") + fmt(" (%.0f vs ", other.cost.cost_per_month) +
+                         fmt("%.0f ", other.cost.plan == Plan::reserved ? (hourly ? hourly->cost_per_month : 0) : reserved->cost_per_month) +
+                         r.currency + " a month)"});
+                break;
+            }
+        }
         const bool chose_reserved = c->cost.plan == Plan::reserved;
         if (chose_reserved != heuristic_reserved && c->cost.plan != Plan::spot)
             s.findings.push_back({"2.heuristic_differs", "explanation",
@@ -174,8 +205,8 @@ StepReport step4_scaling(const RuleInput& in) {
     if (const Candidate* c = in.winner) {
         if (c->gpu_count > 1)
             s.findings.push_back({"4.communication", "explanation",
-                                  fmt("%d GPUs: scaling efficiency about %.0f%%, communication %.0f%% of step time (estimate, all-reduce model)",
-                                      c->gpu_count, 100 * c->estimate.scaling_efficiency, 100 * c->estimate.comm_share)});
+                                  fmt("%.0f GPUs: scaling efficiency about %.0f%%, communication %.0f%% of step time (estimate, all-reduce model)",
+                                      static_cast<double>(c->gpu_count), 100 * c->estimate.scaling_efficiency, 100 * c->estimate.comm_share)});
         else
             s.findings.push_back({"4.single_gpu", "explanation", "one GPU: no interconnect needed"});
         if (c->estimate.comm_share > in.catalog.policy.get("comm_share_warn"))
@@ -206,7 +237,7 @@ StepReport step4_scaling(const RuleInput& in) {
     }
     if (r.nodes && *r.nodes > 1)
         s.findings.push_back({"4.multi_node", "constraint",
-                              fmt("%d nodes: each needs NVLink inside and RDMA of >= %.0f Gbps between nodes (source rule)", *r.nodes, min_net)});
+                              fmt("%.0f nodes: each needs NVLink inside and RDMA of >= %.0f Gbps between nodes (source rule)", static_cast<double>(*r.nodes), min_net)});
     return s;
 }
 

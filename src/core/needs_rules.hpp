@@ -14,6 +14,7 @@ struct RuleInput {
     EstimateCache& estimates;
     const Candidate* winner;  // best ranked option, nullptr when nothing is feasible
     const std::vector<Candidate>& ranked;
+    const std::vector<Candidate>& reservable;  // feasible options that have a reserved price, best first
 };
 
 StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family);

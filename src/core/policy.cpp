@@ -19,6 +19,7 @@ const std::vector<PolicyKey>& policy_keys() {
         {"slow_network_gbps", 1, "step 4: a network this slow or slower is flagged (seed 4.2: 1 Gbps, 40% of time in sync)"},
         {"multi_node_without_rdma_exclude", 0, "step 4: 1 = exclude multi-node offers without RDMA, 0 = keep them with a warning"},
         {"comm_share_warn", 0.3, "step 4: warn when communication exceeds this share of step time after overlap (facts 3d)"},
+        {"run_setup_minutes", 10, "cost model: billed minutes each run spends starting the instance, pulling the image and staging data (assumption; keeps tiny jobs from looking free)"},
         {"spot_interruptions_per_hour", 0.05, "cost model: expected spot interruptions per hour (assumption; no public source)"},
         {"spot_restart_minutes", 10, "cost model: minutes lost per interruption to restart and reload (assumption)"},
         {"max_price_age_days", 365, "freshness: prices older than this many days give a warning"},

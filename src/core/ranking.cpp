@@ -16,7 +16,8 @@ auto tie_key(const Candidate& c) {
 
 bool same_option(const Candidate& a, const Candidate& b) {
     return a.offer->provider == b.offer->provider && a.offer->gpu == b.offer->gpu && a.gpu_count == b.gpu_count &&
-           a.cost.plan == b.cost.plan && std::fabs(a.cost.cost_per_month - b.cost.cost_per_month) < 0.005 &&
+           a.cost.plan == b.cost.plan &&
+           std::fabs(a.cost.cost_per_month - b.cost.cost_per_month) <= 1e-3 * std::max(1.0, a.cost.cost_per_month) &&
            a.offer->instance_type == b.offer->instance_type;
 }
 
@@ -78,15 +79,21 @@ void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Candidat
     for (auto& c : ranked) {
         const Candidate* best = nullptr;
         for (const auto& o : all) {
-            if (o.gpu->family == c.gpu->family) continue;
+            if (o.gpu->family == c.gpu->family || o.gpu_count > c.gpu_count) continue;
             if (o.cost.cost_per_run >= c.cost.cost_per_run * 0.95) continue;
-            if (c.cost.hours_per_run / o.cost.hours_per_run < speed_fraction) continue;
+            // Over-buying (seed 4.1) is paying for a premium GPU whose speed is not needed: the
+            // alternative is a smaller part (less peak compute) that still reaches the share of
+            // the speed. A faster and cheaper option is simply ranked above; no warning needed.
+            const double speed = c.cost.hours_per_run / o.cost.hours_per_run;
+            if (speed < speed_fraction) continue;
+            if (o.gpu->tflops.at(o.estimate.precision).value_or(0) >= c.gpu->tflops.at(c.estimate.precision).value_or(0))
+                continue;
             if (!best || o.cost.cost_per_run < best->cost.cost_per_run) best = &o;
         }
         if (!best) continue;
         char buf[320];
         std::snprintf(buf, sizeof buf,
-                      "over-buying: %s x%d (%s) reaches %.0f%% of this speed at %.0f%% of the cost per run (%s vs %s)",
+                      "over-buying: %s x%d (%s) delivers %.0f%% of this speed at %.0f%% of the cost per run (%s vs %s)",
                       best->gpu->id.c_str(), best->gpu_count, best->offer->provider.c_str(),
                       100.0 * c.cost.hours_per_run / best->cost.hours_per_run,
                       100.0 * best->cost.cost_per_run / c.cost.cost_per_run,

@@ -91,13 +91,21 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     std::vector<Candidate> ranked = std::move(pool.feasible);
     detail::rank_candidates(ranked, request.objective);
     out.feasible = ranked.size();
+    std::vector<Candidate> all_ranked(ranked.begin(), ranked.end());
     if (ranked.size() > static_cast<std::size_t>(request.top)) ranked.resize(static_cast<std::size_t>(request.top));
     detail::rank_candidates(pool.unfiltered, Objective::cost);
     detail::flag_over_buying(ranked, pool.unfiltered, catalog.policy.get("overbuy_speed_fraction"), request.currency);
     for (auto& c : ranked) detail::check_host(catalog, request, c);
 
     const Candidate* winner = ranked.empty() ? nullptr : &ranked.front();
-    detail::RuleInput in{catalog, request, estimates, winner, ranked};
+    std::vector<Candidate> reservable;
+    for (const auto& c : all_ranked) {
+        bool has_reserved = c.cost.plan == Plan::reserved;
+        for (const auto& a : c.alternatives) has_reserved = has_reserved || a.plan == Plan::reserved;
+        if (has_reserved) reservable.push_back(c);
+        if (reservable.size() >= 3) break;
+    }
+    detail::RuleInput in{catalog, request, estimates, winner, ranked, reservable};
     out.steps.push_back(detail::step1_model_size(in, out.heuristic_gpu_family));
     out.steps.push_back(detail::step2_frequency(in));
     out.steps.push_back(detail::step3_dataset(in));
@@ -117,10 +125,18 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
                                     detail::money(best_tier->cost.cost_per_month, request.currency) + " a month and " +
                                     detail::hours_text(best_tier->cost.hours_per_run) + " per run, against " +
                                     detail::money(winner->cost.cost_per_month, request.currency) + " and " +
-                                    detail::hours_text(winner->cost.hours_per_run) + " for the top option";
-        else
+                                    detail::hours_text(winner->cost.hours_per_run) + " for the top option" +
+                                    (best_tier->cost.cost_per_month < winner->cost.cost_per_month ? " (it is outside your filters)" : "");
+        else {
             out.why_not_heuristic = "the source's tier rule picks " + out.heuristic_gpu_family +
                                     ", but no " + out.heuristic_gpu_family + " offer in the catalog can run this job within the constraints";
+            const Gpu* biggest = nullptr;
+            for (const auto& g : catalog.gpus)
+                if (g.family == out.heuristic_gpu_family && (!biggest || g.memory_gb > biggest->memory_gb)) biggest = &g;
+            if (biggest)
+                for (const auto& note : estimates.get(*biggest, 1, LinkSpec{}).notes)
+                    out.why_not_heuristic += "; " + biggest->id + ": " + note;
+        }
     }
     if (!winner) explain_nothing(pool, request, out);
     for (auto& c : ranked) {

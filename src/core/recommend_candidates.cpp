@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "gpuadvise/offer_query.hpp"
@@ -13,7 +14,7 @@ namespace gpuadvise::detail {
 
 std::string money(double amount, const std::string& currency) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, amount >= 100 ? "%.0f %s" : "%.2f %s", amount, currency.c_str());
+    std::snprintf(buf, sizeof buf, amount >= 100 ? "%.0f %s" : amount >= 1 ? "%.2f %s" : "%.4f %s", amount, currency.c_str());
     return buf;
 }
 
@@ -80,9 +81,18 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         if (!r.gpu.names.empty() || r.gpu.memory_gb) gpu_ids.insert(g->id);
     const double min_network = catalog.policy.get("multi_node_min_network_gbps");
     const bool exclude_slow = catalog.policy.get("multi_node_without_rdma_exclude") != 0;
+    const double setup_hours = catalog.policy.get("run_setup_minutes") / 60.0;
     SpotAssumptions spot{catalog.policy.get("spot_interruptions_per_hour"), catalog.policy.get("spot_restart_minutes"),
                          r.checkpoint_minutes};
 
+    std::map<std::string, PytorchFit> fits;  // per GPU, or per GPU and provider driver
+    auto pytorch_fit = [&](const Gpu& gpu, const Offer& o) -> const PytorchFit& {
+        const Provider* p = catalog.find_provider(o.provider);
+        std::string key = gpu.id + "|" + (p && p->driver_version ? *p->driver_version : "");
+        auto it = fits.find(key);
+        if (it == fits.end()) it = fits.emplace(key, fit_offer(catalog, o, *r.pytorch)).first;
+        return it->second;
+    };
     for (const auto& o : catalog.offers) {
         const Gpu* gpu = catalog.find_gpu(o.gpu);
         if (!gpu) continue;
@@ -91,6 +101,19 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         auto reject = [&](std::string constraint, std::string reason) {
             if (in_filter) pool.rejected.push_back({&o, std::move(constraint), std::move(reason)});
         };
+        if (provider && provider->kind == "placeholder") {
+            reject("price", "the catalog marks " + provider->id + "'s prices as placeholders, not real quotes");
+            continue;
+        }
+        std::string requirement;
+        if (r.pytorch) {
+            const PytorchFit& fit = pytorch_fit(*gpu, o);
+            if (!fit.supported) {
+                reject("environment", "PyTorch " + r.pytorch->text + ": " + fit.reason);
+                continue;
+            }
+            requirement = fit.requirement;
+        }
         if (r.workload.precision && !precision_supported(*gpu, *r.workload.precision)) {
             reject("precision", gpu->id + " has no " + std::string(to_string(*r.workload.precision)) + " support");
             continue;
@@ -115,6 +138,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         c.instances = instances;
         c.gpu_count = instances * o.gpu_count;
         c.estimate = estimates.get(*gpu, c.gpu_count, link);
+        if (!requirement.empty()) c.reasons.push_back("PyTorch " + r.pytorch->text + ": " + requirement);
         if (!c.estimate.fits) {
             reject("memory", "needs " + std::to_string(static_cast<int>(std::ceil(c.estimate.memory_required_gb))) +
                                  " GB per GPU, " + gpu->id + " has " + std::to_string(static_cast<int>(gpu->memory_gb)) + " GB");
@@ -137,7 +161,8 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         std::vector<PlanCost> plans;
         for (Plan p : {Plan::on_demand, Plan::reserved, Plan::spot}) {
             if (p == Plan::spot && !r.interruptible) continue;
-            if (auto pc = cost_plan(catalog, o, instances, p, c.estimate.hours_per_run, r.runs_per_week, spot, r.currency))
+            if (auto pc = cost_plan(catalog, o, instances, p, c.estimate.hours_per_run + setup_hours, r.runs_per_week, spot,
+                                    r.currency))
                 plans.push_back(*pc);
         }
         if (plans.empty()) {

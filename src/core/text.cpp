@@ -36,10 +36,12 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
         row[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
             std::size_t up = row[j];
-            std::size_t cost = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                                       std::tolower(static_cast<unsigned char>(b[j - 1]))
-                                   ? 0
-                                   : 1;
+            // Letter O typed for digit zero ("A1OO") is no real difference in a GPU name.
+            auto canon = [](char ch) {
+                char l = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+                return l == 'o' ? '0' : l;
+            };
+            std::size_t cost = canon(a[i - 1]) == canon(b[j - 1]) ? 0 : 1;
             row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
             diag = up;
         }
@@ -56,7 +58,11 @@ std::optional<std::string> closest_match(std::string_view word, const std::vecto
         // A candidate that starts with the word ("a100" -> "a100-80gb-sxm") is a near miss too.
         if (d > limit && c.size() > word.size() && iequals(std::string_view(c).substr(0, word.size()), word))
             d = limit;
-        if (d < best_distance) {
+        // Ties go to the candidate closest in length ("A1OO" -> "A100", not "A10").
+        auto length_gap = [&](const std::string& x) {
+            return x.size() > word.size() ? x.size() - word.size() : word.size() - x.size();
+        };
+        if (d < best_distance || (d == best_distance && best && length_gap(c) < length_gap(*best))) {
             best_distance = d;
             best = c;
         }
