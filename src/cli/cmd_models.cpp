@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/workload_options.hpp"
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/workload.hpp"
@@ -13,17 +14,6 @@ namespace {
 struct ModelsOptions {
     std::string kind;
 };
-
-std::string fmt_count(double v) {
-    std::ostringstream ss;
-    ss.precision(3);
-    if (v >= 1e12) ss << v / 1e12 << " T";
-    else if (v >= 1e9) ss << v / 1e9 << " B";
-    else if (v >= 1e6) ss << v / 1e6 << " M";
-    else if (v >= 1e3) ss << v / 1e3 << " k";
-    else ss << v;
-    return ss.str();
-}
 
 std::string job_text(const DefaultJob& j) {
     std::string s = j.task + ": " + j.description + ", batch " + std::to_string(j.batch_size);

@@ -6,8 +6,6 @@
 #include "cli/context.hpp"
 
 namespace gpuadvise::cli {
-namespace {
-
 std::string fmt_count(double v) {
     std::ostringstream ss;
     ss.precision(3);
@@ -18,6 +16,8 @@ std::string fmt_count(double v) {
     else ss << v;
     return ss.str();
 }
+
+namespace {
 
 }  // namespace
 

@@ -17,5 +17,7 @@ void add_workload_options(CLI::App& app, WorkloadRequest& request);
 nlohmann::ordered_json workload_json(const Workload& w);
 // One line describing the job, for the lead of a table ("bert -> bert-large (BERT-Large), finetune, …").
 std::string workload_summary(const Workload& w);
+// 3 significant digits with k / M / B / T: 336 M, 1.28 M, 14.5 B.
+std::string fmt_count(double v);
 
 }  // namespace gpuadvise::cli
