@@ -1,8 +1,9 @@
 #include "gpuadvise/catalog_lint.hpp"
 
+#include <functional>
 #include <map>
 #include <set>
-#include <tuple>
+#include <unordered_set>
 
 #include "gpuadvise/dates.hpp"
 
@@ -15,6 +16,24 @@ std::string money(double v) {
     if (!s.empty() && s.back() == '.') s.pop_back();
     return s;
 }
+
+// Offers that are the same (provider, GPU, count, region, instance type): compared in place, no copies.
+struct SameOfferHash {
+    std::size_t operator()(const Offer* o) const {
+        std::hash<std::string_view> h;
+        std::size_t seed = std::hash<int>{}(o->gpu_count);
+        for (std::string_view part : {std::string_view(o->provider), std::string_view(o->gpu), std::string_view(o->region),
+                                      std::string_view(o->instance_type)})
+            seed ^= h(part) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+        return seed;
+    }
+};
+struct SameOffer {
+    bool operator()(const Offer* a, const Offer* b) const {
+        return a->gpu_count == b->gpu_count && a->provider == b->provider && a->gpu == b->gpu && a->region == b->region &&
+               a->instance_type == b->instance_type;
+    }
+};
 
 }  // namespace
 
@@ -30,31 +49,43 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
             d.error(p.where, "provider '" + p.id + "': no exchange rate for currency '" + p.currency +
                                  "'; add it under 'rates:' with usd_per_unit, as_of and source");
 
-    std::set<std::tuple<std::string, std::string, int, std::string, std::string>> seen;
+    // Runs on every load, so the common case (no warning) allocates nothing per offer.
+    std::unordered_set<const Offer*, SameOfferHash, SameOffer> seen;
+    seen.reserve(catalog.offers.size());
     std::map<std::string, long> stale_by_provider;
     std::map<std::string, SourceLocation> stale_where;
+    bool parsed_as_of = false;  // offers of one table share their as_of: parse it once
+    std::string last_as_of;
+    std::optional<long> last_as_of_days;
     for (const auto& o : catalog.offers) {
-        const std::string what = o.provider + " " + o.gpu + " x" + std::to_string(o.gpu_count) +
-                                 (o.region.empty() ? "" : " in " + o.region);
+        auto what_text = [&] {
+            return o.provider + " " + o.gpu + " x" + std::to_string(o.gpu_count) +
+                   (o.region.empty() ? "" : " in " + o.region);
+        };
         if (o.on_demand_per_hour && o.spot_per_hour && *o.spot_per_hour >= *o.on_demand_per_hour &&
             *o.spot_per_hour > 0)
-            d.warning(o.where, what + ": spot price " + money(*o.spot_per_hour) + " is not below on-demand " +
+            d.warning(o.where, what_text() + ": spot price " + money(*o.spot_per_hour) + " is not below on-demand " +
                                    money(*o.on_demand_per_hour));
         if (o.on_demand_per_hour && o.reserved_per_month &&
             *o.reserved_per_month >= hours_per_month * *o.on_demand_per_hour && *o.on_demand_per_hour > 0)
-            d.warning(o.where, what + ": reserved " + money(*o.reserved_per_month) + "/month costs more than " +
+            d.warning(o.where, what_text() + ": reserved " + money(*o.reserved_per_month) + "/month costs more than " +
                                    money(hours_per_month) + " h of on-demand");
         for (auto [name, price] : {std::pair{"on_demand_per_hour", o.on_demand_per_hour},
                                    std::pair{"reserved_per_month", o.reserved_per_month},
                                    std::pair{"spot_per_hour", o.spot_per_hour}})
-            if (price && *price == 0) d.warning(o.where, what + ": " + name + " is 0");
-        if (!seen.insert({o.provider, o.gpu, o.gpu_count, o.region, o.instance_type}).second)
-            d.warning(o.where, what + (o.instance_type.empty() ? "" : " (" + o.instance_type + ")") +
+            if (price && *price == 0) d.warning(o.where, what_text() + ": " + name + " is 0");
+        if (!seen.insert(&o).second)
+            d.warning(o.where, what_text() + (o.instance_type.empty() ? "" : " (" + o.instance_type + ")") +
                                    ": duplicate offer");
         if (today_days) {
-            auto as_of = parse_iso_date(o.as_of);
+            if (!parsed_as_of || o.as_of != last_as_of) {
+                parsed_as_of = true;
+                last_as_of = o.as_of;
+                last_as_of_days = parse_iso_date(o.as_of);
+            }
+            const auto& as_of = last_as_of_days;
             if (!as_of) {
-                d.warning(o.where, what + ": as_of '" + o.as_of + "' is not a YYYY-MM-DD date");
+                d.warning(o.where, what_text() + ": as_of '" + o.as_of + "' is not a YYYY-MM-DD date");
             } else if (static_cast<double>(*today_days - *as_of) > max_age) {
                 if (stale_by_provider[o.provider]++ == 0) stale_where[o.provider] = o.where;
             }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -117,10 +118,15 @@ std::string parent_dir(const std::string& path) {
     return p.has_parent_path() ? p.parent_path().string() : std::string(".");
 }
 
-void load_tables(const std::vector<TableRef>& tables, Catalog& catalog, Diagnostics& diags) {
+// `already_read`: texts of tables given directly with --catalog, by path (read once to recognise them).
+void load_tables(const std::vector<TableRef>& tables, std::map<std::string, std::string>& already_read, Catalog& catalog,
+                 Diagnostics& diags) {
     for (const auto& ref : tables) {
         std::string bytes;
-        if (ref.builtin) {
+        if (auto it = already_read.find(ref.resolved_path); !ref.builtin && it != already_read.end()) {
+            bytes = std::move(it->second);
+            already_read.erase(it);
+        } else if (ref.builtin) {
             auto data = find_embedded(ref.resolved_path);
             if (!data) {
                 diags.error(ref.where, "tables: built-in table '" + ref.path + "' does not exist");
@@ -147,9 +153,21 @@ std::string read_file(const std::string& path) {
         throw DataError(path + ": is a directory, expected a catalog file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw DataError(path + ": cannot open the file", "check the path given to --catalog or GPUADVISE_CATALOG");
+    // A regular file is read in one piece into one buffer (a 1M-offer table is 200 MB; growing a
+    // stream buffer copied it several times); pipes and devices, and anything past the size seen, stream.
+    std::string bytes;
+    if (std::filesystem::is_regular_file(path, ec))
+        if (const auto size = std::filesystem::file_size(path, ec); !ec && size > 0) {
+            bytes.resize(static_cast<std::size_t>(size));
+            in.read(bytes.data(), static_cast<std::streamsize>(size));
+            bytes.resize(static_cast<std::size_t>(in.gcount()));
+            if (!in || in.peek() == std::ifstream::traits_type::eof()) return bytes;
+            in.clear();
+        }
     std::ostringstream ss;
     ss << in.rdbuf();
-    return ss.str();
+    bytes += ss.str();
+    return bytes;
 }
 
 void parse_catalog_yaml(std::string_view text, const std::string& origin, bool builtin, const std::string& base_dir,
@@ -200,6 +218,7 @@ Catalog load_catalog(const CatalogOptions& options) {
     Catalog catalog;
     Diagnostics diags;
     std::vector<TableRef> tables;
+    std::map<std::string, std::string> csv_texts;
     if (options.builtin) {
         for (std::string_view name : {"providers.yaml", "market.yaml", "models.yaml", "compat.yaml"}) {
             auto text = find_embedded(name);
@@ -236,6 +255,7 @@ Catalog load_catalog(const CatalogOptions& options) {
                                  catalog.offers.end());
             catalog.files.push_back(file);
             tables.push_back(ref);
+            csv_texts[file] = std::move(text);
             continue;
         }
         Catalog layer;
@@ -248,7 +268,7 @@ Catalog load_catalog(const CatalogOptions& options) {
         merge_into(catalog, std::move(layer));
     }
     // Everything is checked even after an error, so that one run reports every problem.
-    load_tables(tables, catalog, diags);
+    load_tables(tables, csv_texts, catalog, diags);
     resolve_offer_gpus(catalog, diags);
     diags.append(lint_catalog(catalog, options.today));
     if (diags.has_errors()) {

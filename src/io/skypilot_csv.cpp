@@ -4,7 +4,9 @@
 // zone (data/skypilot/PROVENANCE.md, "GCP pricing representation"). What cannot be used is
 // counted per reason in Catalog::skipped; malformed input is a located error.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <unordered_map>
@@ -82,6 +84,17 @@ public:
     TableReader(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags)
         : sources_(sources), catalog_(catalog), diags_(diags), mapper_(catalog), reasons_(sources.size()) {
         provider_ = sources.front().ref.provider;
+        // One offer per data row at most: reserve once (untouched capacity costs no memory).
+        std::size_t lines = 0;
+        for (const auto& s : sources) {
+            display_names_.push_back(table_display_name(s.ref));
+            for (const char *p = s.bytes.data(), *end = p + s.bytes.size();
+                 p != end && (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))); ++p)
+                ++lines;
+            ++lines;
+        }
+        catalog_.offers.reserve(catalog_.offers.size() + lines);
+        index_.reserve(lines);
         for (auto& p : catalog.providers)
             if (p.id == provider_) {
                 if (p.as_of.empty() && !sources.front().ref.builtin) {
@@ -97,16 +110,16 @@ public:
         for (std::size_t i = 0; i < sources_.size(); ++i) read_source(i);
         for (const auto& a : pending_) price_gcp_accelerator(a);
         for (std::size_t i = 0; i < sources_.size(); ++i)
-            if (!reasons_[i].empty()) catalog_.skipped.push_back({table_display_name(sources_[i].ref), reasons_[i]});
+            if (!reasons_[i].empty()) catalog_.skipped.push_back({display_names_[i], reasons_[i]});
     }
 
 private:
     void count(std::size_t source, const std::string& reason) { ++reasons_[source][reason]; }
 
     void error(std::size_t source, int line, const std::string& message) {
-        if (++errors_ <= kMaxErrorsPerFile) diags_.error({table_display_name(sources_[source].ref), line, 0}, message);
+        if (++errors_ <= kMaxErrorsPerFile) diags_.error({display_names_[source], line, 0}, message);
         else if (errors_ == kMaxErrorsPerFile + 1)
-            diags_.error({table_display_name(sources_[source].ref), line, 0}, "more errors in this file not shown");
+            diags_.error({display_names_[source], line, 0}, "more errors in this file not shown");
     }
 
     bool read_header(std::size_t source, const CsvRecord& rec) {
@@ -159,7 +172,7 @@ private:
         errors_ = 0;
         bool header = true, header_ok = false;
         read_csv_records(
-            src.bytes, table_display_name(src.ref),
+            src.bytes, display_names_[source],
             [&](const CsvRecord& rec) {
                 if (header) {
                     header = false;
@@ -278,7 +291,7 @@ private:
             count(r.source, "accelerator count not a whole number >= 1");
             return;
         }
-        const GpuMapping& m = mapper_.map(provider_, r.accelerator, machine, scan_gpu_info(r.gpu_info), r.count);
+        const GpuMapping& m = mapper_.map(provider_, r.accelerator, machine, gpu_info_facts(r.gpu_info), r.count);
         if (m.gpu_id.empty()) {
             count(r.source, m.skip_reason);
             return;
@@ -288,9 +301,12 @@ private:
             return;
         }
         const int n = static_cast<int>(r.count);
-        const std::string region = trim_region(r.region);
+        std::string region = trim_region(r.region);
         std::string key;
-        key.append(machine).append("|").append(m.gpu_id).append("|").append(std::to_string(n)).append("|").append(region);
+        key.reserve(machine.size() + m.gpu_id.size() + region.size() + 16);
+        char digits[16];
+        const auto count_end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+        key.append(machine).append("|").append(m.gpu_id).append("|").append(digits, count_end).append("|").append(region);
         if (auto it = index_.find(key); it != index_.end()) {
             Offer& o = catalog_.offers[it->second];
             auto lower = [](std::optional<double>& into, const std::optional<double>& v) {
@@ -301,11 +317,12 @@ private:
             count(r.source, "zone duplicate merged (lowest price kept)");
             return;
         }
-        Offer o;
+        index_.emplace(std::move(key), catalog_.offers.size());
+        Offer& o = catalog_.offers.emplace_back();
         o.provider = provider_;
         o.gpu = m.gpu_id;
         o.gpu_count = n;
-        o.region = region;
+        o.region = std::move(region);
         o.instance_type = std::string(machine);
         o.currency = "USD";
         o.on_demand_per_hour = on_demand;
@@ -315,9 +332,14 @@ private:
         o.as_of = as_of_;
         o.source = source_;
         o.notes = std::move(notes);
-        o.where = {table_display_name(sources_[r.source].ref), r.line, 0};
-        index_.emplace(std::move(key), catalog_.offers.size());
-        catalog_.offers.push_back(std::move(o));
+        o.where = {display_names_[r.source], r.line, 0};
+    }
+
+    // GpuInfo texts repeat across rows (one per GPU model and count): scan each once.
+    const GpuInfoFacts& gpu_info_facts(std::string_view text) {
+        auto it = gpu_info_.find(text);
+        if (it == gpu_info_.end()) it = gpu_info_.emplace(std::string(text), scan_gpu_info(text)).first;
+        return it->second;
     }
 
     const std::vector<TableSource>& sources_;
@@ -332,6 +354,12 @@ private:
     std::unordered_map<std::string, HostPrice> hosts_;
     std::vector<PendingAccelerator> pending_;
     std::unordered_map<std::string, std::size_t> index_;
+    std::vector<std::string> display_names_;  // table_display_name per source
+    struct TextHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, GpuInfoFacts, TextHash, std::equal_to<>> gpu_info_;
 };
 
 }  // namespace

@@ -129,12 +129,27 @@ const GpuMapping& SkypilotGpuMapper::map(std::string_view provider, std::string_
     return it->second;
 }
 
+bool SkypilotGpuMapper::may_name_a_gpu(std::string_view name) const {
+    if (known_names_.empty())
+        for (const auto& g : catalog_.gpus) {
+            known_names_.insert(fold_name(g.id));
+            known_names_.insert(fold_name(g.family));
+            for (const auto& a : g.aliases) known_names_.insert(fold_name(a));
+            folded_families_.push_back(fold_name(g.family));
+        }
+    const std::string folded = fold_name(name);
+    if (known_names_.count(folded)) return true;
+    for (const auto& family : folded_families_)
+        if (starts_with(folded, family)) return true;
+    return false;
+}
+
 const GpuMatch* SkypilotGpuMapper::candidates(std::string_view name) const {
     auto it = names_.find(std::string(name));
     if (it == names_.end()) {
         std::optional<GpuMatch> found;
         try {
-            found = resolve_gpu_name(catalog_, name);
+            if (may_name_a_gpu(name)) found = resolve_gpu_name(catalog_, name);
         } catch (const UsageError&) {
         }
         it = names_.emplace(std::string(name), std::move(found)).first;

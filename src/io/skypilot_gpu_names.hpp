@@ -9,6 +9,7 @@
 #include <string_view>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
@@ -38,8 +39,15 @@ private:
     // The candidates a name selects (resolve_gpu_name is slow on unknown names: it ranks "did you mean").
     const GpuMatch* candidates(std::string_view name) const;
 
+    // False when no id, alias or family (alone, or followed by a memory size) can match `name`: a
+    // superset of what resolve_gpu_name accepts, checked first because on a miss resolve_gpu_name
+    // ranks every catalog name for its "did you mean" hint (most of a default-catalog load).
+    bool may_name_a_gpu(std::string_view name) const;
+
     const Catalog& catalog_;
     std::unordered_map<std::string, GpuMapping> cache_;
+    mutable std::unordered_set<std::string> known_names_;  // folded ids, aliases and families
+    mutable std::vector<std::string> folded_families_;
     mutable std::unordered_map<std::string, std::optional<GpuMatch>> names_;
 };
 
