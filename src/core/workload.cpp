@@ -25,7 +25,7 @@ std::string fmt_count(double v) {
 
 double need_quantity(const std::optional<std::string>& text, const char* flag) {
     auto v = parse_quantity(*text);
-    if (!v) throw UsageError(std::string(flag) + ": '" + *text + "' is not a positive number",
+    if (!v) throw UsageError(std::string(flag) + ": '" + *text + "' is not a positive number of at most 1e18",
                              "use a number with an optional k, M, B or T suffix, e.g. 7B, 350M, 1.28M");
     return *v;
 }
@@ -259,7 +259,7 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         std::string what = w.seq_len > 0 && w.shape.patch_size == 0 ? " (" + fmt_count(w.samples * w.seq_len) + " tokens)" : "";
         assume("dataset of " + fmt_count(w.samples) + " samples" + what);
     }
-    if (r.epochs && (!(*r.epochs > 0) || *r.epochs > 1e6)) throw UsageError("--epochs must be a positive number");
+    if (r.epochs && (!(*r.epochs > 0) || *r.epochs > 1e6)) throw UsageError("--epochs must be a positive number of at most 1e6");
     w.epochs = w.is_training() ? r.epochs.value_or(job.epochs > 0 ? job.epochs : 1) : r.epochs.value_or(1);
     if (!r.epochs && w.is_training()) {
         std::ostringstream ss;

@@ -27,7 +27,8 @@ bool nesting_too_deep(std::string_view text, SourceLocation& where) {
     int depth = 0, line = 1, col = 0;
     bool at_line_start = true;
     int indent = 0;
-    char quote = 0;
+    char quote = 0, last = 0;  // last: the previous non-blank character of the line, 0 at its start
+    bool escaped = false;
     for (char c : text) {
         ++col;
         if (c == '\n') {
@@ -35,10 +36,13 @@ bool nesting_too_deep(std::string_view text, SourceLocation& where) {
             col = 0;
             at_line_start = true;
             indent = 0;
+            last = 0;
             continue;
         }
+        const char prev = last;
+        if (c != ' ' && c != '\t' && !quote) last = c;
         if (at_line_start) {
-            if (c == ' ' || c == '-') {
+            if (c == ' ' || c == '-' || c == '?') {
                 ++indent;
                 if (indent / 2 > kMaxNesting) {
                     where.line = line;
@@ -48,13 +52,20 @@ bool nesting_too_deep(std::string_view text, SourceLocation& where) {
                 continue;
             }
             at_line_start = false;
+            if (indent == 0) quote = 0;  // an unindented line cannot continue a quoted scalar
         }
         if (quote) {
-            if (c == quote) quote = 0;
+            if (quote == '"' && c == '\\') escaped = !escaped;
+            else if (c == quote && !escaped) quote = 0;
+            else escaped = false;
             continue;
         }
-        if (c == '"' || c == '\'') quote = c;
-        else if (c == '#') continue;
+        // A quote opens a quoted scalar only where a scalar starts (YAML); inside a plain scalar
+        // ("it's") it is text, and treating it as a quote would hide the brackets that follow.
+        if ((c == '"' || c == '\'') && (prev == 0 || std::string_view("[{,:-?").find(prev) != std::string_view::npos)) {
+            quote = c;
+            escaped = false;
+        } else if (c == '#') continue;
         else if (c == '[' || c == '{') {
             if (++depth > kMaxNesting) {
                 where.line = line;
@@ -173,6 +184,10 @@ std::string read_file(const std::string& path) {
 void parse_catalog_yaml(std::string_view text, const std::string& origin, bool builtin, const std::string& base_dir,
                         Catalog& out, std::vector<TableRef>& tables, Diagnostics& diags) {
     out.files.push_back(origin);
+    if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF") {
+        diags.error({origin, 0, 0}, "the file is UTF-16 encoded; save it as UTF-8 (catalogs are UTF-8 YAML or CSV)");
+        return;
+    }
     if (text.find('\0') != std::string_view::npos) {
         diags.error({origin, 0, 0}, "the file contains NUL bytes; expected a YAML text file");
         return;

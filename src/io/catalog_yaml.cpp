@@ -154,6 +154,7 @@ void read_rates_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) 
 
 void read_policy_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
     if (!ctx.expect_map(node, "policy")) return;
+    ctx.check_unique_keys(node, "policy");
     std::vector<std::string> names;
     for (const auto& k : policy_keys()) names.emplace_back(k.name);
     for (auto it = node.begin(); it != node.end(); ++it) {

@@ -57,6 +57,7 @@ std::string trim_region(std::string_view r) {
 
 // The host machine type SkyPilot pairs with a GCP accelerator; "" = an N1/G2 host with no row here.
 std::string gcp_host_type(std::string_view accelerator, double count) {
+    if (!(count >= 1 && count <= 4096)) return "";  // keeps the int conversion below defined
     const std::string n = std::to_string(static_cast<int>(count));
     if (accelerator == "A100") return count == 16 ? "a2-megagpu-16g" : "a2-highgpu-" + n + "g";
     if (accelerator == "A100-80GB") return "a2-ultragpu-" + n + "g";
@@ -156,12 +157,13 @@ private:
         const std::string& text = rec.fields[static_cast<std::size_t>(col)];
         if (text.empty()) return true;
         out = parse_decimal(text);
+        const std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;  // a field may be huge
         if (!out) {
-            error(source, rec.line, std::string(name) + ": '" + text + "' is not a number");
+            error(source, rec.line, std::string(name) + ": '" + shown + "' is not a number");
             return false;
         }
         if (*out < 0) {
-            error(source, rec.line, std::string(name) + ": " + text + " is negative");
+            error(source, rec.line, std::string(name) + ": " + shown + " is negative");
             return false;
         }
         return true;
@@ -170,6 +172,11 @@ private:
     void read_source(std::size_t source) {
         const TableSource& src = sources_[source];
         errors_ = 0;
+        if (auto nul = src.bytes.find('\0'); nul != std::string_view::npos) {
+            const auto line = 1 + std::count(src.bytes.begin(), src.bytes.begin() + static_cast<long>(nul), '\n');
+            error(source, static_cast<int>(line), "the table contains a NUL byte; expected a CSV text file (UTF-8)");
+            return;
+        }
         bool header = true, header_ok = false;
         read_csv_records(
             src.bytes, display_names_[source],
@@ -287,8 +294,8 @@ private:
 
     void add_offer(const Row& r, std::string_view machine, std::optional<double> on_demand, std::optional<double> spot,
                    std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<std::string> notes) {
-        if (r.count < 1 || r.count != static_cast<double>(static_cast<int>(r.count))) {
-            count(r.source, "accelerator count not a whole number >= 1");
+        if (!(r.count >= 1 && r.count <= 4096) || r.count != static_cast<double>(static_cast<int>(r.count))) {
+            count(r.source, "accelerator count not a whole number from 1 to 4096");
             return;
         }
         const GpuMapping& m = mapper_.map(provider_, r.accelerator, machine, gpu_info_facts(r.gpu_info), r.count);

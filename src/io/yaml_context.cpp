@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -51,8 +52,22 @@ bool YamlContext::expect_sequence(const YAML::Node& node, const std::string& pat
     return false;
 }
 
+void YamlContext::check_unique_keys(const YAML::Node& map, const std::string& path) {
+    // yaml-cpp keeps duplicate keys and lookups see only the first: a silently ignored value.
+    std::map<std::string, int> first_line;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        if (!it->first.IsScalar()) continue;
+        const std::string& key = it->first.Scalar();
+        auto [at, inserted] = first_line.emplace(key, where(it->first).line);
+        if (!inserted)
+            error(it->first, key_path(path, key),
+                  "duplicate key '" + key + "' (first on line " + std::to_string(at->second) + "); keep one of them");
+    }
+}
+
 void YamlContext::check_keys(const YAML::Node& map, const std::string& path,
                              std::initializer_list<std::string_view> known) {
+    check_unique_keys(map, path);
     std::vector<std::string> names(known.begin(), known.end());
     for (auto it = map.begin(); it != map.end(); ++it) {
         if (!it->first.IsScalar()) {
@@ -93,7 +108,7 @@ std::optional<double> YamlContext::as_number(const YAML::Node& node, const std::
     if (begin != end && *begin == '+') ++begin;
     auto [ptr, ec] = std::from_chars(begin, end, value);
     if (s.empty() || ec == std::errc::invalid_argument || ptr != end) {
-        error(node, path, "expected a number, found '" + s + "'");
+        error(node, path, "expected a number, found '" + (s.size() > 40 ? s.substr(0, 40) + "..." : s) + "'");
         return std::nullopt;
     }
     if (ec == std::errc::result_out_of_range || !std::isfinite(value)) {

@@ -32,6 +32,8 @@ public:
     bool expect_sequence(const YAML::Node& node, const std::string& path);
     // Reports every key of `map` not in `known`, with a "did you mean".
     void check_keys(const YAML::Node& map, const std::string& path, std::initializer_list<std::string_view> known);
+    // Reports every key that appears twice in `map` (check_keys does this too).
+    void check_unique_keys(const YAML::Node& map, const std::string& path);
 
     // Field getters. A missing required field, a wrong type or an out-of-range number is an
     // error (and nullopt). A present `null` is nullopt without error unless required.
