@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Benchmark: `offers` (filter + sort) and catalog loading over generated 10k / 100k / 1M-offer
-# SkyPilot tables, with hyperfine and peak memory from /usr/bin/time -v, plus the same query in
-# plain Python as the baseline. Writes bench/out/results.md (copy the table into docs/performance.md).
+# Benchmark: startup on the built-in catalog (gpus, offers, recommend, compare), then `offers`
+# (filter + sort), catalog loading, `recommend` and `compare` over generated 10k / 100k / 1M-offer
+# SkyPilot tables, with hyperfine and peak memory from /usr/bin/time -v, plus the same queries in
+# plain Python as the baseline. Writes bench/out/results.md (copy the tables into docs/performance.md).
+# Generated tables are cached in bench/out/ (git-ignored): the 1M one (212 MB) is written once.
 #   bench/run.sh BINARY [SIZES...]     e.g. bench/run.sh build/gpuadvise 10000 100000
 set -euo pipefail
 BIN=$(realpath "${1:?usage: bench/run.sh BINARY [SIZES...]}")
@@ -32,10 +34,31 @@ median_ms() {  # median of a hyperfine JSON export, ms
 }
 
 RESULTS=out/results.md
+REC=(recommend --model bert --runs-per-week 4 -q)
+CMP=(compare A100 V100 T4 -q)
 {
+    echo "Built-in catalog (start to exit):"
+    echo
+    echo "| command | median ms | peak MB |"
+    echo "|---|---:|---:|"
+} >"$RESULTS"
+for cmd in "gpus -q" "offers --gpu A100 -q" "${REC[*]}" "${CMP[*]}"; do
+    read -r -a args <<<"$cmd"
+    echo "==> built-in: $cmd" >&2
+    hyperfine -N --warmup 3 --runs $((RUNS * 2)) --export-json out/default.json "$BIN $cmd" >&2
+    echo "| \`gpuadvise $cmd\` | $(median_ms out/default.json) | $(peak_mb "$BIN" "${args[@]}") |" >>"$RESULTS"
+done
+{
+    echo
     echo "| offers | CSV MB | gpuadvise offers median ms | peak MB | catalog load (catalog info) median ms | peak MB | Python baseline median ms | peak MB |"
     echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
-} >"$RESULTS"
+} >>"$RESULTS"
+SECOND=out/results-recommend.md
+{
+    echo
+    echo "| offers | gpuadvise recommend median ms | peak MB | gpuadvise compare median ms | peak MB | Python recommend baseline median ms | peak MB |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|"
+} >"$SECOND"
 
 for n in "${SIZES[@]}"; do
     name=$(label "$n")
@@ -53,6 +76,16 @@ for n in "${SIZES[@]}"; do
     hyperfine -N --warmup 1 --runs "$runs" --export-json "out/load-$name.json" "${load[*]}" >&2
     hyperfine -N --warmup 1 --runs "$runs" --export-json "out/python-$name.json" "${py[*]}" >&2
     echo "| $name | $mb | $(median_ms "out/offers-$name.json") | $(peak_mb "${query[@]}") | $(median_ms "out/load-$name.json") | $(peak_mb "${load[@]}") | $(median_ms "out/python-$name.json") | $(peak_mb "${py[@]}") |" >>"$RESULTS"
+
+    rec=("$BIN" --catalog "$csv" --provider-name bench "${REC[@]}")
+    cmp=("$BIN" --catalog "$csv" --provider-name bench "${CMP[@]}")
+    pyrec=(python3 baseline_recommend.py "$csv")
+    echo "==> $name recommend / compare" >&2
+    hyperfine -N --warmup 1 --runs "$runs" --export-json "out/recommend-$name.json" "${rec[*]}" >&2
+    hyperfine -N --warmup 1 --runs "$runs" --export-json "out/compare-$name.json" "${cmp[*]}" >&2
+    hyperfine -N --warmup 1 --runs "$runs" --export-json "out/python-recommend-$name.json" "${pyrec[*]}" >&2
+    echo "| $name | $(median_ms "out/recommend-$name.json") | $(peak_mb "${rec[@]}") | $(median_ms "out/compare-$name.json") | $(peak_mb "${cmp[@]}") | $(median_ms "out/python-recommend-$name.json") | $(peak_mb "${pyrec[@]}") |" >>"$SECOND"
 done
-echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(date -u +%Y-%m-%d)" >>"$RESULTS"
+cat "$SECOND" >>"$RESULTS"
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(date -u +%Y-%m-%d)" >>"$RESULTS"
 cat "$RESULTS"
