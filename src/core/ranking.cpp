@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
+#include <unordered_map>
 
 #include "recommend_candidates.hpp"
 
@@ -48,28 +50,48 @@ void rank_candidates(std::vector<Candidate>& cs, Objective objective) {
         return tie_key(a) < tie_key(b);
     });
 
-    // The same instance at the same price in several regions is one option to the user.
+    // The same instance at the same price in several regions is one option to the user. Grouped
+    // by (provider, GPU, count, plan, instance type) so that this stays linear in the offers.
     std::vector<Candidate> merged;
+    std::unordered_map<std::string, std::vector<std::size_t>> groups;
     for (auto& c : cs) {
-        auto it = std::find_if(merged.begin(), merged.end(), [&](const Candidate& m) { return same_option(m, c); });
-        if (it == merged.end()) {
+        const std::string key = c.offer->provider + '\x1f' + c.offer->gpu + '\x1f' + std::to_string(c.gpu_count) + '\x1f' +
+                                to_string(c.cost.plan) + '\x1f' + c.offer->instance_type;
+        auto& members = groups[key];
+        auto it = std::find_if(members.begin(), members.end(), [&](std::size_t m) { return same_option(merged[m], c); });
+        if (it == members.end()) {
+            members.push_back(merged.size());
             merged.push_back(std::move(c));
         } else {
+            Candidate& kept = merged[*it];
             std::string note = "also in " + c.offer->region + " at the same price";
-            if (std::find(it->reasons.begin(), it->reasons.end(), note) == it->reasons.end() && it->reasons.size() < 12)
-                it->reasons.push_back(note);
+            if (kept.reasons.size() < 12 && std::find(kept.reasons.begin(), kept.reasons.end(), note) == kept.reasons.end())
+                kept.reasons.push_back(note);
         }
     }
     cs = std::move(merged);
 
-    // Pareto-optimal: no other option is at least as fast and as cheap, and better in one.
-    for (auto& c : cs) {
-        c.pareto = std::none_of(cs.begin(), cs.end(), [&](const Candidate& o) {
-            return &o != &c && o.cost.hours_per_run <= c.cost.hours_per_run + 1e-12 &&
-                   o.cost.cost_per_month <= c.cost.cost_per_month + 1e-9 &&
-                   (o.cost.hours_per_run < c.cost.hours_per_run - 1e-12 ||
-                    o.cost.cost_per_month < c.cost.cost_per_month - 1e-9);
-        });
+    // Pareto-optimal: no other option is at least as fast and as cheap, and better in one. A sweep
+    // in order of run time keeps the cheapest cost seen among strictly faster options.
+    std::vector<std::size_t> order(cs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return std::tie(cs[a].cost.hours_per_run, cs[a].cost.cost_per_month) <
+               std::tie(cs[b].cost.hours_per_run, cs[b].cost.cost_per_month);
+    });
+    double cheapest_faster = std::numeric_limits<double>::infinity();
+    for (std::size_t g = 0; g < order.size();) {
+        // A group of options with the same run time: only its cheapest can be optimal.
+        std::size_t end = g;
+        const double hours = cs[order[g]].cost.hours_per_run;
+        while (end < order.size() && cs[order[end]].cost.hours_per_run <= hours + 1e-12) ++end;
+        const double group_min = cs[order[g]].cost.cost_per_month;
+        for (std::size_t k = g; k < end; ++k) {
+            const double cost = cs[order[k]].cost.cost_per_month;
+            cs[order[k]].pareto = cost <= group_min + 1e-9 && cost < cheapest_faster - 1e-9;
+        }
+        cheapest_faster = std::min(cheapest_faster, group_min);
+        g = end;
     }
     for (std::size_t i = 0; i < cs.size(); ++i) cs[i].rank = static_cast<int>(i + 1);
 }
