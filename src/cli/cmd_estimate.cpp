@@ -22,27 +22,20 @@ struct EstimateOptions {
     double busbw = 0;
 };
 
-std::string fmt(double v, int decimals) {
-    std::ostringstream ss;
-    ss.setf(std::ios::fixed);
-    ss.precision(decimals);
-    ss << v;
-    return ss.str();
-}
 
 // Hours with sensible precision: 0.012, 1.4, 37, 1200.
 std::string fmt_hours(double h) {
     if (h <= 0) return "-";
-    if (h < 0.1) return fmt(h, 3);
-    if (h < 10) return fmt(h, 1);
-    return fmt(h, 0);
+    if (h < 0.1) return io::fmt_number(h, 3);
+    if (h < 10) return io::fmt_number(h, 1);
+    return io::fmt_number(h, 0);
 }
 
 std::string fmt_rate(double v) {
     if (v <= 0) return "-";
-    if (v >= 100) return fmt(v, 0);
-    if (v >= 10) return fmt(v, 1);
-    return fmt(v, 2);
+    if (v >= 100) return io::fmt_number(v, 0);
+    if (v >= 10) return io::fmt_number(v, 1);
+    return io::fmt_number(v, 2);
 }
 
 int run_estimate(Context& ctx, const EstimateOptions& opt) {
@@ -112,12 +105,12 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
         json["estimates"].push_back(j);
         const bool ok = e.precision_supported;
         table.rows.push_back({g.id, std::to_string(e.gpu_count), std::string(to_string(e.precision)) + (ok ? "" : "!"),
-                              !ok ? "n/a" : e.fits ? "yes" : "no", ok ? fmt(e.memory_required_gb, 1) : "-",
-                              fmt(e.memory_available_gb, 0), e.min_gpu_count > 0 ? std::to_string(e.min_gpu_count) : "-",
+                              !ok ? "n/a" : e.fits ? "yes" : "no", ok ? io::fmt_number(e.memory_required_gb, 1) : "-",
+                              io::fmt_number(e.memory_available_gb, 0), e.min_gpu_count > 0 ? std::to_string(e.min_gpu_count) : "-",
                               ok ? fmt_rate(e.throughput_per_s) + " " + e.throughput_unit : "-", ok ? fmt_hours(e.hours_per_run) : "-",
                               ok ? fmt_hours(e.hours_low) + "-" + fmt_hours(e.hours_high) : "-",
-                              ok && e.gpu_count > 1 ? fmt(100 * e.scaling_efficiency, 0) + "%" : "-",
-                              ok ? (e.utilisation < 0.01 ? fmt(100 * e.utilisation, 2) : fmt(100 * e.utilisation, 0)) + "%" : "-",
+                              ok && e.gpu_count > 1 ? io::fmt_number(100 * e.scaling_efficiency, 0) + "%" : "-",
+                              ok ? (e.utilisation < 0.01 ? io::fmt_number(100 * e.utilisation, 2) : io::fmt_number(100 * e.utilisation, 0)) + "%" : "-",
                               e.basis});
         for (const auto& n : e.notes) notes.push_back(g.id + ": " + n);
     }
