@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "recommend_candidates.hpp"
@@ -11,96 +13,147 @@
 namespace gpuadvise::detail {
 namespace {
 
-auto tie_key(const Candidate& c) {
-    return std::make_tuple(c.gpu_count, c.cost.plan == Plan::spot, c.offer->provider, c.offer->gpu, c.offer->region,
-                           c.offer->instance_type);
+auto tie_key(const Option& c) {
+    return std::make_tuple(c.gpu_count, c.cost.plan == Plan::spot, std::string_view(c.offer->provider),
+                           std::string_view(c.offer->gpu), std::string_view(c.offer->region),
+                           std::string_view(c.offer->instance_type));
 }
 
-bool same_option(const Candidate& a, const Candidate& b) {
+bool same_option(const Option& a, const Option& b) {
     return a.offer->provider == b.offer->provider && a.offer->gpu == b.offer->gpu && a.gpu_count == b.gpu_count &&
            a.cost.plan == b.cost.plan &&
            std::fabs(a.cost.cost_per_month - b.cost.cost_per_month) <= 1e-3 * std::max(1.0, a.cost.cost_per_month) &&
            a.offer->instance_type == b.offer->instance_type;
 }
 
+// What makes two options "the same option in another region": provider, GPU, count, plan, instance type.
+struct GroupKey {
+    std::string_view provider, gpu, instance_type;
+    int gpu_count;
+    Plan plan;
+    bool operator==(const GroupKey&) const = default;
+};
+
+struct GroupKeyHash {
+    std::size_t operator()(const GroupKey& k) const {
+        std::hash<std::string_view> h;
+        std::size_t x = h(k.provider);
+        for (std::size_t v : {h(k.gpu), h(k.instance_type), static_cast<std::size_t>(k.gpu_count),
+                              static_cast<std::size_t>(k.plan)})
+            x ^= v + 0x9e3779b97f4a7c15ULL + (x << 6) + (x >> 2);
+        return x;
+    }
+};
+
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
 }  // namespace
 
-void rank_candidates(std::vector<Candidate>& cs, Objective objective) {
+Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all) {
+    Ranking out;
+    std::vector<std::size_t> idx;
+    idx.reserve(options.size());
     double min_cost = std::numeric_limits<double>::max(), min_hours = std::numeric_limits<double>::max();
-    for (const auto& c : cs) {
-        min_cost = std::min(min_cost, c.cost.cost_per_month);
-        min_hours = std::min(min_hours, c.cost.hours_per_run);
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        if (!all && !options[i].in_filter) continue;
+        idx.push_back(i);
+        min_cost = std::min(min_cost, options[i].cost.cost_per_month);
+        min_hours = std::min(min_hours, options[i].cost.hours_per_run);
     }
-    auto score = [&](const Candidate& c) {
+    // Scores computed once: the sort compares two doubles per option, and strings only on a tie.
+    std::vector<std::pair<double, double>> score(options.size());
+    for (std::size_t i : idx) {
+        const PlanCost& c = options[i].cost;
         switch (objective) {
-            case Objective::cost: return std::make_pair(c.cost.cost_per_month, c.cost.hours_per_run);
-            case Objective::time: return std::make_pair(c.cost.hours_per_run, c.cost.cost_per_month);
+            case Objective::cost: score[i] = {c.cost_per_month, c.hours_per_run}; break;
+            case Objective::time: score[i] = {c.hours_per_run, c.cost_per_month}; break;
             case Objective::balanced:
                 // Geometric balance: each option's cost and time relative to the best of each.
-                return std::make_pair((c.cost.cost_per_month / std::max(min_cost, 1e-12)) *
-                                          (c.cost.hours_per_run / std::max(min_hours, 1e-12)),
-                                      c.cost.cost_per_month);
-        }
-        return std::make_pair(0.0, 0.0);
-    };
-    std::stable_sort(cs.begin(), cs.end(), [&](const Candidate& a, const Candidate& b) {
-        auto sa = score(a), sb = score(b);
-        if (std::fabs(sa.first - sb.first) > 1e-9 * std::max(1.0, std::fabs(sa.first))) return sa.first < sb.first;
-        if (std::fabs(sa.second - sb.second) > 1e-9 * std::max(1.0, std::fabs(sa.second))) return sa.second < sb.second;
-        return tie_key(a) < tie_key(b);
-    });
-
-    // The same instance at the same price in several regions is one option to the user. Grouped
-    // by (provider, GPU, count, plan, instance type) so that this stays linear in the offers.
-    std::vector<Candidate> merged;
-    std::unordered_map<std::string, std::vector<std::size_t>> groups;
-    for (auto& c : cs) {
-        const std::string key = c.offer->provider + '\x1f' + c.offer->gpu + '\x1f' + std::to_string(c.gpu_count) + '\x1f' +
-                                to_string(c.cost.plan) + '\x1f' + c.offer->instance_type;
-        auto& members = groups[key];
-        auto it = std::find_if(members.begin(), members.end(), [&](std::size_t m) { return same_option(merged[m], c); });
-        if (it == members.end()) {
-            members.push_back(merged.size());
-            merged.push_back(std::move(c));
-        } else {
-            Candidate& kept = merged[*it];
-            std::string note = "also in " + c.offer->region + " at the same price";
-            if (kept.reasons.size() < 12 && std::find(kept.reasons.begin(), kept.reasons.end(), note) == kept.reasons.end())
-                kept.reasons.push_back(note);
+                score[i] = {(c.cost_per_month / std::max(min_cost, 1e-12)) * (c.hours_per_run / std::max(min_hours, 1e-12)),
+                            c.cost_per_month};
+                break;
         }
     }
-    cs = std::move(merged);
+    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+        const auto& sa = score[a];
+        const auto& sb = score[b];
+        if (std::fabs(sa.first - sb.first) > 1e-9 * std::max(1.0, std::fabs(sa.first))) return sa.first < sb.first;
+        if (std::fabs(sa.second - sb.second) > 1e-9 * std::max(1.0, std::fabs(sa.second))) return sa.second < sb.second;
+        return tie_key(options[a]) < tie_key(options[b]);
+    });
 
+    // The same instance at the same price in several regions is one option to the user. Kept
+    // options of one group are chained through `next`, so this stays linear in the offers.
+    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> head;
+    head.reserve(idx.size());
+    std::vector<std::size_t> next(options.size(), kNone);
+    out.order.reserve(idx.size());
+    for (std::size_t i : idx) {
+        const Option& c = options[i];
+        const GroupKey key{c.offer->provider, c.offer->gpu, c.offer->instance_type, c.gpu_count, c.cost.plan};
+        auto [it, inserted] = head.try_emplace(key, i);
+        std::size_t match = kNone, last = kNone;
+        if (!inserted)
+            for (std::size_t m = it->second; m != kNone; m = next[m]) {
+                if (same_option(options[m], c)) {
+                    match = m;
+                    break;
+                }
+                last = m;
+            }
+        if (match != kNone) {
+            out.merged.emplace_back(match, i);
+            continue;
+        }
+        if (last != kNone) next[last] = i;
+        out.order.push_back(i);
+    }
+    return out;
+}
+
+std::vector<bool> pareto_marks(const std::vector<Option>& cs, const std::vector<std::size_t>& ranked) {
     // Pareto-optimal: no other option is at least as fast and as cheap, and better in one. A sweep
     // in order of run time keeps the cheapest cost seen among strictly faster options.
-    std::vector<std::size_t> order(cs.size());
+    std::vector<std::size_t> order(ranked.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto cost = [&](std::size_t k) -> const PlanCost& { return cs[ranked[k]].cost; };
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return std::tie(cs[a].cost.hours_per_run, cs[a].cost.cost_per_month) <
-               std::tie(cs[b].cost.hours_per_run, cs[b].cost.cost_per_month);
+        return std::tie(cost(a).hours_per_run, cost(a).cost_per_month) < std::tie(cost(b).hours_per_run, cost(b).cost_per_month);
     });
+    std::vector<bool> marks(ranked.size(), false);
     double cheapest_faster = std::numeric_limits<double>::infinity();
     for (std::size_t g = 0; g < order.size();) {
         // A group of options with the same run time: only its cheapest can be optimal.
         std::size_t end = g;
-        const double hours = cs[order[g]].cost.hours_per_run;
-        while (end < order.size() && cs[order[end]].cost.hours_per_run <= hours + 1e-12) ++end;
-        const double group_min = cs[order[g]].cost.cost_per_month;
+        const double hours = cost(order[g]).hours_per_run;
+        while (end < order.size() && cost(order[end]).hours_per_run <= hours + 1e-12) ++end;
+        const double group_min = cost(order[g]).cost_per_month;
         for (std::size_t k = g; k < end; ++k) {
-            const double cost = cs[order[k]].cost.cost_per_month;
-            cs[order[k]].pareto = cost <= group_min + 1e-9 && cost < cheapest_faster - 1e-9;
+            const double c = cost(order[k]).cost_per_month;
+            marks[order[k]] = c <= group_min + 1e-9 && c < cheapest_faster - 1e-9;
         }
         cheapest_faster = std::min(cheapest_faster, group_min);
         g = end;
     }
-    for (std::size_t i = 0; i < cs.size(); ++i) cs[i].rank = static_cast<int>(i + 1);
+    return marks;
 }
 
-void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Candidate>& all, double speed_fraction,
-                      const std::string& currency) {
+void add_region_notes(Candidate& c, std::size_t kept, const Ranking& ranking, const std::vector<Option>& options) {
+    for (const auto& [k, dup] : ranking.merged) {
+        if (k != kept) continue;
+        std::string note = "also in " + options[dup].offer->region + " at the same price";
+        if (c.reasons.size() < 12 && std::find(c.reasons.begin(), c.reasons.end(), note) == c.reasons.end())
+            c.reasons.push_back(std::move(note));
+    }
+}
+
+void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>& options,
+                      const std::vector<std::size_t>& by_cost, double speed_fraction, const std::string& currency) {
     for (auto& c : ranked) {
-        const Candidate* best = nullptr;
-        for (const auto& o : all) {
+        const Option* best = nullptr;
+        const double c_tflops = c.gpu->tflops.at(c.estimate.precision).value_or(0);
+        for (std::size_t i : by_cost) {
+            const Option& o = options[i];
             if (o.gpu->family == c.gpu->family || o.gpu_count > c.gpu_count) continue;
             if (o.cost.cost_per_run >= c.cost.cost_per_run * 0.95) continue;
             // Over-buying (seed 4.1) is paying for a premium GPU whose speed is not needed: the
@@ -108,8 +161,7 @@ void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Candidat
             // the speed. A faster and cheaper option is simply ranked above; no warning needed.
             const double speed = c.cost.hours_per_run / o.cost.hours_per_run;
             if (speed < speed_fraction) continue;
-            if (o.gpu->tflops.at(o.estimate.precision).value_or(0) >= c.gpu->tflops.at(c.estimate.precision).value_or(0))
-                continue;
+            if (o.gpu->tflops.at(o.estimate->precision).value_or(0) >= c_tflops) continue;
             if (!best || o.cost.cost_per_run < best->cost.cost_per_run) best = &o;
         }
         if (!best) continue;

@@ -40,8 +40,6 @@ std::optional<Dataset> parse_dataset(std::string_view text) {
 
 namespace {
 
-
-
 // When nothing is feasible: the constraint that removed the most options, and the closest one.
 void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& r, Recommendation& out) {
     std::map<std::string, int> counts;
@@ -53,7 +51,7 @@ void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& 
     }
     // Budget and deadline bind only when the options they removed were otherwise feasible.
     if (!pool.over_budget.empty()) {
-        auto best = std::min_element(pool.over_budget.begin(), pool.over_budget.end(), [](const Candidate& a, const Candidate& b) {
+        auto best = std::min_element(pool.over_budget.begin(), pool.over_budget.end(), [](const detail::Option& a, const detail::Option& b) {
             return a.cost.cost_per_month < b.cost.cost_per_month;
         });
         out.binding_constraint = "budget";
@@ -63,7 +61,7 @@ void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& 
         return;
     }
     if (!pool.over_deadline.empty()) {
-        auto best = std::min_element(pool.over_deadline.begin(), pool.over_deadline.end(), [](const Candidate& a, const Candidate& b) {
+        auto best = std::min_element(pool.over_deadline.begin(), pool.over_deadline.end(), [](const detail::Option& a, const detail::Option& b) {
             return a.cost.hours_per_run < b.cost.hours_per_run;
         });
         out.binding_constraint = "deadline";
@@ -87,24 +85,32 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     Recommendation out;
     detail::EstimateCache estimates(catalog, request.workload);
     detail::CandidatePool pool = detail::build_candidates(catalog, request, estimates);
+    const auto& options = pool.options;
 
-    std::vector<Candidate> ranked = std::move(pool.feasible);
-    detail::rank_candidates(ranked, request.objective);
-    out.feasible = ranked.size();
-    std::vector<Candidate> all_ranked(ranked.begin(), ranked.end());
-    if (ranked.size() > static_cast<std::size_t>(request.top)) ranked.resize(static_cast<std::size_t>(request.top));
-    detail::rank_candidates(pool.unfiltered, Objective::cost);
-    detail::flag_over_buying(ranked, pool.unfiltered, catalog.policy.get("overbuy_speed_fraction"), request.currency);
+    const detail::Ranking ranking = detail::rank_options(options, request.objective, false);
+    out.feasible = ranking.order.size();
+    const std::vector<bool> pareto = detail::pareto_marks(options, ranking.order);
+    auto candidate = [&](std::size_t position) {
+        const std::size_t i = ranking.order[position];
+        Candidate c = detail::materialize(catalog, request, options[i]);
+        c.pareto = pareto[position];
+        c.rank = static_cast<int>(position + 1);
+        detail::add_region_notes(c, i, ranking, options);
+        return c;
+    };
+    std::vector<Candidate> ranked;
+    for (std::size_t k = 0; k < ranking.order.size() && k < static_cast<std::size_t>(request.top); ++k)
+        ranked.push_back(candidate(k));
+    // Every option that passes the constraints, filters or not, cheapest first (over-buying and the
+    // source's tier compare against options outside the filters too).
+    const std::vector<std::size_t> by_cost = detail::rank_options(options, Objective::cost, true).order;
+    detail::flag_over_buying(ranked, options, by_cost, catalog.policy.get("overbuy_speed_fraction"), request.currency);
     for (auto& c : ranked) detail::check_host(catalog, request, c);
 
     const Candidate* winner = ranked.empty() ? nullptr : &ranked.front();
     std::vector<Candidate> reservable;
-    for (const auto& c : all_ranked) {
-        bool has_reserved = c.cost.plan == Plan::reserved;
-        for (const auto& a : c.alternatives) has_reserved = has_reserved || a.plan == Plan::reserved;
-        if (has_reserved) reservable.push_back(c);
-        if (reservable.size() >= 3) break;
-    }
+    for (std::size_t k = 0; k < ranking.order.size() && reservable.size() < 3; ++k)
+        if (options[ranking.order[k]].has_reserved) reservable.push_back(candidate(k));
     detail::RuleInput in{catalog, request, estimates, winner, ranked, reservable};
     out.steps.push_back(detail::step1_model_size(in, out.heuristic_gpu_family));
     out.steps.push_back(detail::step2_frequency(in));
@@ -113,10 +119,10 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     out.steps.push_back(detail::pitfalls(in));
 
     if (winner && winner->gpu->family != out.heuristic_gpu_family) {
-        const Candidate* best_tier = nullptr;
-        for (const auto& c : pool.unfiltered)
-            if (c.gpu->family == out.heuristic_gpu_family &&
-                (!best_tier || c.cost.cost_per_month < best_tier->cost.cost_per_month))
+        const detail::Option* best_tier = nullptr;
+        for (std::size_t i : by_cost)
+            if (const auto& c = options[i]; c.gpu->family == out.heuristic_gpu_family &&
+                                            (!best_tier || c.cost.cost_per_month < best_tier->cost.cost_per_month))
                 best_tier = &c;
         if (best_tier)
             out.why_not_heuristic = "the source's tier rule picks " + out.heuristic_gpu_family + "; its best option (" +

@@ -2,6 +2,7 @@
 #include "recommend_candidates.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -25,7 +26,7 @@ std::string hours_text(double hours) {
 }
 
 const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec& link) {
-    auto key = std::make_tuple(gpu.id, gpu_count, link.nodes, link.inter_node_gbps);
+    auto key = std::make_tuple(&gpu, gpu_count, link.nodes, link.inter_node_gbps);
     auto it = cache_.find(key);
     if (it == cache_.end()) it = cache_.emplace(key, estimate_job(catalog_, workload_, gpu, gpu_count, link)).first;
     return it->second;
@@ -55,8 +56,27 @@ double inter_node_gbps(const Provider* p) {
     return p->network_gbps.value_or(0);
 }
 
-std::optional<PlanCost> choose_plan(const std::vector<PlanCost>& plans, const RecommendRequest& r) {
-    std::optional<PlanCost> best;
+// The plans that exist for an offer, in the order on-demand, reserved, spot (spot only when allowed).
+struct Plans {
+    std::array<PlanCost, 3> items;
+    int count = 0;
+    const PlanCost* begin() const { return items.data(); }
+    const PlanCost* end() const { return items.data() + count; }
+};
+
+Plans price_plans(const Catalog& catalog, const Offer& o, int instances, double hours, const RecommendRequest& r,
+                  const SpotAssumptions& spot) {
+    Plans plans;
+    for (Plan p : {Plan::on_demand, Plan::reserved, Plan::spot}) {
+        if (p == Plan::spot && !r.interruptible) continue;
+        if (auto pc = cost_plan(catalog, o, instances, p, hours, r.runs_per_week, spot, r.currency))
+            plans.items[static_cast<std::size_t>(plans.count++)] = *pc;
+    }
+    return plans;
+}
+
+const PlanCost* choose_plan(const Plans& plans, const RecommendRequest& r) {
+    const PlanCost* best = nullptr;
     for (const auto& p : plans) {
         if (r.deadline_hours && p.hours_per_run > *r.deadline_hours) continue;
         bool better = !best;
@@ -67,23 +87,46 @@ std::optional<PlanCost> choose_plan(const std::vector<PlanCost>& plans, const Re
                 better = p.cost_per_month < best->cost_per_month - 1e-9 ||
                          (std::fabs(p.cost_per_month - best->cost_per_month) <= 1e-9 && p.plan != Plan::spot);
         }
-        if (better) best = p;
+        if (better) best = &p;
     }
     return best;
 }
 
+std::string slow_network_warning(const Option& o, double min_network) {
+    return std::to_string(o.instances) + " nodes over " +
+           (o.inter_node_gbps > 0 ? "a " + std::to_string(static_cast<int>(o.inter_node_gbps)) + " Gbps network"
+                                  : "a network of unknown speed") +
+           " without RDMA (the source asks for >= " + std::to_string(static_cast<int>(min_network)) + " Gbps RDMA)";
+}
+
+// Memoised lookup for runs of offers that name the same GPU or provider.
+template <typename T, typename Find>
+const T* memo_find(std::string_view id, std::string_view& last_id, const T*& last, Find find) {
+    if (last_id.data() == nullptr || id != last_id) {
+        last = find(id);
+        last_id = id;
+    }
+    return last;
+}
+
 }  // namespace
+
+BuildContext build_context(const Catalog& catalog, const RecommendRequest& r) {
+    BuildContext b;
+    b.setup_hours = catalog.policy.get("run_setup_minutes") / 60.0;
+    b.min_network_gbps = catalog.policy.get("multi_node_min_network_gbps");
+    b.spot = {catalog.policy.get("spot_interruptions_per_hour"), catalog.policy.get("spot_restart_minutes"),
+              r.checkpoint_minutes};
+    return b;
+}
 
 CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates) {
     CandidatePool pool;
     std::set<std::string> gpu_ids;
     for (const Gpu* g : select_gpus(catalog, r.gpu))
         if (!r.gpu.names.empty() || r.gpu.memory_gb) gpu_ids.insert(g->id);
-    const double min_network = catalog.policy.get("multi_node_min_network_gbps");
+    const BuildContext b = build_context(catalog, r);
     const bool exclude_slow = catalog.policy.get("multi_node_without_rdma_exclude") != 0;
-    const double setup_hours = catalog.policy.get("run_setup_minutes") / 60.0;
-    SpotAssumptions spot{catalog.policy.get("spot_interruptions_per_hour"), catalog.policy.get("spot_restart_minutes"),
-                         r.checkpoint_minutes};
 
     std::map<std::string, PytorchFit> fits;  // per GPU, or per GPU and provider driver
     auto pytorch_fit = [&](const Gpu& gpu, const Offer& o) -> const PytorchFit& {
@@ -93,10 +136,15 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         if (it == fits.end()) it = fits.emplace(key, fit_offer(catalog, o, *r.pytorch)).first;
         return it->second;
     };
+    std::string_view last_gpu_id, last_provider_id;
+    const Gpu* last_gpu = nullptr;
+    const Provider* last_provider = nullptr;
+    pool.options.reserve(catalog.offers.size());
     for (const auto& o : catalog.offers) {
-        const Gpu* gpu = catalog.find_gpu(o.gpu);
+        const Gpu* gpu = memo_find<Gpu>(o.gpu, last_gpu_id, last_gpu, [&](std::string_view id) { return catalog.find_gpu(id); });
         if (!gpu) continue;
-        const Provider* provider = catalog.find_provider(o.provider);
+        const Provider* provider = memo_find<Provider>(o.provider, last_provider_id, last_provider,
+                                                       [&](std::string_view id) { return catalog.find_provider(id); });
         const bool in_filter = passes_filters(r, o, gpu_ids);
         auto reject = [&](std::string constraint, std::string reason) {
             if (in_filter) pool.rejected.push_back({&o, std::move(constraint), std::move(reason)});
@@ -105,14 +153,14 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
             reject("price", "the catalog marks " + provider->id + "'s prices as placeholders, not real quotes");
             continue;
         }
-        std::string requirement;
+        Option c;
         if (r.pytorch) {
             const PytorchFit& fit = pytorch_fit(*gpu, o);
             if (!fit.supported) {
                 reject("environment", "PyTorch " + r.pytorch->text + ": " + fit.reason);
                 continue;
             }
-            requirement = fit.requirement;
+            if (!fit.requirement.empty()) c.requirement = &fit.requirement;
         }
         if (r.workload.precision && !precision_supported(*gpu, *r.workload.precision)) {
             reject("precision", gpu->id + " has no " + std::string(to_string(*r.workload.precision)) + " support");
@@ -131,48 +179,35 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         LinkSpec link;
         link.nodes = instances;
         link.inter_node_gbps = inter_node_gbps(provider);
-        Candidate c;
         c.offer = &o;
         c.gpu = gpu;
         c.provider = provider;
         c.instances = instances;
         c.gpu_count = instances * o.gpu_count;
-        c.estimate = estimates.get(*gpu, c.gpu_count, link);
-        if (!requirement.empty()) c.reasons.push_back("PyTorch " + r.pytorch->text + ": " + requirement);
-        if (!c.estimate.fits) {
-            reject("memory", "needs " + std::to_string(static_cast<int>(std::ceil(c.estimate.memory_required_gb))) +
+        c.inter_node_gbps = link.inter_node_gbps;
+        c.in_filter = in_filter;
+        c.estimate = &estimates.get(*gpu, c.gpu_count, link);
+        if (!c.estimate->fits) {
+            reject("memory", "needs " + std::to_string(static_cast<int>(std::ceil(c.estimate->memory_required_gb))) +
                                  " GB per GPU, " + gpu->id + " has " + std::to_string(static_cast<int>(gpu->memory_gb)) + " GB");
             continue;
         }
-        if (instances > 1) {
-            const bool fast = provider && provider->rdma && link.inter_node_gbps >= min_network;
-            if (!fast) {
-                std::string why = instances == 1 ? "" : std::to_string(instances) + " nodes over " +
-                                  (link.inter_node_gbps > 0 ? "a " + std::to_string(static_cast<int>(link.inter_node_gbps)) + " Gbps network"
-                                                            : "a network of unknown speed") +
-                                  " without RDMA (the source asks for >= " + std::to_string(static_cast<int>(min_network)) + " Gbps RDMA)";
-                if (exclude_slow) {
-                    reject("network", why);
-                    continue;
-                }
-                c.warnings.push_back(why);
+        if (instances > 1 && !(provider && provider->rdma && link.inter_node_gbps >= b.min_network_gbps)) {
+            if (exclude_slow) {
+                reject("network", slow_network_warning(c, b.min_network_gbps));
+                continue;
             }
+            c.slow_network = true;
         }
-        std::vector<PlanCost> plans;
-        for (Plan p : {Plan::on_demand, Plan::reserved, Plan::spot}) {
-            if (p == Plan::spot && !r.interruptible) continue;
-            if (auto pc = cost_plan(catalog, o, instances, p, c.estimate.hours_per_run + setup_hours, r.runs_per_week, spot,
-                                    r.currency))
-                plans.push_back(*pc);
-        }
-        if (plans.empty()) {
+        const Plans plans = price_plans(catalog, o, instances, c.estimate->hours_per_run + b.setup_hours, r, b.spot);
+        if (plans.count == 0) {
             reject("price", r.interruptible ? "no usable price" : "only a spot price, and the job is not --interruptible");
             continue;
         }
-        auto chosen = choose_plan(plans, r);
+        const PlanCost* chosen = choose_plan(plans, r);
         if (!chosen) {
-            c.cost = *std::min_element(plans.begin(), plans.end(), [](const PlanCost& a, const PlanCost& b) {
-                return a.hours_per_run < b.hours_per_run;
+            c.cost = *std::min_element(plans.begin(), plans.end(), [](const PlanCost& x, const PlanCost& y) {
+                return x.hours_per_run < y.hours_per_run;
             });
             if (in_filter) pool.over_deadline.push_back(c);
             reject("deadline", hours_text(c.cost.hours_per_run) + " per run is over the deadline of " +
@@ -180,22 +215,36 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
             continue;
         }
         c.cost = *chosen;
-        for (const auto& p : plans)
-            if (p.plan != chosen->plan) c.alternatives.push_back(p);
-        if (auto usd = catalog.convert(c.cost.price_per_hour, r.currency, "USD"))
-            if (auto tf = gpu->tflops.at(c.estimate.precision); tf && *tf > 0)
-                c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;
-        if (c.estimate.total_flops > 0) c.cost_per_pflop = c.cost.cost_per_run / (c.estimate.total_flops / 1e15);
+        c.has_reserved = std::any_of(plans.begin(), plans.end(), [](const PlanCost& p) { return p.plan == Plan::reserved; });
         if (r.budget_monthly && c.cost.cost_per_month > *r.budget_monthly) {
             if (in_filter) pool.over_budget.push_back(c);
             reject("budget", money(c.cost.cost_per_month, r.currency) + " a month is over the budget of " +
                                  money(*r.budget_monthly, r.currency));
             continue;
         }
-        pool.unfiltered.push_back(c);
-        if (in_filter) pool.feasible.push_back(c);
+        pool.options.push_back(c);
     }
     return pool;
+}
+
+Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const Option& o) {
+    const BuildContext b = build_context(catalog, r);
+    Candidate c;
+    c.offer = o.offer;
+    c.gpu = o.gpu;
+    c.provider = o.provider;
+    c.instances = o.instances;
+    c.gpu_count = o.gpu_count;
+    c.estimate = *o.estimate;
+    c.cost = o.cost;
+    if (o.requirement) c.reasons.push_back("PyTorch " + r.pytorch->text + ": " + *o.requirement);
+    if (o.slow_network) c.warnings.push_back(slow_network_warning(o, b.min_network_gbps));
+    for (const auto& p : price_plans(catalog, *o.offer, o.instances, o.estimate->hours_per_run + b.setup_hours, r, b.spot))
+        if (p.plan != o.cost.plan) c.alternatives.push_back(p);
+    if (auto usd = catalog.convert(c.cost.price_per_hour, r.currency, "USD"))
+        if (auto tf = o.gpu->tflops.at(c.estimate.precision); tf && *tf > 0) c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;
+    if (c.estimate.total_flops > 0) c.cost_per_pflop = c.cost.cost_per_run / (c.estimate.total_flops / 1e15);
+    return c;
 }
 
 }  // namespace gpuadvise::detail

@@ -1,14 +1,21 @@
 // Internal to the recommend engine: building, costing and ranking candidates.
+//
+// Every offer that can run the job becomes a light `Option` (pointers, the chosen plan's cost);
+// options are ordered and merged through index lists, and only the few that are shown (the top
+// ranks, the reservable examples, the nearest miss) become full `Candidate`s with a copy of their
+// estimate, reasons and warnings. That keeps recommend linear and small at a million offers.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <tuple>
+#include <vector>
 
 #include "gpuadvise/recommend.hpp"
 
 namespace gpuadvise::detail {
 
-// Estimates are costly enough to cache per (GPU, total GPUs, nodes, network).
+// Estimates are costly enough to cache per (GPU, total GPUs, nodes, network). Entries never move.
 class EstimateCache {
 public:
     EstimateCache(const Catalog& catalog, const Workload& workload) : catalog_(catalog), workload_(workload) {}
@@ -19,24 +26,59 @@ public:
 private:
     const Catalog& catalog_;
     const Workload& workload_;
-    std::map<std::tuple<std::string, int, int, double>, Estimate> cache_;
+    std::map<std::tuple<const Gpu*, int, int, double>, Estimate> cache_;
+};
+
+// One way to run the job on one offer, costed on its best plan.
+struct Option {
+    const Offer* offer = nullptr;
+    const Gpu* gpu = nullptr;
+    const Provider* provider = nullptr;
+    const Estimate* estimate = nullptr;     // owned by the EstimateCache
+    const std::string* requirement = nullptr;  // PyTorch build requirement, when --pytorch is given
+    PlanCost cost;                          // the chosen plan
+    int instances = 1;
+    int gpu_count = 1;
+    double inter_node_gbps = 0;
+    bool in_filter = true;      // passes the user's --gpu/--provider/--region filters
+    bool slow_network = false;  // several nodes without the RDMA the source asks for (a warning)
+    bool has_reserved = false;  // a reserved plan exists for it (chosen or alternative)
 };
 
 struct CandidatePool {
-    std::vector<Candidate> feasible;  // pass every constraint (filters included)
-    std::vector<Candidate> unfiltered;  // pass the constraints but maybe not the user's filters (for over-buying)
+    std::vector<Option> options;  // pass every constraint; in_filter says which also pass the filters
     std::vector<Rejection> rejected;
-    std::vector<Candidate> over_budget;    // nearest-miss material
-    std::vector<Candidate> over_deadline;
+    std::vector<Option> over_budget;  // nearest-miss material (in the filters)
+    std::vector<Option> over_deadline;
 };
 
-CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& request, EstimateCache& estimates);
+struct BuildContext {
+    double setup_hours = 0;
+    double min_network_gbps = 0;
+    SpotAssumptions spot;
+};
 
-// Sorts by the objective, merges region duplicates, marks Pareto-optimal options and ranks.
-void rank_candidates(std::vector<Candidate>& candidates, Objective objective);
-// Warns where a cheaper GPU reaches the policy's share of the speed (seed 4.1).
-void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Candidate>& all, double speed_fraction,
-                      const std::string& currency);
+BuildContext build_context(const Catalog& catalog, const RecommendRequest& request);
+CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& request, EstimateCache& estimates);
+// The full candidate for an option: estimate, alternatives, reasons, warnings, $/TFLOPS.
+Candidate materialize(const Catalog& catalog, const RecommendRequest& request, const Option& option);
+
+// Options (indices into `options`, those with `in_filter` unless `all`) in the objective's order, the
+// same option in several regions merged into its first occurrence.
+struct Ranking {
+    std::vector<std::size_t> order;                           // merged, best first
+    std::vector<std::pair<std::size_t, std::size_t>> merged;  // (kept option, duplicate option)
+};
+Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all);
+// Pareto-optimal (time vs cost) marks for the ranked options, by position in `order`.
+std::vector<bool> pareto_marks(const std::vector<Option>& options, const std::vector<std::size_t>& order);
+// "also in REGION at the same price" for a kept option, as the ranking merged it.
+void add_region_notes(Candidate& c, std::size_t kept, const Ranking& ranking, const std::vector<Option>& options);
+
+// Warns where a cheaper GPU reaches the policy's share of the speed (seed 4.1); `by_cost` is every
+// option that passes the constraints, cheapest first.
+void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>& options,
+                      const std::vector<std::size_t>& by_cost, double speed_fraction, const std::string& currency);
 
 std::string money(double amount, const std::string& currency);
 std::string hours_text(double hours);
