@@ -14,6 +14,7 @@
 #include "gpuadvise/text.hpp"
 #include "io/catalog_sections.hpp"
 #include "io/embedded_data.hpp"
+#include "io/huge_pages.hpp"
 #include "io/offer_tables.hpp"
 
 namespace gpuadvise::io {
@@ -169,6 +170,8 @@ std::string read_file(const std::string& path) {
     std::string bytes;
     if (std::filesystem::is_regular_file(path, ec))
         if (const auto size = std::filesystem::file_size(path, ec); !ec && size > 0) {
+            bytes.reserve(static_cast<std::size_t>(size));
+            advise_huge_pages(bytes.data(), bytes.capacity());
             bytes.resize(static_cast<std::size_t>(size));
             in.read(bytes.data(), static_cast<std::streamsize>(size));
             bytes.resize(static_cast<std::size_t>(in.gcount()));

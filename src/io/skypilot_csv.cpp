@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "io/huge_pages.hpp"
 #include "io/offer_tables.hpp"
 #include "io/skypilot_gpu_names.hpp"
 #include "io/skypilot_records.hpp"
@@ -49,11 +51,43 @@ struct HostPrice {
     std::optional<double> on_demand, spot, vcpus, ram_gb;
 };
 
-std::string trim_region(std::string_view r) {
+std::string_view trim_region(std::string_view r) {
     while (!r.empty() && (r.front() == ' ' || r.front() == ',')) r.remove_prefix(1);
     while (!r.empty() && (r.back() == ' ' || r.back() == ',')) r.remove_suffix(1);
-    return std::string(r);
+    return r;
 }
+
+// What makes rows one offer: instance type, GPU, count, region (zones merge).
+struct OfferKey {
+    std::string_view machine, gpu, region;
+    int count = 0;
+    bool operator==(const OfferKey&) const = default;
+};
+
+std::size_t hash_key(const OfferKey& k) {
+    std::hash<std::string_view> h;
+    std::size_t x = h(k.machine);
+    for (std::size_t v : {h(k.gpu), h(k.region), static_cast<std::size_t>(k.count)}) x ^= v + 0x9e3779b97f4a7c15ULL + (x << 6) + (x >> 2);
+    return x;
+}
+
+// Offers stored by their index in catalog.offers and found by an OfferKey, so that merging zone
+// duplicates builds no key strings.
+struct OfferIndexHash {
+    using is_transparent = void;
+    const std::vector<Offer>* offers;
+    static OfferKey key(const Offer& o) { return {o.instance_type, o.gpu, o.region, o.gpu_count}; }
+    std::size_t operator()(std::size_t i) const { return hash_key(key((*offers)[i])); }
+    std::size_t operator()(const OfferKey& k) const { return hash_key(k); }
+};
+struct OfferIndexEqual {
+    using is_transparent = void;
+    const std::vector<Offer>* offers;
+    OfferKey key(std::size_t i) const { return OfferIndexHash::key((*offers)[i]); }
+    bool operator()(std::size_t a, std::size_t b) const { return a == b || key(a) == key(b); }
+    bool operator()(const OfferKey& k, std::size_t i) const { return k == key(i); }
+    bool operator()(std::size_t i, const OfferKey& k) const { return k == key(i); }
+};
 
 // The host machine type SkyPilot pairs with a GCP accelerator; "" = an N1/G2 host with no row here.
 std::string gcp_host_type(std::string_view accelerator, double count) {
@@ -95,6 +129,8 @@ public:
             ++lines;
         }
         catalog_.offers.reserve(catalog_.offers.size() + lines);
+        advise_huge_pages(catalog_.offers.data() + catalog_.offers.size(),
+                          (catalog_.offers.capacity() - catalog_.offers.size()) * sizeof(Offer));
         index_.reserve(lines);
         for (auto& p : catalog.providers)
             if (p.id == provider_) {
@@ -154,19 +190,14 @@ private:
     bool number(std::size_t source, const CsvRecord& rec, int col, const char* name, std::optional<double>& out) {
         out.reset();
         if (col < 0) return true;
-        const std::string& text = rec.fields[static_cast<std::size_t>(col)];
+        const std::string_view text = rec.fields[static_cast<std::size_t>(col)];
         if (text.empty()) return true;
         out = parse_decimal(text);
-        const std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;  // a field may be huge
-        if (!out) {
-            error(source, rec.line, std::string(name) + ": '" + shown + "' is not a number");
-            return false;
-        }
-        if (*out < 0) {
-            error(source, rec.line, std::string(name) + ": " + shown + " is negative");
-            return false;
-        }
-        return true;
+        if (out && *out >= 0) return true;
+        // A field may be huge: the message shows its start.
+        const std::string shown = text.size() > 40 ? std::string(text.substr(0, 40)) + "..." : std::string(text);
+        error(source, rec.line, std::string(name) + (out ? ": " + shown + " is negative" : ": '" + shown + "' is not a number"));
+        return false;
     }
 
     void read_source(std::size_t source) {
@@ -308,14 +339,9 @@ private:
             return;
         }
         const int n = static_cast<int>(r.count);
-        std::string region = trim_region(r.region);
-        std::string key;
-        key.reserve(machine.size() + m.gpu_id.size() + region.size() + 16);
-        char digits[16];
-        const auto count_end = std::to_chars(digits, digits + sizeof digits, n).ptr;
-        key.append(machine).append("|").append(m.gpu_id).append("|").append(digits, count_end).append("|").append(region);
-        if (auto it = index_.find(key); it != index_.end()) {
-            Offer& o = catalog_.offers[it->second];
+        const std::string_view region = trim_region(r.region);
+        if (auto it = index_.find(OfferKey{machine, m.gpu_id, region, n}); it != index_.end()) {
+            Offer& o = catalog_.offers[*it];
             auto lower = [](std::optional<double>& into, const std::optional<double>& v) {
                 if (v && (!into || *v < *into)) into = v;
             };
@@ -324,12 +350,11 @@ private:
             count(r.source, "zone duplicate merged (lowest price kept)");
             return;
         }
-        index_.emplace(std::move(key), catalog_.offers.size());
         Offer& o = catalog_.offers.emplace_back();
         o.provider = provider_;
         o.gpu = m.gpu_id;
         o.gpu_count = n;
-        o.region = std::move(region);
+        o.region = std::string(region);
         o.instance_type = std::string(machine);
         o.currency = "USD";
         o.on_demand_per_hour = on_demand;
@@ -340,6 +365,7 @@ private:
         o.source = source_;
         o.notes = std::move(notes);
         o.where = {display_names_[r.source], r.line, 0};
+        index_.insert(catalog_.offers.size() - 1);
     }
 
     // GpuInfo texts repeat across rows (one per GPU model and count): scan each once.
@@ -360,12 +386,9 @@ private:
     int errors_ = 0;
     std::unordered_map<std::string, HostPrice> hosts_;
     std::vector<PendingAccelerator> pending_;
-    std::unordered_map<std::string, std::size_t> index_;
+    std::unordered_set<std::size_t, OfferIndexHash, OfferIndexEqual> index_{0, OfferIndexHash{&catalog_.offers},
+                                                                          OfferIndexEqual{&catalog_.offers}};
     std::vector<std::string> display_names_;  // table_display_name per source
-    struct TextHash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-    };
     std::unordered_map<std::string, GpuInfoFacts, TextHash, std::equal_to<>> gpu_info_;
 };
 

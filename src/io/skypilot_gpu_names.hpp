@@ -18,6 +18,12 @@
 
 namespace gpuadvise::io {
 
+// Hash for string-keyed maps looked up with a string_view (no temporary string).
+struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
 struct GpuMapping {
     std::string gpu_id;       // canonical id, empty when skipped
     std::string skip_reason;  // why not, e.g. "not a GPU (TPU)"
@@ -45,7 +51,9 @@ private:
     bool may_name_a_gpu(std::string_view name) const;
 
     const Catalog& catalog_;
-    std::unordered_map<std::string, GpuMapping> cache_;
+    std::unordered_map<std::string, GpuMapping, TextHash, std::equal_to<>> cache_;
+    std::unordered_map<std::string, std::string, TextHash, std::equal_to<>> hints_;  // provider|machine -> hint
+    std::string key_;  // reused lookup key
     mutable std::unordered_set<std::string> known_names_;  // folded ids, aliases and families
     mutable std::vector<std::string> folded_families_;
     mutable std::unordered_map<std::string, std::optional<GpuMatch>> names_;

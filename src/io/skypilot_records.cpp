@@ -16,20 +16,22 @@ constexpr int kRowNotBegun = 0;
 struct RecordSink {
     const std::function<bool(const CsvRecord&)>* on_record;
     CsvRecord record;
-    std::size_t used = 0;  // fields filled in record.fields (the vector is reused)
+    std::vector<std::string> owned;  // libcsv's fields (unescaped), viewed by record.fields at the record's end
+    std::size_t used = 0;  // fields filled (the vectors are reused)
     int current_line = 1;
     bool stopped = false;
 };
 
 void on_field(void* data, std::size_t len, void* ctx) {
     auto* sink = static_cast<RecordSink*>(ctx);
-    if (sink->used == sink->record.fields.size()) sink->record.fields.emplace_back();
-    sink->record.fields[sink->used++].assign(data ? static_cast<const char*>(data) : "", data ? len : 0);
+    if (sink->used == sink->owned.size()) sink->owned.emplace_back();
+    sink->owned[sink->used++].assign(data ? static_cast<const char*>(data) : "", data ? len : 0);
 }
 
 void on_record_end(int, void* ctx) {
     auto* sink = static_cast<RecordSink*>(ctx);
     sink->record.fields.resize(sink->used);
+    for (std::size_t i = 0; i < sink->used; ++i) sink->record.fields[i] = sink->owned[i];
     if (!sink->stopped && !(*sink->on_record)(sink->record)) sink->stopped = true;
     sink->used = 0;
 }
@@ -86,7 +88,7 @@ bool split_plain_line(std::string_view line, RecordSink& sink) {
             if (!field.empty() && (blank(field.front()) || blank(field.back()))) return false;
         }
         if (used == fields.size()) fields.emplace_back();
-        fields[used++].assign(field.data(), field.size());
+        fields[used++] = field;
         if (pos == n) break;
         ++pos;  // the comma
     }
@@ -103,7 +105,7 @@ bool read_csv_records(std::string_view bytes, const std::string& file, const std
         diags.error({file, 0, 0}, "cannot start the CSV parser (out of memory)");
         return false;
     }
-    RecordSink sink{&on_record, {}, 0, 1, false};
+    RecordSink sink{&on_record, {}, {}, 0, 1, false};
     bool ok = true;
     std::size_t pos = 0;
     while (pos < bytes.size() && !sink.stopped) {

@@ -12,9 +12,10 @@
 
 namespace gpuadvise::io {
 
-// One CSV record: its fields and the 1-based line it starts on.
+// One CSV record: its fields and the 1-based line it starts on. The views are valid during the
+// callback only (they point into the input, or into the reader's buffer for unquoted text).
 struct CsvRecord {
-    std::vector<std::string> fields;
+    std::vector<std::string_view> fields;
     int line = 0;
 };
 

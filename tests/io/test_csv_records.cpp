@@ -25,7 +25,7 @@ Read read(const std::string& bytes) {
     r.ok = io::read_csv_records(
         bytes, "t.csv",
         [&](const io::CsvRecord& rec) {
-            r.records.push_back(rec.fields);
+            r.records.emplace_back(rec.fields.begin(), rec.fields.end());
             r.lines.push_back(rec.line);
             return true;
         },
