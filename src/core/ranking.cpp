@@ -19,11 +19,9 @@ auto tie_key(const Option& c) {
                            std::string_view(c.offer->instance_type));
 }
 
-bool same_option(const Option& a, const Option& b) {
-    return a.offer->provider == b.offer->provider && a.offer->gpu == b.offer->gpu && a.gpu_count == b.gpu_count &&
-           a.cost.plan == b.cost.plan &&
-           std::fabs(a.cost.cost_per_month - b.cost.cost_per_month) <= 1e-3 * std::max(1.0, a.cost.cost_per_month) &&
-           a.offer->instance_type == b.offer->instance_type;
+// Within one group (same provider, GPU, count, plan, instance type): the same price.
+bool same_price(const Option& kept, const Option& c) {
+    return std::fabs(kept.cost.cost_per_month - c.cost.cost_per_month) <= 1e-3 * std::max(1.0, kept.cost.cost_per_month);
 }
 
 // What makes two options "the same option in another region": provider, GPU, count, plan, instance type.
@@ -60,30 +58,37 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
         min_cost = std::min(min_cost, options[i].cost.cost_per_month);
         min_hours = std::min(min_hours, options[i].cost.hours_per_run);
     }
-    // Scores computed once: the sort compares two doubles per option, and strings only on a tie.
-    std::vector<std::pair<double, double>> score(options.size());
+    // Scores computed once and sorted with the index, so that comparing two options reads two
+    // adjacent doubles; strings are compared only on a tie.
+    struct Scored {
+        double first, second;
+        std::size_t index;
+    };
+    std::vector<Scored> scored;
+    scored.reserve(idx.size());
     for (std::size_t i : idx) {
         const PlanCost& c = options[i].cost;
         switch (objective) {
-            case Objective::cost: score[i] = {c.cost_per_month, c.hours_per_run}; break;
-            case Objective::time: score[i] = {c.hours_per_run, c.cost_per_month}; break;
+            case Objective::cost: scored.push_back({c.cost_per_month, c.hours_per_run, i}); break;
+            case Objective::time: scored.push_back({c.hours_per_run, c.cost_per_month, i}); break;
             case Objective::balanced:
                 // Geometric balance: each option's cost and time relative to the best of each.
-                score[i] = {(c.cost_per_month / std::max(min_cost, 1e-12)) * (c.hours_per_run / std::max(min_hours, 1e-12)),
-                            c.cost_per_month};
+                scored.push_back({(c.cost_per_month / std::max(min_cost, 1e-12)) * (c.hours_per_run / std::max(min_hours, 1e-12)),
+                                  c.cost_per_month, i});
                 break;
         }
     }
-    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-        const auto& sa = score[a];
-        const auto& sb = score[b];
-        if (std::fabs(sa.first - sb.first) > 1e-9 * std::max(1.0, std::fabs(sa.first))) return sa.first < sb.first;
-        if (std::fabs(sa.second - sb.second) > 1e-9 * std::max(1.0, std::fabs(sa.second))) return sa.second < sb.second;
-        return tie_key(options[a]) < tie_key(options[b]);
+    std::stable_sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
+        if (std::fabs(a.first - b.first) > 1e-9 * std::max(1.0, std::fabs(a.first))) return a.first < b.first;
+        if (std::fabs(a.second - b.second) > 1e-9 * std::max(1.0, std::fabs(a.second))) return a.second < b.second;
+        return tie_key(options[a.index]) < tie_key(options[b.index]);
     });
+    for (std::size_t k = 0; k < scored.size(); ++k) idx[k] = scored[k].index;
+    scored = {};
 
     // The same instance at the same price in several regions is one option to the user. Kept
-    // options of one group are chained through `next`, so this stays linear in the offers.
+    // options of one group are chained through `next`: linear in the offers, times the regions
+    // an instance type has different prices in (tens; zone duplicates were merged on reading).
     std::unordered_map<GroupKey, std::size_t, GroupKeyHash> head;
     head.reserve(idx.size());
     std::vector<std::size_t> next(options.size(), kNone);
@@ -95,7 +100,7 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
         std::size_t match = kNone, last = kNone;
         if (!inserted)
             for (std::size_t m = it->second; m != kNone; m = next[m]) {
-                if (same_option(options[m], c)) {
+                if (same_price(options[m], c)) {
                     match = m;
                     break;
                 }
@@ -114,24 +119,25 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
 std::vector<bool> pareto_marks(const std::vector<Option>& cs, const std::vector<std::size_t>& ranked) {
     // Pareto-optimal: no other option is at least as fast and as cheap, and better in one. A sweep
     // in order of run time keeps the cheapest cost seen among strictly faster options.
-    std::vector<std::size_t> order(ranked.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    auto cost = [&](std::size_t k) -> const PlanCost& { return cs[ranked[k]].cost; };
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return std::tie(cost(a).hours_per_run, cost(a).cost_per_month) < std::tie(cost(b).hours_per_run, cost(b).cost_per_month);
-    });
+    struct Point {
+        double hours, cost;
+        std::size_t position;
+    };
+    std::vector<Point> points(ranked.size());
+    for (std::size_t k = 0; k < ranked.size(); ++k)
+        points[k] = {cs[ranked[k]].cost.hours_per_run, cs[ranked[k]].cost.cost_per_month, k};
+    std::sort(points.begin(), points.end(),
+              [](const Point& a, const Point& b) { return std::tie(a.hours, a.cost) < std::tie(b.hours, b.cost); });
     std::vector<bool> marks(ranked.size(), false);
     double cheapest_faster = std::numeric_limits<double>::infinity();
-    for (std::size_t g = 0; g < order.size();) {
+    for (std::size_t g = 0; g < points.size();) {
         // A group of options with the same run time: only its cheapest can be optimal.
         std::size_t end = g;
-        const double hours = cost(order[g]).hours_per_run;
-        while (end < order.size() && cost(order[end]).hours_per_run <= hours + 1e-12) ++end;
-        const double group_min = cost(order[g]).cost_per_month;
-        for (std::size_t k = g; k < end; ++k) {
-            const double c = cost(order[k]).cost_per_month;
-            marks[order[k]] = c <= group_min + 1e-9 && c < cheapest_faster - 1e-9;
-        }
+        const double hours = points[g].hours;
+        while (end < points.size() && points[end].hours <= hours + 1e-12) ++end;
+        const double group_min = points[g].cost;
+        for (std::size_t k = g; k < end; ++k)
+            marks[points[k].position] = points[k].cost <= group_min + 1e-9 && points[k].cost < cheapest_faster - 1e-9;
         cheapest_faster = std::min(cheapest_faster, group_min);
         g = end;
     }

@@ -103,7 +103,10 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
         ranked.push_back(candidate(k));
     // Every option that passes the constraints, filters or not, cheapest first (over-buying and the
     // source's tier compare against options outside the filters too).
-    const std::vector<std::size_t> by_cost = detail::rank_options(options, Objective::cost, true).order;
+    const bool all_in_filter = std::all_of(options.begin(), options.end(), [](const detail::Option& o) { return o.in_filter; });
+    const std::vector<std::size_t> by_cost = request.objective == Objective::cost && all_in_filter
+                                                 ? ranking.order  // the same ranking: no filters, same objective
+                                                 : detail::rank_options(options, Objective::cost, true).order;
     detail::flag_over_buying(ranked, options, by_cost, catalog.policy.get("overbuy_speed_fraction"), request.currency);
     for (auto& c : ranked) detail::check_host(catalog, request, c);
 

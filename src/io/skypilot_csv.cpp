@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <map>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "io/huge_pages.hpp"
 #include "io/offer_tables.hpp"
@@ -71,23 +70,9 @@ std::size_t hash_key(const OfferKey& k) {
     return x;
 }
 
-// Offers stored by their index in catalog.offers and found by an OfferKey, so that merging zone
-// duplicates builds no key strings.
-struct OfferIndexHash {
-    using is_transparent = void;
-    const std::vector<Offer>* offers;
-    static OfferKey key(const Offer& o) { return {o.instance_type, o.gpu, o.region, o.gpu_count}; }
-    std::size_t operator()(std::size_t i) const { return hash_key(key((*offers)[i])); }
-    std::size_t operator()(const OfferKey& k) const { return hash_key(k); }
-};
-struct OfferIndexEqual {
-    using is_transparent = void;
-    const std::vector<Offer>* offers;
-    OfferKey key(std::size_t i) const { return OfferIndexHash::key((*offers)[i]); }
-    bool operator()(std::size_t a, std::size_t b) const { return a == b || key(a) == key(b); }
-    bool operator()(const OfferKey& k, std::size_t i) const { return k == key(i); }
-    bool operator()(std::size_t i, const OfferKey& k) const { return k == key(i); }
-};
+OfferKey offer_key(const Offer& o) { return {o.instance_type, o.gpu, o.region, o.gpu_count}; }
+
+constexpr std::size_t kNoOffer = static_cast<std::size_t>(-1);
 
 // The host machine type SkyPilot pairs with a GCP accelerator; "" = an N1/G2 host with no row here.
 std::string gcp_host_type(std::string_view accelerator, double count) {
@@ -132,6 +117,8 @@ public:
         advise_huge_pages(catalog_.offers.data() + catalog_.offers.size(),
                           (catalog_.offers.capacity() - catalog_.offers.size()) * sizeof(Offer));
         index_.reserve(lines);
+        chain_.reserve(lines);
+        first_offer_ = catalog_.offers.size();
         for (auto& p : catalog.providers)
             if (p.id == provider_) {
                 if (p.as_of.empty() && !sources.front().ref.builtin) {
@@ -340,8 +327,14 @@ private:
         }
         const int n = static_cast<int>(r.count);
         const std::string_view region = trim_region(r.region);
-        if (auto it = index_.find(OfferKey{machine, m.gpu_id, region, n}); it != index_.end()) {
-            Offer& o = catalog_.offers[*it];
+        // Zone duplicates: offers by key hash, chained through chain_ on a collision (one hash per row).
+        const OfferKey key{machine, m.gpu_id, region, n};
+        const auto slot = index_.try_emplace(hash_key(key), kNoOffer).first;
+        std::size_t same = kNoOffer;
+        for (std::size_t i = slot->second; i != kNoOffer && same == kNoOffer; i = chain_[i - first_offer_])
+            if (offer_key(catalog_.offers[i]) == key) same = i;
+        if (same != kNoOffer) {
+            Offer& o = catalog_.offers[same];
             auto lower = [](std::optional<double>& into, const std::optional<double>& v) {
                 if (v && (!into || *v < *into)) into = v;
             };
@@ -365,7 +358,8 @@ private:
         o.source = source_;
         o.notes = std::move(notes);
         o.where = {display_names_[r.source], r.line, 0};
-        index_.insert(catalog_.offers.size() - 1);
+        chain_.push_back(slot->second);
+        slot->second = catalog_.offers.size() - 1;
     }
 
     // GpuInfo texts repeat across rows (one per GPU model and count): scan each once.
@@ -386,8 +380,9 @@ private:
     int errors_ = 0;
     std::unordered_map<std::string, HostPrice> hosts_;
     std::vector<PendingAccelerator> pending_;
-    std::unordered_set<std::size_t, OfferIndexHash, OfferIndexEqual> index_{0, OfferIndexHash{&catalog_.offers},
-                                                                          OfferIndexEqual{&catalog_.offers}};
+    std::unordered_map<std::size_t, std::size_t> index_;  // key hash -> newest offer with it
+    std::vector<std::size_t> chain_;  // per offer of this reader: the previous offer with the same hash
+    std::size_t first_offer_ = 0;     // catalog.offers index of this reader's first offer
     std::vector<std::string> display_names_;  // table_display_name per source
     std::unordered_map<std::string, GpuInfoFacts, TextHash, std::equal_to<>> gpu_info_;
 };
