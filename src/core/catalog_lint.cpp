@@ -1,9 +1,11 @@
 #include "gpuadvise/catalog_lint.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
-#include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "gpuadvise/dates.hpp"
 
@@ -35,6 +37,23 @@ struct SameOffer {
     }
 };
 
+// True for each offer that repeats an earlier one (the first occurrence is not flagged).
+std::vector<bool> later_duplicates(const std::vector<Offer>& offers) {
+    std::vector<std::pair<std::size_t, std::size_t>> hashed(offers.size());  // (hash, index)
+    for (std::size_t i = 0; i < offers.size(); ++i) hashed[i] = {SameOfferHash{}(&offers[i]), i};
+    std::sort(hashed.begin(), hashed.end());
+    std::vector<bool> duplicate(offers.size(), false);
+    for (std::size_t run = 0; run < hashed.size();) {
+        std::size_t end = run + 1;
+        while (end < hashed.size() && hashed[end].first == hashed[run].first) ++end;
+        for (std::size_t k = run + 1; k < end; ++k)  // indices ascend within a run of equal hashes
+            for (std::size_t j = run; j < k && !duplicate[hashed[k].second]; ++j)
+                duplicate[hashed[k].second] = SameOffer{}(&offers[hashed[j].second], &offers[hashed[k].second]);
+        run = end;
+    }
+    return duplicate;
+}
+
 }  // namespace
 
 Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
@@ -49,15 +68,16 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
             d.error(p.where, "provider '" + p.id + "': no exchange rate for currency '" + p.currency +
                                  "'; add it under 'rates:' with usd_per_unit, as_of and source");
 
-    // Runs on every load, so the common case (no warning) allocates nothing per offer.
-    std::unordered_set<const Offer*, SameOfferHash, SameOffer> seen;
-    seen.reserve(catalog.offers.size());
+    // Runs on every load, so the common case (no warning) allocates nothing per offer: duplicates
+    // are found by sorting (hash, index) pairs and comparing offers only within equal hashes.
+    const std::vector<bool> duplicate = later_duplicates(catalog.offers);
     std::map<std::string, long> stale_by_provider;
     std::map<std::string, SourceLocation> stale_where;
     bool parsed_as_of = false;  // offers of one table share their as_of: parse it once
     std::string last_as_of;
     std::optional<long> last_as_of_days;
-    for (const auto& o : catalog.offers) {
+    for (std::size_t i = 0; i < catalog.offers.size(); ++i) {
+        const Offer& o = catalog.offers[i];
         auto what_text = [&] {
             return o.provider + " " + o.gpu + " x" + std::to_string(o.gpu_count) +
                    (o.region.empty() ? "" : " in " + o.region);
@@ -74,7 +94,7 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
                                    std::pair{"reserved_per_month", o.reserved_per_month},
                                    std::pair{"spot_per_hour", o.spot_per_hour}})
             if (price && *price == 0) d.warning(o.where, what_text() + ": " + name + " is 0");
-        if (!seen.insert(&o).second)
+        if (duplicate[i])
             d.warning(o.where, what_text() + (o.instance_type.empty() ? "" : " (" + o.instance_type + ")") +
                                    ": duplicate offer");
         if (today_days) {

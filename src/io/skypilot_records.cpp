@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace gpuadvise::io {
@@ -140,11 +141,41 @@ bool read_csv_records(std::string_view bytes, const std::string& file, const std
     return ok;
 }
 
+namespace {
+
+// Exact fast path for the common price text ("1.5863", "64.0", "8"): at most 15 significant
+// digits and 15 decimals. The digits form an integer below 2^53 and 10^k is exact for k <= 22, so
+// one correctly rounded division gives the correctly rounded value, the same double from_chars
+// returns (Clinger's fast path). Anything else (exponents, long digit strings) returns nullopt.
+std::optional<double> simple_decimal(std::string_view text) {
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                        1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    std::uint64_t mantissa = 0;
+    int digits = 0, decimals = 0;
+    bool dot = false;
+    for (char c : text) {
+        if (c >= '0' && c <= '9') {
+            if (++digits > 15) return std::nullopt;
+            mantissa = mantissa * 10 + static_cast<std::uint64_t>(c - '0');
+            decimals += dot;
+        } else if (c == '.' && !dot) {
+            dot = true;
+        } else {
+            return std::nullopt;
+        }
+    }
+    if (digits == 0) return std::nullopt;
+    return static_cast<double>(mantissa) / kPow10[decimals];
+}
+
+}  // namespace
+
 std::optional<double> parse_decimal(std::string_view text) {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
     if (text.empty()) return std::nullopt;
     if (text.front() == '+') text.remove_prefix(1);
+    if (auto fast = simple_decimal(text)) return fast;
     double value = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;

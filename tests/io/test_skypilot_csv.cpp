@@ -3,6 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <random>
+#include <string>
 
 #include "io/offer_tables.hpp"
 #include "io/skypilot_gpu_names.hpp"
@@ -219,4 +223,31 @@ TEST_CASE("GpuInfo scanning takes memory and counts from any of the upstream spe
     CHECK(io::parse_decimal("0.36979999999999996") == Approx(0.3698));
     CHECK_FALSE(io::parse_decimal("1.2.3"));
     CHECK_FALSE(io::parse_decimal("nan"));
+}
+
+TEST_CASE("skypilot: the fast decimal path gives exactly the double from_chars gives", "[io]") {
+    // parse_decimal reads short plain decimals itself (Clinger's exact fast path) and hands the
+    // rest to from_chars; both must agree bit for bit, or a price could change in the last digit.
+    std::mt19937_64 rng(42);
+    auto check = [](const std::string& text) {
+        double expected = 0;
+        std::from_chars(text.data(), text.data() + text.size(), expected);
+        auto got = io::parse_decimal(text);
+        REQUIRE(got);
+        CHECK(std::memcmp(&*got, &expected, sizeof expected) == 0);
+    };
+    for (const char* text : {"0", "8", "64.0", "1.5863", "2.700300000001", "0.36979999999999996", "5.", ".5", "00.10",
+                             "123456789012345", "1234567890123456", "0.000000000000001", "98.76543210987654", "1e3"})
+        check(text);
+    for (int i = 0; i < 20000; ++i) {
+        const int int_digits = static_cast<int>(rng() % 8), frac_digits = static_cast<int>(rng() % 16);
+        std::string text;
+        for (int d = 0; d < int_digits; ++d) text += static_cast<char>('0' + rng() % 10);
+        if (frac_digits > 0 || text.empty()) text += '.';
+        for (int d = 0; d < frac_digits || text == "."; ++d) text += static_cast<char>('0' + rng() % 10);
+        check(text);
+    }
+    CHECK_FALSE(io::parse_decimal("1.2.3"));
+    CHECK_FALSE(io::parse_decimal("."));
+    CHECK(io::parse_decimal("-1") == -1.0);  // not a fast-path text: from_chars reads it (the reader rejects negatives)
 }
