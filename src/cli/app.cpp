@@ -79,6 +79,8 @@ std::string hint_for_extras(const CLI::App& root, const std::vector<std::string>
 
 }  // namespace
 
+void exit_after_run() { Context::process_exits_after_run = true; }
+
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
     Context ctx(out, err);
     CLI::App app{"gpuadvise — which GPU cloud offer to rent for a PyTorch job, on which plan, and why"};

@@ -11,6 +11,12 @@
 
 namespace gpuadvise::cli {
 
+bool Context::process_exits_after_run = false;
+
+Context::~Context() {
+    if (process_exits_after_run) (void)catalog_.release();  // freed by the exit, in one go
+}
+
 const Catalog& Context::catalog() {
     if (!catalog_) {
         io::CatalogOptions options;

@@ -31,6 +31,9 @@ struct GlobalOptions {
 class Context {
 public:
     Context(std::ostream& out_stream, std::ostream& err_stream) : out(out_stream), err(err_stream) {}
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
 
     GlobalOptions global;
     std::ostream& out;
@@ -48,6 +51,9 @@ public:
 
     // Prints a result: JSON (with schema_version first) or the text document in the chosen format.
     void emit(const nlohmann::ordered_json& json, const io::TextDocument& doc);
+
+    // Set by exit_after_run(): the destructor leaves the catalog to the process exit.
+    static bool process_exits_after_run;
 
 private:
     std::unique_ptr<Catalog> catalog_;
