@@ -4,6 +4,7 @@
 // zone (data/skypilot/PROVENANCE.md, "GCP pricing representation"). What cannot be used is
 // counted per reason in Catalog::skipped; malformed input is a located error.
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <chrono>
 #include <cstring>
@@ -116,7 +117,9 @@ public:
         catalog_.offers.reserve(catalog_.offers.size() + lines);
         advise_huge_pages(catalog_.offers.data() + catalog_.offers.size(),
                           (catalog_.offers.capacity() - catalog_.offers.size()) * sizeof(Offer));
-        index_.reserve(lines);
+        index_.reserve(std::bit_ceil(2 * lines + 2));
+        advise_huge_pages(index_.data(), index_.capacity() * sizeof index_[0]);
+        index_.assign(index_.capacity(), {0, kNoOffer});
         chain_.reserve(lines);
         first_offer_ = catalog_.offers.size();
         for (auto& p : catalog.providers)
@@ -329,9 +332,10 @@ private:
         const std::string_view region = trim_region(r.region);
         // Zone duplicates: offers by key hash, chained through chain_ on a collision (one hash per row).
         const OfferKey key{machine, m.gpu_id, region, n};
-        const auto slot = index_.try_emplace(hash_key(key), kNoOffer).first;
+        const std::size_t hash = hash_key(key);
+        const std::size_t slot = index_slot(hash);
         std::size_t same = kNoOffer;
-        for (std::size_t i = slot->second; i != kNoOffer && same == kNoOffer; i = chain_[i - first_offer_])
+        for (std::size_t i = index_[slot].second; i != kNoOffer && same == kNoOffer; i = chain_[i - first_offer_])
             if (offer_key(catalog_.offers[i]) == key) same = i;
         if (same != kNoOffer) {
             Offer& o = catalog_.offers[same];
@@ -358,8 +362,18 @@ private:
         o.source = source_;
         o.notes = std::move(notes);
         o.where = {display_names_[r.source], r.line, 0};
-        chain_.push_back(slot->second);
-        slot->second = catalog_.offers.size() - 1;
+        chain_.push_back(index_[slot].second);
+        index_[slot] = {hash, catalog_.offers.size() - 1};
+    }
+
+    // The zone index: open addressing on the key hash, no allocation per row. It has more than
+    // twice as many slots as the tables have lines, and every offer comes from a line: it is at
+    // most half full, so a probe always ends.
+    std::size_t index_slot(std::size_t hash) const {
+        const std::size_t mask = index_.size() - 1;
+        std::size_t i = hash & mask;
+        while (index_[i].second != kNoOffer && index_[i].first != hash) i = (i + 1) & mask;
+        return i;
     }
 
     // GpuInfo texts repeat across rows (one per GPU model and count): scan each once.
@@ -380,7 +394,7 @@ private:
     int errors_ = 0;
     std::unordered_map<std::string, HostPrice> hosts_;
     std::vector<PendingAccelerator> pending_;
-    std::unordered_map<std::size_t, std::size_t> index_;  // key hash -> newest offer with it
+    std::vector<std::pair<std::size_t, std::size_t>> index_;  // (key hash, newest offer with it); kNoOffer = empty
     std::vector<std::size_t> chain_;  // per offer of this reader: the previous offer with the same hash
     std::size_t first_offer_ = 0;     // catalog.offers index of this reader's first offer
     std::vector<std::string> display_names_;  // table_display_name per source
