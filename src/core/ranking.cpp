@@ -6,7 +6,6 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 
 #include "recommend_candidates.hpp"
 
@@ -20,30 +19,7 @@ auto tie_key(const Option& c) {
 }
 
 // Within one group (same provider, GPU, count, plan, instance type): the same price.
-bool same_price(const Option& kept, const Option& c) {
-    return std::fabs(kept.cost.cost_per_month - c.cost.cost_per_month) <= 1e-3 * std::max(1.0, kept.cost.cost_per_month);
-}
-
-// What makes two options "the same option in another region": provider, GPU, count, plan, instance type.
-struct GroupKey {
-    std::string_view provider, gpu, instance_type;
-    int gpu_count;
-    Plan plan;
-    bool operator==(const GroupKey&) const = default;
-};
-
-struct GroupKeyHash {
-    std::size_t operator()(const GroupKey& k) const {
-        std::hash<std::string_view> h;
-        std::size_t x = h(k.provider);
-        for (std::size_t v : {h(k.gpu), h(k.instance_type), static_cast<std::size_t>(k.gpu_count),
-                              static_cast<std::size_t>(k.plan)})
-            x ^= v + 0x9e3779b97f4a7c15ULL + (x << 6) + (x >> 2);
-        return x;
-    }
-};
-
-constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+bool same_price(double kept, double c) { return std::fabs(kept - c) <= 1e-3 * std::max(1.0, kept); }
 
 }  // namespace
 
@@ -86,31 +62,24 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
     for (std::size_t k = 0; k < scored.size(); ++k) idx[k] = scored[k].index;
     scored = {};
 
-    // The same instance at the same price in several regions is one option to the user. Kept
-    // options of one group are chained through `next`: linear in the offers, times the regions
-    // an instance type has different prices in (tens; zone duplicates were merged on reading).
-    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> head;
-    head.reserve(idx.size());
-    std::vector<std::size_t> next(options.size(), kNone);
+    // The same instance at the same price in several regions is one option to the user. Each
+    // group (Option::group) keeps its kept options' prices side by side, so a new option is
+    // compared with a few contiguous doubles: linear in the offers, times the regions an instance
+    // type has different prices in (tens; zone duplicates were merged on reading).
+    std::size_t groups = 0;
+    for (std::size_t i : idx) groups = std::max(groups, options[i].group + 1);
+    std::vector<std::vector<std::pair<double, std::size_t>>> kept(groups);  // (monthly cost, option)
     out.order.reserve(idx.size());
     for (std::size_t i : idx) {
         const Option& c = options[i];
-        const GroupKey key{c.offer->provider, c.offer->gpu, c.offer->instance_type, c.gpu_count, c.cost.plan};
-        auto [it, inserted] = head.try_emplace(key, i);
-        std::size_t match = kNone, last = kNone;
-        if (!inserted)
-            for (std::size_t m = it->second; m != kNone; m = next[m]) {
-                if (same_price(options[m], c)) {
-                    match = m;
-                    break;
-                }
-                last = m;
-            }
-        if (match != kNone) {
-            out.merged.emplace_back(match, i);
+        auto& members = kept[c.group];
+        auto same = std::find_if(members.begin(), members.end(),
+                                 [&](const auto& m) { return same_price(m.first, c.cost.cost_per_month); });
+        if (same != members.end()) {
+            out.merged.emplace_back(same->second, i);
             continue;
         }
-        if (last != kNone) next[last] = i;
+        members.emplace_back(c.cost.cost_per_month, i);
         out.order.push_back(i);
     }
     return out;

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "gpuadvise/offer_query.hpp"
 #include "gpuadvise/text.hpp"
@@ -99,6 +101,25 @@ std::string slow_network_warning(const Option& o, double min_network) {
            " without RDMA (the source asks for >= " + std::to_string(static_cast<int>(min_network)) + " Gbps RDMA)";
 }
 
+// What makes two options "the same option in another region" (with the same price).
+struct GroupKey {
+    std::string_view provider, gpu, instance_type;
+    int gpu_count;
+    Plan plan;
+    bool operator==(const GroupKey&) const = default;
+};
+
+struct GroupKeyHash {
+    std::size_t operator()(const GroupKey& k) const {
+        std::hash<std::string_view> h;
+        std::size_t x = h(k.provider);
+        for (std::size_t v : {h(k.gpu), h(k.instance_type), static_cast<std::size_t>(k.gpu_count),
+                              static_cast<std::size_t>(k.plan)})
+            x ^= v + 0x9e3779b97f4a7c15ULL + (x << 6) + (x >> 2);
+        return x;
+    }
+};
+
 // Memoised lookup for runs of offers that name the same GPU or provider.
 template <typename T, typename Find>
 const T* memo_find(std::string_view id, std::string_view& last_id, const T*& last, Find find) {
@@ -140,6 +161,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
     const Gpu* last_gpu = nullptr;
     const Provider* last_provider = nullptr;
     pool.options.reserve(catalog.offers.size());
+    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups;  // read in catalog order: cache-friendly
     for (const auto& o : catalog.offers) {
         const Gpu* gpu = memo_find<Gpu>(o.gpu, last_gpu_id, last_gpu, [&](std::string_view id) { return catalog.find_gpu(id); });
         if (!gpu) continue;
@@ -222,6 +244,8 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
                                  money(*r.budget_monthly, r.currency));
             continue;
         }
+        const GroupKey key{o.provider, o.gpu, o.instance_type, c.gpu_count, c.cost.plan};
+        c.group = groups.try_emplace(key, groups.size()).first->second;
         pool.options.push_back(c);
     }
     return pool;

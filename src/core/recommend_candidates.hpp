@@ -37,6 +37,7 @@ struct Option {
     const Estimate* estimate = nullptr;     // owned by the EstimateCache
     const std::string* requirement = nullptr;  // PyTorch build requirement, when --pytorch is given
     PlanCost cost;                          // the chosen plan
+    std::size_t group = 0;  // same provider, GPU, count, plan and instance type: "the same option"
     int instances = 1;
     int gpu_count = 1;
     double inter_node_gbps = 0;
