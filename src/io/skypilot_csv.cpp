@@ -114,6 +114,8 @@ public:
                 ++lines;
             ++lines;
         }
+        // About 1 KB per row for everything the load and a recommend allocate after this point.
+        prepare_heap(lines * 1024);
         catalog_.offers.reserve(catalog_.offers.size() + lines);
         advise_huge_pages(catalog_.offers.data() + catalog_.offers.size(),
                           (catalog_.offers.capacity() - catalog_.offers.size()) * sizeof(Offer));
