@@ -16,5 +16,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 // Closest candidate within max(2, |word|/3) edits (case-insensitive), if any.
 std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates);
 std::string join(const std::vector<std::string>& items, std::string_view sep);
+// Input echoed in a message: at most `max` characters, then "..." (a field may be 100 MB long).
+std::string shorten(std::string_view text, std::size_t max = 40);
 
 }  // namespace gpuadvise

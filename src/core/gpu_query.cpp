@@ -116,7 +116,7 @@ GpuMatch resolve_gpu_name(const Catalog& catalog, std::string_view name) {
     }
     std::string hint = "run 'gpuadvise gpus' for the GPUs in the catalog";
     if (auto best = closest_match(name, names)) hint = "did you mean '" + *best + "'? (" + hint + ")";
-    throw UsageError("unknown GPU '" + std::string(name) + "'", hint);
+    throw UsageError("unknown GPU '" + shorten(name) + "'", hint);
 }
 
 std::vector<const Gpu*> select_gpus(const Catalog& catalog, const GpuSpec& spec) {

@@ -70,6 +70,10 @@ std::optional<std::string> closest_match(std::string_view word, const std::vecto
     return best;
 }
 
+std::string shorten(std::string_view text, std::size_t max) {
+    return text.size() > max ? std::string(text.substr(0, max)) + "..." : std::string(text);
+}
+
 std::string join(const std::vector<std::string>& items, std::string_view sep) {
     std::string out;
     for (std::size_t i = 0; i < items.size(); ++i) {

@@ -12,6 +12,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "gpuadvise/text.hpp"
 #include "io/huge_pages.hpp"
 #include "io/offer_tables.hpp"
 #include "io/skypilot_gpu_names.hpp"
@@ -186,8 +187,7 @@ private:
         if (text.empty()) return true;
         out = parse_decimal(text);
         if (out && *out >= 0) return true;
-        // A field may be huge: the message shows its start.
-        const std::string shown = text.size() > 40 ? std::string(text.substr(0, 40)) + "..." : std::string(text);
+        const std::string shown = shorten(text);
         error(source, rec.line, std::string(name) + (out ? ": " + shown + " is negative" : ": '" + shown + "' is not a number"));
         return false;
     }

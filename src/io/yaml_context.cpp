@@ -108,7 +108,7 @@ std::optional<double> YamlContext::as_number(const YAML::Node& node, const std::
     if (begin != end && *begin == '+') ++begin;
     auto [ptr, ec] = std::from_chars(begin, end, value);
     if (s.empty() || ec == std::errc::invalid_argument || ptr != end) {
-        error(node, path, "expected a number, found '" + (s.size() > 40 ? s.substr(0, 40) + "..." : s) + "'");
+        error(node, path, "expected a number, found '" + shorten(s) + "'");
         return std::nullopt;
     }
     if (ec == std::errc::result_out_of_range || !std::isfinite(value)) {
