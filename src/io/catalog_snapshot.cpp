@@ -9,7 +9,6 @@
 #include <cereal/types/string.hpp>
 #include <cereal/types/vector.hpp>
 
-#include <cstring>
 #include <sstream>
 #include <streambuf>
 
