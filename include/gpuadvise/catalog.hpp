@@ -22,12 +22,16 @@ struct ExchangeRate {
     double usd_per_unit = 0;
     std::string as_of;
     std::string source;
+
+    bool operator==(const ExchangeRate&) const = default;
 };
 
 // What an import (e.g. a SkyPilot table) could not use, counted per reason.
 struct SkipSummary {
     std::string file;
     std::map<std::string, long> rows_by_reason;
+
+    bool operator==(const SkipSummary&) const = default;
 };
 
 struct Catalog {
@@ -48,6 +52,7 @@ struct Catalog {
     // Amount in `from` converted to `to` through USD; nullopt when a rate is missing.
     std::optional<double> convert(double amount, std::string_view from, std::string_view to) const;
     const ExchangeRate* rate_for(std::string_view currency) const;
+    bool operator==(const Catalog&) const = default;
 };
 
 }  // namespace gpuadvise

@@ -62,6 +62,8 @@ struct PytorchRelease {
     std::vector<std::string> wheels;  // "cu102", "cu113", "cu116" (table order = preference, oldest CUDA first)
     std::string notes;
     std::string source;
+
+    bool operator==(const PytorchRelease&) const = default;
 };
 
 // Minimum driver a CUDA toolkit release needs (§5b, Linux x86_64).
@@ -69,6 +71,8 @@ struct ToolkitDriver {
     std::string cuda;        // "12.2"
     std::string min_driver;  // "535.54.03"
     std::string source;
+
+    bool operator==(const ToolkitDriver&) const = default;
 };
 
 // Minor-version compatibility: any CUDA <major>.x wheel runs on a driver at least this (§5b).
@@ -76,6 +80,8 @@ struct MinorCompatFloor {
     int cuda_major = 0;
     std::string min_driver;  // "525.60.13"
     std::string source;
+
+    bool operator==(const MinorCompatFloor&) const = default;
 };
 
 // The GPU architectures a wheel variant is built for, for a range of PyTorch releases (§5a, §5c).
@@ -89,6 +95,8 @@ struct WheelArchs {
     std::vector<std::string> archs;  // "sm_70", "sm_75", ...
     std::string notes;
     std::string source;
+
+    bool operator==(const WheelArchs&) const = default;
 };
 
 // A precision needs a minimum compute capability; below it, use `fallback` (§5c rules 3, 4).
@@ -97,6 +105,8 @@ struct PrecisionRule {
     std::string min_compute_capability;  // "8.0"
     Precision fallback = Precision::fp16;
     std::string source;
+
+    bool operator==(const PrecisionRule&) const = default;
 };
 
 struct CompatTables {
@@ -118,6 +128,7 @@ struct CompatTables {
     // The toolkit's own driver (needed for PTX JIT and some newer features).
     std::optional<Version> toolkit_driver_for(const Version& cuda) const;
     const PrecisionRule* rule_for(Precision p) const;
+    bool operator==(const CompatTables&) const = default;
 };
 
 // Does the wheel's architecture list cover this compute capability (range rule above)?

@@ -14,6 +14,8 @@ struct Diagnostic {
     Severity severity = Severity::error;
     SourceLocation where;
     std::string message;  // "offers[3].gpu: unknown GPU 'A100-80G'; did you mean 'a100-80gb-pcie'?"
+
+    bool operator==(const Diagnostic&) const = default;
 };
 
 class Diagnostics {
@@ -27,6 +29,7 @@ public:
     std::size_t error_count() const;
     std::size_t warning_count() const;
     const std::vector<Diagnostic>& all() const { return items_; }
+    bool operator==(const Diagnostics&) const = default;
 
 private:
     std::vector<Diagnostic> items_;

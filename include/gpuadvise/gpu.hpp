@@ -24,6 +24,7 @@ struct DenseTflops {
     std::optional<double> fp8;
 
     std::optional<double> at(Precision p) const;
+    bool operator==(const DenseTflops&) const = default;
 };
 
 struct Gpu {
@@ -51,6 +52,7 @@ struct Gpu {
     std::optional<double> compute_capability_value() const;
     bool supports(Precision p) const;
     bool is_uncertain(std::string_view field) const;
+    bool operator==(const Gpu&) const = default;
 };
 
 }  // namespace gpuadvise

@@ -31,6 +31,8 @@ struct TransformerShape {
     int vocab = 0;     // 0 = no language-model head (no logits memory)
     int patch_size = 0;  // vision transformers: tokens = (image / patch)^2 + 1
     bool decoder = false;  // autoregressive LM: KV cache at inference, tokens as the unit
+
+    bool operator==(const TransformerShape&) const = default;
 };
 
 // The job `--model X` alone answers; every field can be overridden on the command line.
@@ -43,6 +45,8 @@ struct DefaultJob {
     int image_size = 0;        // pixels per side (vision)
     bool grad_checkpointing = false;
     std::string description;   // "ImageNet-1k, 90 epochs (DLE recipe)"
+
+    bool operator==(const DefaultJob&) const = default;
 };
 
 struct ModelPreset {
@@ -74,6 +78,7 @@ struct ModelPreset {
     SourceLocation where;
 
     bool is_uncertain(std::string_view field) const;
+    bool operator==(const ModelPreset&) const = default;
 };
 
 // One measured training throughput (single GPU unless gpu_count says otherwise).
@@ -92,6 +97,7 @@ struct CalibrationPoint {
     SourceLocation where;
 
     bool matches(Precision p) const;  // amp matches fp16 and bf16
+    bool operator==(const CalibrationPoint&) const = default;
 };
 
 }  // namespace gpuadvise

@@ -12,6 +12,8 @@ struct SourceLocation {
     std::string file;
     int line = 0;
     int column = 0;
+
+    bool operator==(const SourceLocation&) const = default;
 };
 
 enum class Plan { on_demand, reserved, spot };
@@ -33,6 +35,8 @@ struct Provider {
     std::string as_of;
     std::string source;
     SourceLocation where;
+
+    bool operator==(const Provider&) const = default;
 };
 
 // One rentable configuration: provider x GPU x count x region. Prices are for the whole offer
@@ -56,6 +60,7 @@ struct Offer {
     SourceLocation where;
 
     std::optional<double> price(Plan p) const;
+    bool operator==(const Offer&) const = default;
 };
 
 }  // namespace gpuadvise

@@ -26,6 +26,7 @@ public:
     // Returns false if the key is unknown.
     bool set(std::string_view key, double value);
     const std::map<std::string, double, std::less<>>& overrides() const { return overrides_; }
+    bool operator==(const Policy&) const = default;
 
 private:
     std::map<std::string, double, std::less<>> overrides_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/gpu_query.hpp"
 #include "gpuadvise/text.hpp"
+#include "io/builtin_catalog.hpp"
 #include "io/catalog_sections.hpp"
 #include "io/embedded_data.hpp"
 #include "io/huge_pages.hpp"
@@ -133,21 +135,48 @@ std::string parent_dir(const std::string& path) {
     return p.has_parent_path() ? p.parent_path().string() : std::string(".");
 }
 
+void read_builtin_table(const TableRef& ref, Catalog& catalog, Diagnostics& diags) {
+    auto data = find_embedded(ref.resolved_path);
+    if (!data) {
+        diags.error(ref.where, "tables: built-in table '" + ref.path + "' does not exist");
+        return;
+    }
+    load_offer_table(ref, *data, catalog, diags);
+}
+
+// The rows a built-in table added when the snapshot was made, if reading it now would add the same:
+// same GPU list and same as_of and source of its provider (the provider the reader would pick).
+BuiltinTable* reusable_table(const TableRef& ref, std::vector<BuiltinTable>& prepared, const Catalog& catalog,
+                             bool gpus_unchanged) {
+    if (!gpus_unchanged) return nullptr;
+    auto it = std::find_if(prepared.begin(), prepared.end(), [&](const BuiltinTable& t) { return t.ref == ref; });
+    if (it == prepared.end()) return nullptr;
+    const Provider* provider = nullptr;
+    for (const auto& p : catalog.providers)
+        if (p.id == ref.provider) provider = &p;
+    if (!provider || provider->as_of != it->provider_as_of || provider->source != it->provider_source) return nullptr;
+    return &*it;
+}
+
 // `already_read`: texts of tables given directly with --catalog, by path (read once to recognise them).
-void load_tables(const std::vector<TableRef>& tables, std::map<std::string, std::string>& already_read, Catalog& catalog,
-                 Diagnostics& diags) {
+// `prepared`: the built-in tables as read from the snapshot; `gpus_unchanged`: the GPU list is still the
+// built-in one. A prepared table whose inputs changed is read again from the embedded CSV.
+void load_tables(const std::vector<TableRef>& tables, std::map<std::string, std::string>& already_read,
+                 std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog, Diagnostics& diags) {
     for (const auto& ref : tables) {
         std::string bytes;
         if (auto it = already_read.find(ref.resolved_path); !ref.builtin && it != already_read.end()) {
             bytes = std::move(it->second);
             already_read.erase(it);
         } else if (ref.builtin) {
-            auto data = find_embedded(ref.resolved_path);
-            if (!data) {
-                diags.error(ref.where, "tables: built-in table '" + ref.path + "' does not exist");
-                continue;
+            if (BuiltinTable* t = reusable_table(ref, prepared, catalog, gpus_unchanged)) {
+                std::move(t->offers.begin(), t->offers.end(), std::back_inserter(catalog.offers));
+                std::move(t->skipped.begin(), t->skipped.end(), std::back_inserter(catalog.skipped));
+                for (auto& d : t->diagnostics) diags.add(std::move(d));
+            } else {
+                read_builtin_table(ref, catalog, diags);
             }
-            bytes = std::string(*data);
+            continue;
         } else {
             try {
                 bytes = read_file(ref.resolved_path);
@@ -157,6 +186,17 @@ void load_tables(const std::vector<TableRef>& tables, std::map<std::string, std:
             }
         }
         load_offer_table(ref, bytes, catalog, diags);
+    }
+}
+
+// The four built-in YAML documents, merged in this order.
+void parse_builtin_yaml(Catalog& catalog, std::vector<TableRef>& tables, Diagnostics& diags) {
+    for (std::string_view name : {"providers.yaml", "market.yaml", "models.yaml", "compat.yaml"}) {
+        auto text = find_embedded(name);
+        if (!text) continue;
+        Catalog layer;
+        parse_catalog_yaml(*text, "<built-in>/" + std::string(name), true, "", layer, tables, diags);
+        merge_into(catalog, std::move(layer));
     }
 }
 
@@ -235,19 +275,50 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
     }
 }
 
-Catalog load_catalog(const CatalogOptions& options) {
+BuiltinCatalog read_builtin_catalog() {
+    BuiltinCatalog builtin;
+    Diagnostics diags;
+    std::vector<TableRef> tables;
+    parse_builtin_yaml(builtin.base, tables, diags);
+    builtin.diagnostics = diags.all();
+    Catalog& base = builtin.base;
+    for (const auto& ref : tables) {
+        BuiltinTable& t = builtin.tables.emplace_back();
+        t.ref = ref;
+        for (const auto& p : base.providers)
+            if (p.id == ref.provider) {
+                t.provider_as_of = p.as_of;
+                t.provider_source = p.source;
+            }
+        const std::size_t offers = base.offers.size(), skipped = base.skipped.size();
+        Diagnostics table_diags;
+        read_builtin_table(ref, base, table_diags);
+        t.offers.assign(std::make_move_iterator(base.offers.begin() + static_cast<long>(offers)),
+                        std::make_move_iterator(base.offers.end()));
+        base.offers.resize(offers);
+        t.skipped.assign(std::make_move_iterator(base.skipped.begin() + static_cast<long>(skipped)),
+                         std::make_move_iterator(base.skipped.end()));
+        base.skipped.resize(skipped);
+        t.diagnostics = table_diags.all();
+    }
+    return builtin;
+}
+
+Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog> builtin) {
     Catalog catalog;
     Diagnostics diags;
     std::vector<TableRef> tables;
     std::map<std::string, std::string> csv_texts;
-    if (options.builtin) {
-        for (std::string_view name : {"providers.yaml", "market.yaml", "models.yaml", "compat.yaml"}) {
-            auto text = find_embedded(name);
-            if (!text) continue;
-            Catalog layer;
-            parse_catalog_yaml(*text, "<built-in>/" + std::string(name), true, "", layer, tables, diags);
-            merge_into(catalog, std::move(layer));
-        }
+    std::vector<BuiltinTable> prepared;
+    std::vector<Gpu> builtin_gpus;
+    if (options.builtin && builtin) {
+        catalog = std::move(builtin->base);
+        for (auto& d : builtin->diagnostics) diags.add(std::move(d));
+        for (const auto& t : builtin->tables) tables.push_back(t.ref);
+        prepared = std::move(builtin->tables);
+        if (!options.files.empty()) builtin_gpus = catalog.gpus;  // a layer may change them
+    } else if (options.builtin) {
+        parse_builtin_yaml(catalog, tables, diags);
     }
     for (const auto& file : options.files) {
         std::string text;
@@ -289,7 +360,7 @@ Catalog load_catalog(const CatalogOptions& options) {
         merge_into(catalog, std::move(layer));
     }
     // Everything is checked even after an error, so that one run reports every problem.
-    load_tables(tables, csv_texts, catalog, diags);
+    load_tables(tables, csv_texts, prepared, options.files.empty() || catalog.gpus == builtin_gpus, catalog, diags);
     resolve_offer_gpus(catalog, diags);
     diags.append(lint_catalog(catalog, options.today));
     if (diags.has_errors()) {

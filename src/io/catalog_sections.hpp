@@ -8,20 +8,10 @@
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
+#include "io/table_ref.hpp"
 #include "io/yaml_context.hpp"
 
 namespace gpuadvise::io {
-
-// A provider's bulk offer table (e.g. `tables: [{format: skypilot, path: skypilot/aws.csv}]`),
-// read after the YAML documents. Paths are relative to the YAML file that names them.
-struct TableRef {
-    std::string provider;
-    std::string format;  // "skypilot"
-    std::string path;    // as written
-    std::string resolved_path;
-    bool builtin = false;  // path refers to the embedded data
-    SourceLocation where;
-};
 
 void read_gpus_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);
 void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& out, std::vector<TableRef>& tables);

@@ -1,0 +1,12 @@
+// load_catalog from the snapshot of data/ compiled into gpuadvise. The one io file that needs the
+// snapshot: it is in gpuadvise_io, not in gpuadvise_io_base, which the snapshot tool links.
+#include "io/builtin_catalog.hpp"
+
+namespace gpuadvise::io {
+
+Catalog load_catalog(const CatalogOptions& options) {
+    if (!options.builtin) return load_catalog(options, std::nullopt);
+    return load_catalog(options, read_builtin_snapshot(builtin_snapshot_bytes()));
+}
+
+}  // namespace gpuadvise::io

@@ -1,0 +1,253 @@
+// The built-in catalog snapshot: BuiltinCatalog as a cereal binary archive behind a magic header.
+// One serialize function per struct, used for both directions; they are free functions here so the
+// core stays standard-library only (they sit in the structs' namespaces for cereal's lookup).
+// Each aggregate's member count is checked at compile time: a new member fails the build until
+// its serialize function (and the round-trip test) list it.
+#include <cereal/archives/binary.hpp>
+#include <cereal/types/map.hpp>
+#include <cereal/types/optional.hpp>
+#include <cereal/types/string.hpp>
+#include <cereal/types/vector.hpp>
+
+#include <sstream>
+#include <streambuf>
+
+#include "gpuadvise/errors.hpp"
+#include "io/builtin_catalog.hpp"
+
+namespace gpuadvise {
+namespace snapshot_detail {
+
+// Counts the members of an aggregate: the most initializers `T{...}` accepts.
+struct AnyMember {
+    template <typename T>
+    operator T() const;  // never defined: only used in unevaluated requires-expressions
+};
+
+template <typename T, typename... Members>
+constexpr std::size_t member_count() {
+    if constexpr (requires { T{Members{}..., AnyMember{}}; }) return member_count<T, Members..., AnyMember>();
+    else return sizeof...(Members);
+}
+
+}  // namespace snapshot_detail
+
+#define GPUADVISE_MEMBERS(T, n) \
+    static_assert(snapshot_detail::member_count<T>() == (n), #T " changed: update its serialize function below")
+
+GPUADVISE_MEMBERS(SourceLocation, 3);
+template <class Archive>
+void serialize(Archive& ar, SourceLocation& x) {
+    ar(x.file, x.line, x.column);
+}
+
+GPUADVISE_MEMBERS(DenseTflops, 5);
+template <class Archive>
+void serialize(Archive& ar, DenseTflops& x) {
+    ar(x.fp32, x.tf32, x.fp16, x.bf16, x.fp8);
+}
+
+GPUADVISE_MEMBERS(Gpu, 18);
+template <class Archive>
+void serialize(Archive& ar, Gpu& x) {
+    ar(x.id, x.family, x.name, x.vendor, x.architecture, x.compute_capability, x.memory_gb,
+       x.memory_bandwidth_gb_per_s, x.tflops, x.tdp_w, x.form_factor, x.interconnect, x.intra_node_busbw_gb_per_s,
+       x.year, x.aliases, x.uncertain, x.source, x.notes);
+}
+
+GPUADVISE_MEMBERS(Provider, 13);
+template <class Archive>
+void serialize(Archive& ar, Provider& x) {
+    ar(x.id, x.name, x.currency, x.kind, x.network_gbps, x.rdma, x.rdma_gbps, x.images, x.features, x.driver_version,
+       x.as_of, x.source, x.where);
+}
+
+GPUADVISE_MEMBERS(Offer, 16);
+template <class Archive>
+void serialize(Archive& ar, Offer& x) {
+    ar(x.provider, x.gpu, x.gpu_count, x.region, x.instance_type, x.currency, x.on_demand_per_hour,
+       x.reserved_per_month, x.spot_per_hour, x.vcpus, x.ram_gb, x.local_disk_gb, x.as_of, x.source, x.notes, x.where);
+}
+
+GPUADVISE_MEMBERS(ExchangeRate, 4);
+template <class Archive>
+void serialize(Archive& ar, ExchangeRate& x) {
+    ar(x.currency, x.usd_per_unit, x.as_of, x.source);
+}
+
+GPUADVISE_MEMBERS(SkipSummary, 2);
+template <class Archive>
+void serialize(Archive& ar, SkipSummary& x) {
+    ar(x.file, x.rows_by_reason);
+}
+
+GPUADVISE_MEMBERS(Diagnostic, 3);
+template <class Archive>
+void serialize(Archive& ar, Diagnostic& x) {
+    ar(x.severity, x.where, x.message);
+}
+
+// Policy and Diagnostics keep their data private: written through their accessors, read back
+// through the setters that the YAML reader uses.
+template <class Archive>
+void save(Archive& ar, const Policy& x) {
+    ar(x.overrides());
+}
+template <class Archive>
+void load(Archive& ar, Policy& x) {
+    std::map<std::string, double, std::less<>> overrides;
+    ar(overrides);
+    for (const auto& [key, value] : overrides)
+        if (!x.set(key, value)) throw DataError("unknown policy key '" + key + "'");
+}
+
+template <class Archive>
+void save(Archive& ar, const Diagnostics& x) {
+    ar(x.all());
+}
+template <class Archive>
+void load(Archive& ar, Diagnostics& x) {
+    std::vector<Diagnostic> all;
+    ar(all);
+    for (auto& d : all) x.add(std::move(d));
+}
+
+GPUADVISE_MEMBERS(TransformerShape, 7);
+template <class Archive>
+void serialize(Archive& ar, TransformerShape& x) {
+    ar(x.layers, x.hidden, x.heads, x.kv_heads, x.vocab, x.patch_size, x.decoder);
+}
+
+GPUADVISE_MEMBERS(DefaultJob, 8);
+template <class Archive>
+void serialize(Archive& ar, DefaultJob& x) {
+    ar(x.task, x.samples, x.epochs, x.batch_size, x.seq_len, x.image_size, x.grad_checkpointing, x.description);
+}
+
+GPUADVISE_MEMBERS(ModelPreset, 20);
+template <class Archive>
+void serialize(Archive& ar, ModelPreset& x) {
+    ar(x.id, x.aliases, x.name, x.kind, x.unit, x.params, x.flops_per_token, x.flops_per_sample, x.reference_image_size,
+       x.reference_seq_len, x.max_seq_len, x.activation_mb_per_image, x.activation_basis, x.shape, x.inference_passes,
+       x.default_job, x.uncertain, x.source, x.notes, x.where);
+}
+
+GPUADVISE_MEMBERS(CalibrationPoint, 12);
+template <class Archive>
+void serialize(Archive& ar, CalibrationPoint& x) {
+    ar(x.model, x.gpu, x.precision, x.throughput, x.throughput_high, x.unit, x.gpu_count, x.batch_size, x.seq_len,
+       x.image_size, x.source, x.where);
+}
+
+GPUADVISE_MEMBERS(PytorchRelease, 4);
+template <class Archive>
+void serialize(Archive& ar, PytorchRelease& x) {
+    ar(x.series, x.wheels, x.notes, x.source);
+}
+
+GPUADVISE_MEMBERS(ToolkitDriver, 3);
+template <class Archive>
+void serialize(Archive& ar, ToolkitDriver& x) {
+    ar(x.cuda, x.min_driver, x.source);
+}
+
+GPUADVISE_MEMBERS(MinorCompatFloor, 3);
+template <class Archive>
+void serialize(Archive& ar, MinorCompatFloor& x) {
+    ar(x.cuda_major, x.min_driver, x.source);
+}
+
+GPUADVISE_MEMBERS(WheelArchs, 6);
+template <class Archive>
+void serialize(Archive& ar, WheelArchs& x) {
+    ar(x.wheel, x.pytorch_from, x.pytorch_to, x.archs, x.notes, x.source);
+}
+
+GPUADVISE_MEMBERS(PrecisionRule, 4);
+template <class Archive>
+void serialize(Archive& ar, PrecisionRule& x) {
+    ar(x.precision, x.min_compute_capability, x.fallback, x.source);
+}
+
+GPUADVISE_MEMBERS(CompatTables, 6);
+template <class Archive>
+void serialize(Archive& ar, CompatTables& x) {
+    ar(x.releases, x.toolkit_drivers, x.minor_compat, x.wheel_archs, x.precision_rules, x.source);
+}
+
+GPUADVISE_MEMBERS(Catalog, 11);
+template <class Archive>
+void serialize(Archive& ar, Catalog& x) {
+    ar(x.gpus, x.providers, x.offers, x.rates, x.policy, x.models, x.calibration, x.compat, x.files, x.skipped,
+       x.warnings);
+}
+
+namespace io {
+
+GPUADVISE_MEMBERS(TableRef, 6);
+template <class Archive>
+void serialize(Archive& ar, TableRef& x) {
+    ar(x.provider, x.format, x.path, x.resolved_path, x.builtin, x.where);
+}
+
+GPUADVISE_MEMBERS(BuiltinTable, 6);
+template <class Archive>
+void serialize(Archive& ar, BuiltinTable& x) {
+    ar(x.ref, x.provider_as_of, x.provider_source, x.offers, x.skipped, x.diagnostics);
+}
+
+GPUADVISE_MEMBERS(BuiltinCatalog, 3);
+template <class Archive>
+void serialize(Archive& ar, BuiltinCatalog& x) {
+    ar(x.base, x.diagnostics, x.tables);
+}
+
+namespace {
+
+// Names the format; bump the digits when the layout changes without a struct changing.
+constexpr std::string_view kMagic("gpuadvise-snapshot-1\n", 21);
+
+// Reads the compiled-in bytes in place (std::istream needs a streambuf; nothing is copied).
+class ViewBuffer : public std::streambuf {
+public:
+    explicit ViewBuffer(std::string_view bytes) {
+        char* begin = const_cast<char*>(bytes.data());  // only ever read
+        setg(begin, begin, begin + bytes.size());
+    }
+    std::size_t remaining() const { return static_cast<std::size_t>(egptr() - gptr()); }
+};
+
+}  // namespace
+
+std::string write_builtin_snapshot(const BuiltinCatalog& builtin) {
+    std::ostringstream out(std::ios::binary);
+    out << kMagic;
+    {
+        cereal::BinaryOutputArchive archive(out);
+        archive(builtin);
+    }
+    return std::move(out).str();
+}
+
+BuiltinCatalog read_builtin_snapshot(std::string_view bytes) {
+    const std::string hint = "rebuild gpuadvise (the snapshot is made from data/ at build time)";
+    if (bytes.substr(0, kMagic.size()) != kMagic)
+        throw DataError("the built-in catalog snapshot is not in the format this gpuadvise reads", hint);
+    ViewBuffer buffer(bytes.substr(kMagic.size()));
+    std::istream in(&buffer);
+    BuiltinCatalog builtin;
+    try {
+        cereal::BinaryInputArchive archive(in);
+        archive(builtin);
+    } catch (const std::exception& e) {  // cereal::Exception (truncated), bad_alloc, length_error, a policy key
+        throw DataError(std::string("the built-in catalog snapshot is corrupt: ") + e.what(), hint);
+    }
+    if (buffer.remaining() != 0)
+        throw DataError("the built-in catalog snapshot is corrupt: " + std::to_string(buffer.remaining()) +
+                            " bytes after its end",
+                        hint);
+    return builtin;
+}
+
+}  // namespace io
+}  // namespace gpuadvise
