@@ -24,80 +24,81 @@ bool same_price(double kept, double c) { return std::fabs(kept - c) <= 1e-3 * st
 }  // namespace
 
 Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all) {
-    Ranking out;
-    std::vector<std::size_t> idx;
-    idx.reserve(options.size());
+    // Everything the ranking reads is copied once, in catalog order, into one array that is then
+    // sorted: at a million options, reading the options in ranked order (scattered over 160 MB)
+    // cost more than the sort itself.
+    struct Scored {
+        double first, second;  // the objective's keys
+        double hours, monthly;
+        std::size_t index, group;
+    };
     double min_cost = std::numeric_limits<double>::max(), min_hours = std::numeric_limits<double>::max();
+    for (const auto& o : options)
+        if (all || o.in_filter) {
+            min_cost = std::min(min_cost, o.cost.cost_per_month);
+            min_hours = std::min(min_hours, o.cost.hours_per_run);
+        }
+    std::vector<Scored> scored;
+    scored.reserve(options.size());
     for (std::size_t i = 0; i < options.size(); ++i) {
         if (!all && !options[i].in_filter) continue;
-        idx.push_back(i);
-        min_cost = std::min(min_cost, options[i].cost.cost_per_month);
-        min_hours = std::min(min_hours, options[i].cost.hours_per_run);
-    }
-    // Scores computed once and sorted with the index, so that comparing two options reads two
-    // adjacent doubles; strings are compared only on a tie.
-    struct Scored {
-        double first, second;
-        std::size_t index;
-    };
-    std::vector<Scored> scored;
-    scored.reserve(idx.size());
-    for (std::size_t i : idx) {
         const PlanCost& c = options[i].cost;
+        Scored x{0, 0, c.hours_per_run, c.cost_per_month, i, options[i].group};
         switch (objective) {
-            case Objective::cost: scored.push_back({c.cost_per_month, c.hours_per_run, i}); break;
-            case Objective::time: scored.push_back({c.hours_per_run, c.cost_per_month, i}); break;
+            case Objective::cost: x.first = c.cost_per_month, x.second = c.hours_per_run; break;
+            case Objective::time: x.first = c.hours_per_run, x.second = c.cost_per_month; break;
             case Objective::balanced:
                 // Geometric balance: each option's cost and time relative to the best of each.
-                scored.push_back({(c.cost_per_month / std::max(min_cost, 1e-12)) * (c.hours_per_run / std::max(min_hours, 1e-12)),
-                                  c.cost_per_month, i});
+                x.first = (c.cost_per_month / std::max(min_cost, 1e-12)) * (c.hours_per_run / std::max(min_hours, 1e-12));
+                x.second = c.cost_per_month;
                 break;
         }
+        scored.push_back(x);
     }
     std::stable_sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
         if (std::fabs(a.first - b.first) > 1e-9 * std::max(1.0, std::fabs(a.first))) return a.first < b.first;
         if (std::fabs(a.second - b.second) > 1e-9 * std::max(1.0, std::fabs(a.second))) return a.second < b.second;
-        return tie_key(options[a.index]) < tie_key(options[b.index]);
+        return tie_key(options[a.index]) < tie_key(options[b.index]);  // strings only on a tie
     });
-    for (std::size_t k = 0; k < scored.size(); ++k) idx[k] = scored[k].index;
-    scored = {};
 
     // The same instance at the same price in several regions is one option to the user. Each
     // group (Option::group) keeps its kept options' prices side by side, so a new option is
     // compared with a few contiguous doubles: linear in the offers, times the regions an instance
     // type has different prices in (tens; zone duplicates were merged on reading).
     std::size_t groups = 0;
-    for (std::size_t i : idx) groups = std::max(groups, options[i].group + 1);
+    for (const auto& x : scored) groups = std::max(groups, x.group + 1);
     std::vector<std::vector<std::pair<double, std::size_t>>> kept(groups);  // (monthly cost, option)
-    out.order.reserve(idx.size());
-    for (std::size_t i : idx) {
-        const Option& c = options[i];
-        auto& members = kept[c.group];
-        auto same = std::find_if(members.begin(), members.end(),
-                                 [&](const auto& m) { return same_price(m.first, c.cost.cost_per_month); });
+    Ranking out;
+    out.order.reserve(scored.size());
+    out.hours.reserve(scored.size());
+    out.monthly.reserve(scored.size());
+    for (const auto& x : scored) {
+        auto& members = kept[x.group];
+        auto same = std::find_if(members.begin(), members.end(), [&](const auto& m) { return same_price(m.first, x.monthly); });
         if (same != members.end()) {
-            out.merged.emplace_back(same->second, i);
+            out.merged.emplace_back(same->second, x.index);
             continue;
         }
-        members.emplace_back(c.cost.cost_per_month, i);
-        out.order.push_back(i);
+        members.emplace_back(x.monthly, x.index);
+        out.order.push_back(x.index);
+        out.hours.push_back(x.hours);
+        out.monthly.push_back(x.monthly);
     }
     return out;
 }
 
-std::vector<bool> pareto_marks(const std::vector<Option>& cs, const std::vector<std::size_t>& ranked) {
+std::vector<bool> pareto_marks(const Ranking& ranking) {
     // Pareto-optimal: no other option is at least as fast and as cheap, and better in one. A sweep
     // in order of run time keeps the cheapest cost seen among strictly faster options.
     struct Point {
         double hours, cost;
         std::size_t position;
     };
-    std::vector<Point> points(ranked.size());
-    for (std::size_t k = 0; k < ranked.size(); ++k)
-        points[k] = {cs[ranked[k]].cost.hours_per_run, cs[ranked[k]].cost.cost_per_month, k};
+    std::vector<Point> points(ranking.order.size());
+    for (std::size_t k = 0; k < points.size(); ++k) points[k] = {ranking.hours[k], ranking.monthly[k], k};
     std::sort(points.begin(), points.end(),
               [](const Point& a, const Point& b) { return std::tie(a.hours, a.cost) < std::tie(b.hours, b.cost); });
-    std::vector<bool> marks(ranked.size(), false);
+    std::vector<bool> marks(points.size(), false);
     double cheapest_faster = std::numeric_limits<double>::infinity();
     for (std::size_t g = 0; g < points.size();) {
         // A group of options with the same run time: only its cheapest can be optimal.
@@ -113,6 +114,12 @@ std::vector<bool> pareto_marks(const std::vector<Option>& cs, const std::vector<
     return marks;
 }
 
+std::vector<std::size_t> positions(const std::vector<std::size_t>& order, std::size_t options) {
+    std::vector<std::size_t> pos(options, kNotRanked);
+    for (std::size_t k = 0; k < order.size(); ++k) pos[order[k]] = k;
+    return pos;
+}
+
 void add_region_notes(Candidate& c, std::size_t kept, const Ranking& ranking, const std::vector<Option>& options) {
     for (const auto& [k, dup] : ranking.merged) {
         if (k != kept) continue;
@@ -123,12 +130,19 @@ void add_region_notes(Candidate& c, std::size_t kept, const Ranking& ranking, co
 }
 
 void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>& options,
-                      const std::vector<std::size_t>& by_cost, double speed_fraction, const std::string& currency) {
-    for (auto& c : ranked) {
-        const Option* best = nullptr;
-        const double c_tflops = c.gpu->tflops.at(c.estimate.precision).value_or(0);
-        for (std::size_t i : by_cost) {
-            const Option& o = options[i];
+                      const std::vector<std::size_t>& by_cost_position, double speed_fraction, const std::string& currency) {
+    // One pass over the options in catalog order for all the shown candidates (reading a million
+    // options in cost order, once per candidate, was slower than everything else in recommend).
+    // Among equally cheap alternatives the first in cost order wins, as a scan in that order would.
+    std::vector<const Option*> best(ranked.size(), nullptr);
+    std::vector<double> tflops(ranked.size());
+    for (std::size_t k = 0; k < ranked.size(); ++k)
+        tflops[k] = ranked[k].gpu->tflops.at(ranked[k].estimate.precision).value_or(0);
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        if (by_cost_position[i] == kNotRanked) continue;  // merged into another region's option
+        const Option& o = options[i];
+        for (std::size_t k = 0; k < ranked.size(); ++k) {
+            const Candidate& c = ranked[k];
             if (o.gpu->family == c.gpu->family || o.gpu_count > c.gpu_count) continue;
             if (o.cost.cost_per_run >= c.cost.cost_per_run * 0.95) continue;
             // Over-buying (seed 4.1) is paying for a premium GPU whose speed is not needed: the
@@ -136,17 +150,25 @@ void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>&
             // the speed. A faster and cheaper option is simply ranked above; no warning needed.
             const double speed = c.cost.hours_per_run / o.cost.hours_per_run;
             if (speed < speed_fraction) continue;
-            if (o.gpu->tflops.at(o.estimate->precision).value_or(0) >= c_tflops) continue;
-            if (!best || o.cost.cost_per_run < best->cost.cost_per_run) best = &o;
+            if (o.gpu->tflops.at(o.estimate->precision).value_or(0) >= tflops[k]) continue;
+            const Option* b = best[k];
+            if (!b || o.cost.cost_per_run < b->cost.cost_per_run ||
+                (o.cost.cost_per_run == b->cost.cost_per_run &&
+                 by_cost_position[i] < by_cost_position[static_cast<std::size_t>(b - options.data())]))
+                best[k] = &o;
         }
-        if (!best) continue;
+    }
+    for (std::size_t k = 0; k < ranked.size(); ++k) {
+        if (!best[k]) continue;
+        const Option* b = best[k];
+        Candidate& c = ranked[k];
         char buf[320];
         std::snprintf(buf, sizeof buf,
                       "over-buying: %s x%d (%s) delivers %.0f%% of this speed at %.0f%% of the cost per run (%s vs %s)",
-                      best->gpu->id.c_str(), best->gpu_count, best->offer->provider.c_str(),
-                      100.0 * c.cost.hours_per_run / best->cost.hours_per_run,
-                      100.0 * best->cost.cost_per_run / c.cost.cost_per_run,
-                      money(best->cost.cost_per_run, currency).c_str(), money(c.cost.cost_per_run, currency).c_str());
+                      b->gpu->id.c_str(), b->gpu_count, b->offer->provider.c_str(),
+                      100.0 * c.cost.hours_per_run / b->cost.hours_per_run,
+                      100.0 * b->cost.cost_per_run / c.cost.cost_per_run,
+                      money(b->cost.cost_per_run, currency).c_str(), money(c.cost.cost_per_run, currency).c_str());
         c.warnings.push_back(buf);
     }
 }

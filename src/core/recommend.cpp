@@ -89,7 +89,7 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
 
     const detail::Ranking ranking = detail::rank_options(options, request.objective, false);
     out.feasible = ranking.order.size();
-    const std::vector<bool> pareto = detail::pareto_marks(options, ranking.order);
+    const std::vector<bool> pareto = detail::pareto_marks(ranking);
     auto candidate = [&](std::size_t position) {
         const std::size_t i = ranking.order[position];
         Candidate c = detail::materialize(catalog, request, options[i]);
@@ -104,10 +104,12 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     // Every option that passes the constraints, filters or not, cheapest first (over-buying and the
     // source's tier compare against options outside the filters too).
     const bool all_in_filter = std::all_of(options.begin(), options.end(), [](const detail::Option& o) { return o.in_filter; });
-    const std::vector<std::size_t> by_cost = request.objective == Objective::cost && all_in_filter
-                                                 ? ranking.order  // the same ranking: no filters, same objective
-                                                 : detail::rank_options(options, Objective::cost, true).order;
-    detail::flag_over_buying(ranked, options, by_cost, catalog.policy.get("overbuy_speed_fraction"), request.currency);
+    const std::vector<std::size_t> by_cost_position =
+        detail::positions(request.objective == Objective::cost && all_in_filter
+                              ? ranking.order  // the same ranking: no filters, same objective
+                              : detail::rank_options(options, Objective::cost, true).order,
+                          options.size());
+    detail::flag_over_buying(ranked, options, by_cost_position, catalog.policy.get("overbuy_speed_fraction"), request.currency);
     for (auto& c : ranked) detail::check_host(catalog, request, c);
 
     const Candidate* winner = ranked.empty() ? nullptr : &ranked.front();
@@ -122,11 +124,16 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     out.steps.push_back(detail::pitfalls(in));
 
     if (winner && winner->gpu->family != out.heuristic_gpu_family) {
+        // The cheapest of the tier's options (the first in cost order among equals), in one pass.
         const detail::Option* best_tier = nullptr;
-        for (std::size_t i : by_cost)
-            if (const auto& c = options[i]; c.gpu->family == out.heuristic_gpu_family &&
-                                            (!best_tier || c.cost.cost_per_month < best_tier->cost.cost_per_month))
+        for (std::size_t i = 0; i < options.size(); ++i) {
+            const auto& c = options[i];
+            if (by_cost_position[i] == detail::kNotRanked || c.gpu->family != out.heuristic_gpu_family) continue;
+            if (!best_tier || c.cost.cost_per_month < best_tier->cost.cost_per_month ||
+                (c.cost.cost_per_month == best_tier->cost.cost_per_month &&
+                 by_cost_position[i] < by_cost_position[static_cast<std::size_t>(best_tier - options.data())]))
                 best_tier = &c;
+        }
         if (best_tier)
             out.why_not_heuristic = "the source's tier rule picks " + out.heuristic_gpu_family + "; its best option (" +
                                     best_tier->offer->provider + " " + best_tier->gpu->id + " x" +

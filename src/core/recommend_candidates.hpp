@@ -68,18 +68,23 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& request, c
 // same option in several regions merged into its first occurrence.
 struct Ranking {
     std::vector<std::size_t> order;                           // merged, best first
+    std::vector<double> hours, monthly;                       // per position in `order`
     std::vector<std::pair<std::size_t, std::size_t>> merged;  // (kept option, duplicate option)
 };
 Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all);
 // Pareto-optimal (time vs cost) marks for the ranked options, by position in `order`.
-std::vector<bool> pareto_marks(const std::vector<Option>& options, const std::vector<std::size_t>& order);
+std::vector<bool> pareto_marks(const Ranking& ranking);
+// Each option's position in `order`, or kNotRanked (merged away, or not in the ranking).
+inline constexpr std::size_t kNotRanked = static_cast<std::size_t>(-1);
+std::vector<std::size_t> positions(const std::vector<std::size_t>& order, std::size_t options);
 // "also in REGION at the same price" for a kept option, as the ranking merged it.
 void add_region_notes(Candidate& c, std::size_t kept, const Ranking& ranking, const std::vector<Option>& options);
 
-// Warns where a cheaper GPU reaches the policy's share of the speed (seed 4.1); `by_cost` is every
-// option that passes the constraints, cheapest first.
+// Warns where a cheaper GPU reaches the policy's share of the speed (seed 4.1). The alternatives
+// are every option that passes the constraints (filters or not), with `by_cost_position` their
+// position in the cost ranking (kNotRanked: merged into another region's option).
 void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>& options,
-                      const std::vector<std::size_t>& by_cost, double speed_fraction, const std::string& currency);
+                      const std::vector<std::size_t>& by_cost_position, double speed_fraction, const std::string& currency);
 
 std::string money(double amount, const std::string& currency);
 std::string hours_text(double hours);
