@@ -40,7 +40,7 @@ void advise_huge_pages(const void* begin, std::size_t bytes) {
 void prepare_heap(std::size_t bytes) {
 #if defined(__GLIBC__) && defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(GPUADVISE_OWN_ALLOCATOR)
     constexpr std::size_t kMax = std::size_t{3} << 29;  // 1.5 GiB: mallopt takes an int
-    if (bytes < 16 * kHuge) return;
+    if (bytes < 4 * kHuge) return;
     bytes = std::min(bytes, kMax);
     // A block this size normally gets its own mapping, returned to the system on free. Served from
     // the heap instead and kept there (no trimming), the advised range is what later small

@@ -15,7 +15,7 @@ void advise_huge_pages(const void* begin, std::size_t bytes);
 // Before a load that will allocate about `bytes` in many small pieces (strings, offers): grows the
 // C library's heap by that much once, advises huge pages on it and keeps it for the allocations
 // that follow (glibc: mallopt thresholds, then malloc/free of one block). Address space only;
-// nothing is touched. Below 32 MiB, outside glibc and under sanitizers it does nothing.
+// nothing is touched. Below 8 MiB, outside glibc and under sanitizers it does nothing.
 void prepare_heap(std::size_t bytes);
 
 }  // namespace gpuadvise::io
