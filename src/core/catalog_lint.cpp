@@ -1,6 +1,7 @@
 #include "gpuadvise/catalog_lint.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <map>
 #include <set>
@@ -37,19 +38,22 @@ struct SameOffer {
     }
 };
 
-// True for each offer that repeats an earlier one (the first occurrence is not flagged).
+// True for each offer that repeats an earlier one (the first occurrence is not flagged). An
+// open-addressing table of (hash, offer index), at most half full: linear, no allocation per offer.
 std::vector<bool> later_duplicates(const std::vector<Offer>& offers) {
-    std::vector<std::pair<std::size_t, std::size_t>> hashed(offers.size());  // (hash, index)
-    for (std::size_t i = 0; i < offers.size(); ++i) hashed[i] = {SameOfferHash{}(&offers[i]), i};
-    std::sort(hashed.begin(), hashed.end());
+    constexpr std::size_t kEmpty = static_cast<std::size_t>(-1);
+    std::vector<std::pair<std::size_t, std::size_t>> table(std::bit_ceil(2 * offers.size() + 2), {0, kEmpty});
+    const std::size_t mask = table.size() - 1;
     std::vector<bool> duplicate(offers.size(), false);
-    for (std::size_t run = 0; run < hashed.size();) {
-        std::size_t end = run + 1;
-        while (end < hashed.size() && hashed[end].first == hashed[run].first) ++end;
-        for (std::size_t k = run + 1; k < end; ++k)  // indices ascend within a run of equal hashes
-            for (std::size_t j = run; j < k && !duplicate[hashed[k].second]; ++j)
-                duplicate[hashed[k].second] = SameOffer{}(&offers[hashed[j].second], &offers[hashed[k].second]);
-        run = end;
+    for (std::size_t i = 0; i < offers.size(); ++i) {
+        const std::size_t hash = SameOfferHash{}(&offers[i]);
+        std::size_t slot = hash & mask;
+        for (; table[slot].second != kEmpty; slot = (slot + 1) & mask)
+            if (table[slot].first == hash && SameOffer{}(&offers[table[slot].second], &offers[i])) {
+                duplicate[i] = true;
+                break;
+            }
+        if (!duplicate[i]) table[slot] = {hash, i};
     }
     return duplicate;
 }
@@ -69,7 +73,7 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
                                  "'; add it under 'rates:' with usd_per_unit, as_of and source");
 
     // Runs on every load, so the common case (no warning) allocates nothing per offer: duplicates
-    // are found by sorting (hash, index) pairs and comparing offers only within equal hashes.
+    // are found through a table of key hashes, comparing offers only when the hashes are equal.
     const std::vector<bool> duplicate = later_duplicates(catalog.offers);
     std::map<std::string, long> stale_by_provider;
     std::map<std::string, SourceLocation> stale_where;

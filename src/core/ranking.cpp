@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 #include "recommend_candidates.hpp"
 
@@ -88,28 +89,45 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
 }
 
 std::vector<bool> pareto_marks(const Ranking& ranking) {
-    // Pareto-optimal: no other option is at least as fast and as cheap, and better in one. A sweep
-    // in order of run time keeps the cheapest cost seen among strictly faster options.
-    struct Point {
-        double hours, cost;
-        std::size_t position;
-    };
-    std::vector<Point> points(ranking.order.size());
-    for (std::size_t k = 0; k < points.size(); ++k) points[k] = {ranking.hours[k], ranking.monthly[k], k};
-    std::sort(points.begin(), points.end(),
-              [](const Point& a, const Point& b) { return std::tie(a.hours, a.cost) < std::tie(b.hours, b.cost); });
-    std::vector<bool> marks(points.size(), false);
+    // Pareto-optimal: no other option is at least as fast and as cheap, and better in one. Run
+    // times take few distinct values (one per GPU, count, nodes and plan), so the options are
+    // bucketed by run time, the buckets swept in order of time keeping the cheapest cost seen among
+    // strictly faster ones, and each option compared with its bucket's figures: linear in the options.
+    std::unordered_map<double, std::size_t> bucket_of;  // run time -> bucket
+    std::vector<double> bucket_hours, bucket_min;
+    for (std::size_t k = 0; k < ranking.order.size(); ++k) {
+        auto [it, fresh] = bucket_of.try_emplace(ranking.hours[k], bucket_hours.size());
+        if (fresh) {
+            bucket_hours.push_back(ranking.hours[k]);
+            bucket_min.push_back(ranking.monthly[k]);
+        } else {
+            bucket_min[it->second] = std::min(bucket_min[it->second], ranking.monthly[k]);
+        }
+    }
+    std::vector<std::size_t> by_time(bucket_hours.size());
+    for (std::size_t b = 0; b < by_time.size(); ++b) by_time[b] = b;
+    std::sort(by_time.begin(), by_time.end(), [&](std::size_t a, std::size_t b) { return bucket_hours[a] < bucket_hours[b]; });
+    // Run times within 1e-12 h of a group's fastest are one group; only the cheapest option of the
+    // group's fastest run time can be optimal, and it must beat everything strictly faster.
+    std::vector<double> group_min(bucket_hours.size()), cheaper_than(bucket_hours.size());
     double cheapest_faster = std::numeric_limits<double>::infinity();
-    for (std::size_t g = 0; g < points.size();) {
-        // A group of options with the same run time: only its cheapest can be optimal.
+    for (std::size_t g = 0; g < by_time.size();) {
         std::size_t end = g;
-        const double hours = points[g].hours;
-        while (end < points.size() && points[end].hours <= hours + 1e-12) ++end;
-        const double group_min = points[g].cost;
-        for (std::size_t k = g; k < end; ++k)
-            marks[points[k].position] = points[k].cost <= group_min + 1e-9 && points[k].cost < cheapest_faster - 1e-9;
-        cheapest_faster = std::min(cheapest_faster, group_min);
+        const double hours = bucket_hours[by_time[g]];
+        while (end < by_time.size() && bucket_hours[by_time[end]] <= hours + 1e-12) ++end;
+        const double min_cost = bucket_min[by_time[g]];
+        for (std::size_t k = g; k < end; ++k) {
+            group_min[by_time[k]] = min_cost;
+            cheaper_than[by_time[k]] = cheapest_faster;
+        }
+        cheapest_faster = std::min(cheapest_faster, min_cost);
         g = end;
+    }
+    std::vector<bool> marks(ranking.order.size(), false);
+    for (std::size_t k = 0; k < marks.size(); ++k) {
+        const std::size_t b = bucket_of.find(ranking.hours[k])->second;
+        const double cost = ranking.monthly[k];
+        marks[k] = cost <= group_min[b] + 1e-9 && cost < cheaper_than[b] - 1e-9;
     }
     return marks;
 }
