@@ -43,7 +43,7 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
     scored.reserve(options.size());
     for (std::size_t i = 0; i < options.size(); ++i) {
         if (!all && !options[i].in_filter) continue;
-        const PlanCost& c = options[i].cost;
+        const CostSummary& c = options[i].cost;
         Scored x{0, 0, c.hours_per_run, c.cost_per_month, i, options[i].group};
         switch (objective) {
             case Objective::cost: x.first = c.cost_per_month, x.second = c.hours_per_run; break;

@@ -233,15 +233,15 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         }
         const PlanCost* chosen = choose_plan(plans, r);
         if (!chosen) {
-            c.cost = *std::min_element(plans.begin(), plans.end(), [](const PlanCost& x, const PlanCost& y) {
+            c.cost = CostSummary(*std::min_element(plans.begin(), plans.end(), [](const PlanCost& x, const PlanCost& y) {
                 return x.hours_per_run < y.hours_per_run;
-            });
+            }));
             if (in_filter) pool.over_deadline.push_back(c);
             reject("deadline", hours_text(c.cost.hours_per_run) + " per run is over the deadline of " +
                                    hours_text(*r.deadline_hours));
             continue;
         }
-        c.cost = *chosen;
+        c.cost = CostSummary(*chosen);
         c.has_reserved = std::any_of(plans.begin(), plans.end(), [](const PlanCost& p) { return p.plan == Plan::reserved; });
         if (r.budget_monthly && c.cost.cost_per_month > *r.budget_monthly) {
             if (in_filter) pool.over_budget.push_back(c);
@@ -265,11 +265,13 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     c.instances = o.instances;
     c.gpu_count = o.gpu_count;
     c.estimate = *o.estimate;
-    c.cost = o.cost;
     if (o.requirement) c.reasons.push_back("PyTorch " + r.pytorch->text + ": " + *o.requirement);
     if (o.slow_network) c.warnings.push_back(slow_network_warning(o, b.min_network_gbps));
-    for (const auto& p : price_plans(catalog, *o.offer, o.instances, o.estimate->hours_per_run + b.setup_hours, r, b.spot))
-        if (p.plan != o.cost.plan) c.alternatives.push_back(p);
+    // The same computation that chose the plan: the chosen one in full, and the others.
+    for (const auto& p : price_plans(catalog, *o.offer, o.instances, o.estimate->hours_per_run + b.setup_hours, r, b.spot)) {
+        if (p.plan == o.cost.plan) c.cost = p;
+        else c.alternatives.push_back(p);
+    }
     if (auto usd = catalog.convert(c.cost.price_per_hour, r.currency, "USD"))
         if (auto tf = o.gpu->tflops.at(c.estimate.precision); tf && *tf > 0) c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;
     if (c.estimate.total_flops > 0) c.cost_per_pflop = c.cost.cost_per_run / (c.estimate.total_flops / 1e15);

@@ -29,14 +29,23 @@ private:
     std::map<std::tuple<const Gpu*, int, int, double>, Estimate> cache_;
 };
 
-// One way to run the job on one offer, costed on its best plan.
+// What ranking reads of a plan's cost (the full PlanCost is recomputed for the options shown).
+struct CostSummary {
+    Plan plan = Plan::on_demand;
+    double hours_per_run = 0, cost_per_run = 0, cost_per_month = 0;
+    CostSummary() = default;
+    explicit CostSummary(const PlanCost& c)
+        : plan(c.plan), hours_per_run(c.hours_per_run), cost_per_run(c.cost_per_run), cost_per_month(c.cost_per_month) {}
+};
+
+// One way to run the job on one offer, costed on its best plan (about 100 bytes: there is one per offer).
 struct Option {
     const Offer* offer = nullptr;
     const Gpu* gpu = nullptr;
     const Provider* provider = nullptr;
     const Estimate* estimate = nullptr;     // owned by the EstimateCache
     const std::string* requirement = nullptr;  // PyTorch build requirement, when --pytorch is given
-    PlanCost cost;                          // the chosen plan
+    CostSummary cost;                       // the chosen plan
     std::size_t group = 0;  // same provider, GPU, count, plan and instance type: "the same option"
     int instances = 1;
     int gpu_count = 1;
