@@ -342,9 +342,12 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                 p.where = {file, 0, 0};
                 catalog.providers.push_back(p);
             }
+            // The table replaces the provider's offers: those loaded so far and its tables not yet read
+            // (the built-in aws table, say, when `--catalog vms.csv --provider-name aws`).
             catalog.offers.erase(std::remove_if(catalog.offers.begin(), catalog.offers.end(),
                                                 [&](const Offer& o) { return o.provider == ref.provider; }),
                                  catalog.offers.end());
+            std::erase_if(tables, [&](const TableRef& t) { return t.provider == ref.provider; });
             catalog.files.push_back(file);
             tables.push_back(ref);
             csv_texts[file] = std::move(text);
