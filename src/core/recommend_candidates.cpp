@@ -149,7 +149,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
     const BuildContext b = build_context(catalog, r);
     const bool exclude_slow = catalog.policy.get("multi_node_without_rdma_exclude") != 0;
 
-    std::map<std::string, PytorchFit> fits;  // per GPU, or per GPU and provider driver
+    auto& fits = pool.fits;  // per GPU, or per GPU and provider driver; kept with the pool (options point into it)
     auto pytorch_fit = [&](const Gpu& gpu, const Offer& o) -> const PytorchFit& {
         const Provider* p = catalog.find_provider(o.provider);
         std::string key = gpu.id + "|" + (p && p->driver_version ? *p->driver_version : "");

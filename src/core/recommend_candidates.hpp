@@ -44,7 +44,7 @@ struct Option {
     const Gpu* gpu = nullptr;
     const Provider* provider = nullptr;
     const Estimate* estimate = nullptr;     // owned by the EstimateCache
-    const std::string* requirement = nullptr;  // PyTorch build requirement, when --pytorch is given
+    const std::string* requirement = nullptr;  // PyTorch build requirement (in CandidatePool::fits), when --pytorch is given
     CostSummary cost;                       // the chosen plan
     std::size_t group = 0;  // same provider, GPU, count, plan and instance type: "the same option"
     int instances = 1;
@@ -56,6 +56,7 @@ struct Option {
 };
 
 struct CandidatePool {
+    std::map<std::string, PytorchFit> fits;  // per GPU and driver; Option::requirement points into it
     std::vector<Option> options;  // pass every constraint; in_filter says which also pass the filters
     std::vector<Rejection> rejected;
     std::vector<Option> over_budget;  // nearest-miss material (in the filters)
