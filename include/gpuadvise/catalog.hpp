@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gpuadvise/compat.hpp"
@@ -54,5 +55,8 @@ struct Catalog {
     const ExchangeRate* rate_for(std::string_view currency) const;
     bool operator==(const Catalog&) const = default;
 };
+
+// GPUs by id, for lookups once per offer (find_gpu scans the list). Views into `catalog.gpus`.
+std::unordered_map<std::string_view, const Gpu*> gpus_by_id(const Catalog& catalog);
 
 }  // namespace gpuadvise

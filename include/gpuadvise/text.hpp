@@ -1,6 +1,7 @@
 // Small text helpers shared by the core and the edges: case folding and "did you mean".
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 // Closest candidate within max(2, |word|/3) edits (case-insensitive), if any.
 std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates);
 std::string join(const std::vector<std::string>& items, std::string_view sep);
+// Mixes `value` into `seed` (boost::hash_combine's formula), for hashes of several fields.
+inline std::size_t hash_combine(std::size_t seed, std::size_t value) {
+    return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
 // Input echoed in a message: at most `max` characters, then "..." (a field may be 100 MB long).
 std::string shorten(std::string_view text, std::size_t max = 40);
 

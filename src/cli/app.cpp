@@ -79,7 +79,7 @@ std::string hint_for_extras(const CLI::App& root, const std::vector<std::string>
 
 }  // namespace
 
-void exit_after_run() { Context::process_exits_after_run = true; }
+void exit_after_run() { Context::leave_catalogs_to_exit(); }
 
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
     Context ctx(out, err);

@@ -11,10 +11,8 @@
 
 namespace gpuadvise::cli {
 
-bool Context::process_exits_after_run = false;
-
 Context::~Context() {
-    if (process_exits_after_run) (void)catalog_.release();  // freed by the exit, in one go
+    if (leave_catalogs_to_exit_) (void)catalog_.release();  // freed by the exit, in one go
 }
 
 const Catalog& Context::catalog() {

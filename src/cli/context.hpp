@@ -52,10 +52,11 @@ public:
     // Prints a result: JSON (with schema_version first) or the text document in the chosen format.
     void emit(const nlohmann::ordered_json& json, const io::TextDocument& doc);
 
-    // Set by exit_after_run(): the destructor leaves the catalog to the process exit.
-    static bool process_exits_after_run;
+    // For exit_after_run(): from now on, contexts leave their catalog to the process exit.
+    static void leave_catalogs_to_exit() { leave_catalogs_to_exit_ = true; }
 
 private:
+    static inline bool leave_catalogs_to_exit_ = false;
     std::unique_ptr<Catalog> catalog_;
 };
 

@@ -10,6 +10,12 @@ const Gpu* Catalog::find_gpu(std::string_view id) const {
     return nullptr;
 }
 
+std::unordered_map<std::string_view, const Gpu*> gpus_by_id(const Catalog& catalog) {
+    std::unordered_map<std::string_view, const Gpu*> index;
+    for (const auto& g : catalog.gpus) index.emplace(g.id, &g);
+    return index;
+}
+
 const Provider* Catalog::find_provider(std::string_view id) const {
     for (const auto& p : providers)
         if (iequals(p.id, id)) return &p;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpuadvise/dates.hpp"
+#include "gpuadvise/text.hpp"
 
 namespace gpuadvise {
 namespace {
@@ -27,7 +28,7 @@ struct SameOfferHash {
         std::size_t seed = std::hash<int>{}(o->gpu_count);
         for (std::string_view part : {std::string_view(o->provider), std::string_view(o->gpu), std::string_view(o->region),
                                       std::string_view(o->instance_type)})
-            seed ^= h(part) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+            seed = hash_combine(seed, h(part));
         return seed;
     }
 };

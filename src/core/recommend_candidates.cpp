@@ -115,20 +115,10 @@ struct GroupKeyHash {
         std::size_t x = h(k.provider);
         for (std::size_t v : {h(k.gpu), h(k.instance_type), static_cast<std::size_t>(k.gpu_count),
                               static_cast<std::size_t>(k.plan)})
-            x ^= v + 0x9e3779b97f4a7c15ULL + (x << 6) + (x >> 2);
+            x = hash_combine(x, v);
         return x;
     }
 };
-
-// Memoised lookup for runs of offers that name the same GPU or provider.
-template <typename T, typename Find>
-const T* memo_find(std::string_view id, std::string_view& last_id, const T*& last, Find find) {
-    if (last_id.data() == nullptr || id != last_id) {
-        last = find(id);
-        last_id = id;
-    }
-    return last;
-}
 
 }  // namespace
 
@@ -150,28 +140,25 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
     const bool exclude_slow = catalog.policy.get("multi_node_without_rdma_exclude") != 0;
 
     auto& fits = pool.fits;  // per GPU, or per GPU and provider driver; kept with the pool (options point into it)
-    auto pytorch_fit = [&](const Gpu& gpu, const Offer& o) -> const PytorchFit& {
-        const Provider* p = catalog.find_provider(o.provider);
+    auto pytorch_fit = [&](const Gpu& gpu, const Offer& o, const Provider* p) -> const PytorchFit& {
         std::string key = gpu.id + "|" + (p && p->driver_version ? *p->driver_version : "");
         auto it = fits.find(key);
         if (it == fits.end()) it = fits.emplace(key, fit_offer(catalog, o, *r.pytorch)).first;
         return it->second;
     };
-    std::unordered_map<std::string_view, const Gpu*> gpus_by_id;  // find_gpu scans the list: once per offer was 20 % of this
-    for (const auto& g : catalog.gpus) gpus_by_id.emplace(g.id, &g);
-    std::string_view last_gpu_id, last_provider_id;
-    const Gpu* last_gpu = nullptr;
-    const Provider* last_provider = nullptr;
+    const auto gpus = gpus_by_id(catalog);
+    std::string_view last_provider_id;  // offers come in runs of one provider: look it up once per run
+    const Provider* provider = nullptr;
     pool.options.reserve(catalog.offers.size());
     std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups;  // read in catalog order: cache-friendly
     for (const auto& o : catalog.offers) {
-        const Gpu* gpu = memo_find<Gpu>(o.gpu, last_gpu_id, last_gpu, [&](std::string_view id) -> const Gpu* {
-            auto it = gpus_by_id.find(id);
-            return it == gpus_by_id.end() ? nullptr : it->second;
-        });
-        if (!gpu) continue;
-        const Provider* provider = memo_find<Provider>(o.provider, last_provider_id, last_provider,
-                                                       [&](std::string_view id) { return catalog.find_provider(id); });
+        const auto found = gpus.find(o.gpu);
+        if (found == gpus.end()) continue;
+        const Gpu* gpu = found->second;
+        if (last_provider_id.data() == nullptr || o.provider != last_provider_id) {
+            provider = catalog.find_provider(o.provider);
+            last_provider_id = o.provider;
+        }
         const bool in_filter = passes_filters(r, o, gpu_ids);
         auto reject = [&](std::string constraint, std::string reason) {
             if (in_filter) pool.rejected.push_back({&o, std::move(constraint), std::move(reason)});
@@ -182,7 +169,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         }
         Option c;
         if (r.pytorch) {
-            const PytorchFit& fit = pytorch_fit(*gpu, o);
+            const PytorchFit& fit = pytorch_fit(*gpu, o, provider);
             if (!fit.supported) {
                 reject("environment", "PyTorch " + r.pytorch->text + ": " + fit.reason);
                 continue;

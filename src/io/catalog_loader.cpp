@@ -8,7 +8,6 @@
 #include <set>
 #include <sstream>
 #include <tuple>
-#include <unordered_set>
 
 #include "gpuadvise/catalog_lint.hpp"
 #include "gpuadvise/errors.hpp"
@@ -111,8 +110,7 @@ void merge_into(Catalog& base, Catalog layer) {
 
 // Offers may name a GPU by alias or family; store the canonical id or report the ambiguity.
 void resolve_offer_gpus(Catalog& catalog, Diagnostics& diags) {
-    std::unordered_set<std::string_view> known;  // find_gpu scans the list: a hash set is cheaper per offer
-    for (const auto& g : catalog.gpus) known.insert(g.id);
+    const auto known = gpus_by_id(catalog);
     for (auto& o : catalog.offers) {
         if (known.count(o.gpu)) continue;
         try {

@@ -11,14 +11,6 @@
 #include <malloc.h>
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#define GPUADVISE_OWN_ALLOCATOR 1  // the sanitizer's allocator, not glibc's
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GPUADVISE_OWN_ALLOCATOR 1
-#endif
-#endif
-
 namespace gpuadvise::io {
 
 namespace {
@@ -38,7 +30,7 @@ void advise_huge_pages(const void* begin, std::size_t bytes) {
 }
 
 void prepare_heap(std::size_t bytes) {
-#if defined(__GLIBC__) && defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(GPUADVISE_OWN_ALLOCATOR)
+#if defined(__GLIBC__) && defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(GPUADVISE_SANITIZED)  // not the sanitizer's allocator
     constexpr std::size_t kMax = std::size_t{3} << 29;  // 1.5 GiB: mallopt takes an int
     if (bytes < 4 * kHuge) return;
     bytes = std::min(bytes, kMax);

@@ -68,7 +68,7 @@ struct OfferKey {
 std::size_t hash_key(const OfferKey& k) {
     std::hash<std::string_view> h;
     std::size_t x = h(k.machine);
-    for (std::size_t v : {h(k.gpu), h(k.region), static_cast<std::size_t>(k.count)}) x ^= v + 0x9e3779b97f4a7c15ULL + (x << 6) + (x >> 2);
+    for (std::size_t v : {h(k.gpu), h(k.region), static_cast<std::size_t>(k.count)}) x = hash_combine(x, v);
     return x;
 }
 
@@ -115,7 +115,9 @@ public:
                 ++lines;
             ++lines;
         }
-        // About 1 KB per row for everything the load and a recommend allocate after this point.
+        // What the load and a recommend allocate per row after this point, rounded up to 1 KB: the
+        // Offer (sizeof 392) and its heap strings (~150), the zone index (~40), a recommend Option
+        // (104) and its ranking arrays (~100). Address space only: what is not used is never touched.
         prepare_heap(lines * 1024);
         catalog_.offers.reserve(catalog_.offers.size() + lines);
         advise_huge_pages(catalog_.offers.data() + catalog_.offers.size(),
