@@ -1,0 +1,221 @@
+// recommend() on in-memory catalogs: the plan it chooses (break-even, spot), what the budget and
+// the deadline remove, and what it says when nothing satisfies the request.
+#include <catch2/catch.hpp>
+
+#include "engine_catalog.hpp"
+
+using namespace enginetest;
+
+namespace {
+
+// One A100 offer: 2.00 an hour on demand, 500 a month reserved (break-even 250 h a month), 0.50 spot.
+// The run takes 10 h (measured on the A100).
+Catalog one_a100(Prices prices = {2.0, 500.0, 0.5}) {
+    Catalog c = base_catalog();
+    add(c, make_provider("p"), {make_offer("p", "a100", 1, prices)});
+    return c;
+}
+
+const PlanCost* alternative(const Candidate& c, Plan plan) {
+    for (const auto& a : c.alternatives)
+        if (a.plan == plan) return &a;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("plan: below break-even on-demand is chosen, above it reserved", "[core]") {
+    Catalog c = one_a100();
+    // 10 h a run: 5.6 runs a week = 243 h a month (< 250), 6 runs = 260 h (> 250).
+    auto below = recommend(c, request(c, "midnet", 5.6, 10.0, "a100"));
+    REQUIRE(below.ranked.size() == 1);
+    const Candidate& b = below.ranked[0];
+    CHECK(b.cost.plan == Plan::on_demand);
+    CHECK(b.cost.cost_per_month == Approx(2.0 * 10 * 5.6 * 52 / 12));
+    const PlanCost* reserved = alternative(b, Plan::reserved);
+    REQUIRE(reserved);
+    REQUIRE(reserved->break_even_hours_per_month);
+    CHECK(*reserved->break_even_hours_per_month == Approx(250));
+    CHECK(reserved->cost_per_month == Approx(500));
+
+    auto above = recommend(c, request(c, "midnet", 6, 10.0, "a100"));
+    REQUIRE(above.ranked.size() == 1);
+    const Candidate& a = above.ranked[0];
+    CHECK(a.cost.plan == Plan::reserved);
+    CHECK(a.cost.cost_per_month == Approx(500));
+    REQUIRE(a.cost.break_even_hours_per_month);
+    CHECK(*a.cost.break_even_hours_per_month == Approx(250));
+    REQUIRE(alternative(a, Plan::on_demand));
+    CHECK(alternative(a, Plan::on_demand)->cost_per_month == Approx(2.0 * 10 * 6 * 52 / 12));
+}
+
+TEST_CASE("plan: step 2 reports the break-even and the plan it leads to", "[core]") {
+    Catalog c = one_a100();
+    auto above = recommend(c, request(c, "midnet", 6, 10.0, "a100"));
+    const Finding* f = finding(above, "2.break_even");
+    REQUIRE(f);
+    CHECK(contains(f->message, "260 h a month"));
+    CHECK(contains(f->message, "reserved breaks even at 250 h a month"));
+    CHECK(contains(f->message, "-> reserved is cheaper"));
+    auto below = recommend(c, request(c, "midnet", 1, 10.0, "a100"));
+    f = finding(below, "2.break_even");
+    REQUIRE(f);
+    CHECK(contains(f->message, "reserved breaks even at 250 h a month"));
+    CHECK(contains(f->message, "-> on-demand is cheaper"));
+}
+
+TEST_CASE("plan: without a reserved price the next reservable option shows the trade-off", "[core]") {
+    Catalog c = base_catalog();
+    add(c, make_provider("hourly"), {make_offer("hourly", "a100", 1, {1.0, {}, {}})});
+    add(c, make_provider("monthly"), {make_offer("monthly", "a100", 1, {2.0, 500.0, {}})});
+    auto r = recommend(c, request(c, "midnet", 1, 10.0, "a100"));
+    REQUIRE(r.ranked.size() == 2);
+    CHECK(r.ranked[0].offer->provider == "hourly");
+    const Finding* f = finding(r, "2.break_even");
+    REQUIRE(f);
+    CHECK(contains(f->message, "hourly has no reserved price for it"));
+    const Finding* other = finding(r, "2.break_even_reservable");
+    REQUIRE(other);
+    CHECK(contains(other->message, "monthly a100 x1"));
+    CHECK(contains(other->message, "against a break-even of 250 h -> on-demand"));
+}
+
+TEST_CASE("plan: spot only when the job is interruptible, with the interruption overhead", "[core]") {
+    Catalog c = one_a100();
+    auto plain = recommend(c, request(c, "midnet", 1, 10.0, "a100"));
+    REQUIRE(plain.ranked.size() == 1);
+    CHECK(plain.ranked[0].cost.plan == Plan::on_demand);
+    CHECK_FALSE(alternative(plain.ranked[0], Plan::spot));
+    CHECK(kind_of(*finding(plain, "2.spot")) == "constraint");
+
+    auto req = request(c, "midnet", 1, 10.0, "a100");
+    req.interruptible = true;
+    req.checkpoint_minutes = 30;
+    auto spot = recommend(c, req);
+    REQUIRE(spot.ranked.size() == 1);
+    const Candidate& s = spot.ranked[0];
+    CHECK(s.cost.plan == Plan::spot);
+    // Default policy: 0.05 interruptions an hour, each costing 10 min restart + 15 min lost work.
+    const double overhead = 0.05 * (10 + 15) / 60.0;
+    REQUIRE(s.cost.spot_overhead);
+    CHECK(*s.cost.spot_overhead == Approx(overhead));
+    CHECK(s.cost.hours_per_run == Approx(10 * (1 + overhead)));
+    CHECK(s.cost.cost_per_run == Approx(0.5 * 10 * (1 + overhead)));
+    CHECK(kind_of(*finding(spot, "2.spot")) == "preference");
+
+    // An offer with only a spot price is unusable for a job that cannot be interrupted.
+    Catalog only_spot = one_a100({{}, {}, 0.5});
+    auto none = recommend(only_spot, request(only_spot, "midnet", 1, 10.0, "a100"));
+    CHECK(none.ranked.empty());
+    REQUIRE(rejections(none, "price").size() == 1);
+    CHECK(contains(rejections(none, "price")[0]->reason, "not --interruptible"));
+}
+
+TEST_CASE("plan: a deadline that spot's overhead would miss keeps on-demand", "[core]") {
+    Catalog c = one_a100();
+    auto req = request(c, "midnet", 1, 10.0, "a100");
+    req.interruptible = true;
+    req.deadline_hours = 10.1;  // spot takes 10.2 h
+    auto r = recommend(c, req);
+    REQUIRE(r.ranked.size() == 1);
+    CHECK(r.ranked[0].cost.plan == Plan::on_demand);
+}
+
+namespace {
+
+// The same A100 run (10 h, once a week: 43.3 h a month) at three hourly prices.
+Catalog three_a100s() {
+    Catalog c = base_catalog();
+    add(c, make_provider("cheap"), {make_offer("cheap", "a100", 1, {1.0, {}, {}})});
+    add(c, make_provider("mid"), {make_offer("mid", "a100", 1, {2.0, {}, {}})});
+    add(c, make_provider("dear"), {make_offer("dear", "a100", 1, {3.0, {}, {}})});
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("budget: options over the monthly budget are removed and named", "[core]") {
+    Catalog c = three_a100s();
+    auto req = request(c, "midnet", 1, 10.0, "a100");
+    req.budget_monthly = 100;  // cheap 43.33, mid 86.67, dear 130 a month
+    auto r = recommend(c, req);
+    CHECK(ranked_names(r) == std::vector<std::string>{"cheap/a100 x1@r1", "mid/a100 x1@r1"});
+    const auto over = rejections(r, "budget");
+    REQUIRE(over.size() == 1);
+    CHECK(over[0]->offer->provider == "dear");
+    CHECK(contains(over[0]->reason, "130 USD a month is over the budget of 100 USD"));
+}
+
+TEST_CASE("budget: nothing fits -> the budget binds and the cheapest option is the nearest miss", "[core]") {
+    Catalog c = three_a100s();
+    auto req = request(c, "midnet", 1, 10.0, "a100");
+    req.budget_monthly = 10;
+    auto r = recommend(c, req);
+    CHECK(r.ranked.empty());
+    CHECK(r.feasible == 0);
+    CHECK(binding_constraint(r) == "budget");
+    CHECK(r.nearest_miss == "cheap a100 x1 (on_demand) costs 43.33 USD a month, over the budget of 10.00 USD");
+}
+
+TEST_CASE("deadline: slower options are removed; nothing fast enough -> the fastest is the nearest miss", "[core]") {
+    Catalog c = base_catalog();
+    add(c, make_provider("p"), {make_offer("p", "t4", 1, {0.3, {}, {}}), make_offer("p", "a100", 1, {2.0, {}, {}})});
+    auto req = request(c, "midnet", 1, 10.0, "a100");  // 10 h on the A100, longer on the T4
+    req.deadline_hours = 12;
+    auto r = recommend(c, req);
+    CHECK(ranked_names(r) == std::vector<std::string>{"p/a100 x1@r1"});
+    REQUIRE(rejections(r, "deadline").size() == 1);
+    CHECK(rejections(r, "deadline")[0]->offer->gpu == "t4");
+
+    req.deadline_hours = 5;
+    auto none = recommend(c, req);
+    CHECK(none.ranked.empty());
+    CHECK(binding_constraint(none) == "deadline");
+    CHECK(none.nearest_miss == "p a100 x1 takes 10 h per run, over the deadline of 5.0 h");
+}
+
+TEST_CASE("nothing fits: memory binds when no GPU holds the model, filters when nothing matches", "[core]") {
+    Catalog c = base_catalog();
+    c.models.push_back(make_cnn("hugenet", 20e9, 1000));  // 320 GB of model states, data parallel only
+    add(c, make_provider("p"), {make_offer("p", "t4", 1, {0.3, {}, {}}), make_offer("p", "a100", 8, {16.0, {}, {}})});
+    auto r = recommend(c, request(c, "hugenet", 1));
+    CHECK(r.ranked.empty());
+    CHECK(binding_constraint(r) == "memory");
+    CHECK(contains(r.nearest_miss, "does not fit on any number of"));
+    CHECK(rejections(r, "memory").size() == 2);
+
+    auto req = request(c, "midnet", 1);
+    req.providers = {"nobody"};
+    auto filtered = recommend(c, req);
+    CHECK(filtered.ranked.empty());
+    CHECK(binding_constraint(filtered) == "filters");
+}
+
+TEST_CASE("a job that needs several GPUs rents enough of them, on one node or several", "[core]") {
+    Catalog c = base_catalog();
+    c.models.push_back(make_cnn("widenet", 1.5e9, 1000));  // 24 GB of model states: more than a T4 holds
+    add(c, make_provider("p"), {make_offer("p", "t4", 1, {0.3, {}, {}}), make_offer("p", "a100", 1, {2.0, {}, {}})});
+    auto r = recommend(c, request(c, "widenet", 1));
+    REQUIRE_FALSE(r.ranked.empty());
+    for (const auto& x : r.ranked) {
+        INFO(x.gpu->id);
+        CHECK(x.estimate.memory_required_gb <= x.gpu->memory_gb);
+        CHECK(x.gpu->id == "a100");  // data parallel does not shard the model states: the T4 never fits
+    }
+    CHECK(rejections(r, "memory").size() == 1);
+}
+
+TEST_CASE("prices in another currency are converted for ranking and shown in the request's currency", "[core]") {
+    Catalog c = base_catalog();
+    add(c, make_provider("yuan", "CNY"), {make_offer("yuan", "a100", 1, {10.0, {}, {}})});  // 1.40 USD
+    add(c, make_provider("usd"), {make_offer("usd", "a100", 1, {1.5, {}, {}})});
+    auto req = request(c, "midnet", 1, 2.0, "a100");
+    auto r = recommend(c, req);
+    REQUIRE(r.ranked.size() == 2);
+    CHECK(r.ranked[0].offer->provider == "yuan");
+    CHECK(r.ranked[0].cost.cost_per_run == Approx(2 * 10 * 0.14));
+    req.currency = "CNY";
+    auto cny = recommend(c, req);
+    CHECK(cny.ranked[0].cost.cost_per_run == Approx(20));
+    CHECK(cny.ranked[1].cost.cost_per_run == Approx(2 * 1.5 / 0.14));
+}
