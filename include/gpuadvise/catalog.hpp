@@ -27,10 +27,22 @@ struct ExchangeRate {
     bool operator==(const ExchangeRate&) const = default;
 };
 
-// What an import (e.g. a SkyPilot table) could not use, counted per reason.
+// What a skip reason is about, for summaries (recorded with the reason, never read back from its text).
+enum class SkipKind {
+    spot_not_below_on_demand,  // spot price dropped, offer kept
+    empty_price,               // on-demand price empty in the table
+    zero_price,                // a price of 0 (on-demand, or spot meaning "no spot market")
+    sentinel_price,            // GCP's 700.0 placeholder
+    accelerator,               // the accelerator is not a GPU, unknown or ambiguous: row skipped
+    merged,                    // zone duplicate merged into another offer
+    other,                     // GPU-only prices, no usable price, bad counts
+};
+
+// What an import (e.g. a SkyPilot table) could not use, counted per reason and per kind of reason.
 struct SkipSummary {
     std::string file;
     std::map<std::string, long> rows_by_reason;
+    std::map<SkipKind, long> rows_by_kind;
 
     bool operator==(const SkipSummary&) const = default;
 };

@@ -167,6 +167,7 @@ struct CompatReport {
     bool compatible = true;            // every check ok
     std::vector<CompatCheck> checks;
     std::vector<std::string> suggestions;
+    std::string install;               // pip command for the wheel chosen; the last suggestion when compatible
 };
 
 // Throws UsageError for a value that does not parse, an unknown GPU name or PyTorch release,

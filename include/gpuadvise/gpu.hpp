@@ -6,9 +6,16 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvise/names.hpp"
+
 namespace gpuadvise {
 
 enum class Precision { fp32, tf32, fp16, bf16, fp8 };
+inline constexpr NameTable<Precision, 5> kPrecisionNames{{{{Precision::fp32, "fp32"},
+                                                           {Precision::tf32, "tf32"},
+                                                           {Precision::fp16, "fp16"},
+                                                           {Precision::bf16, "bf16"},
+                                                           {Precision::fp8, "fp8"}}}};
 
 std::string_view to_string(Precision p);
 std::optional<Precision> parse_precision(std::string_view text);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "gpuadvise/names.hpp"
+
 namespace gpuadvise {
 
 // Where a piece of catalog data came from, for diagnostics (1-based; 0 = unknown).
@@ -17,15 +19,28 @@ struct SourceLocation {
 };
 
 enum class Plan { on_demand, reserved, spot };
+// JSON and parsing spell it "on_demand" (parse also reads "on-demand"); text shows plan_label().
+inline constexpr NameTable<Plan, 3> kPlanNames{{{{Plan::on_demand, "on_demand"}, {Plan::reserved, "reserved"}, {Plan::spot, "spot"}}}};
+inline constexpr NameTable<Plan, 3> kPlanLabels{{{{Plan::on_demand, "on-demand"}, {Plan::reserved, "reserved"}, {Plan::spot, "spot"}}}};
 
 const char* to_string(Plan p);  // "on_demand", "reserved", "spot"
+// The spelling in text output and CLI choices: "on-demand", "reserved", "spot".
+inline std::string_view plan_label(Plan p) { return kPlanLabels.name(p); }
+// "on-demand"/"on_demand", "reserved", "spot"; nullopt for anything else (never a guess).
+inline std::optional<Plan> parse_plan(std::string_view text) { return kPlanLabels.parse(text); }
+
+// example: from the source document (anonymised quotes); public: real list prices; placeholder:
+// prices that are not real quotes (listed, never recommended); other: the catalog's own word
+// ("private"), kept in Provider::custom_kind.
+enum class ProviderKind { example, public_prices, placeholder, other };
+inline constexpr NameTable<ProviderKind, 3> kProviderKindNames{
+    {{{ProviderKind::example, "example"}, {ProviderKind::public_prices, "public"}, {ProviderKind::placeholder, "placeholder"}}}};
 
 struct Provider {
     std::string id;        // "aws", "provider-c"
     std::string name;      // display name
     std::string currency;  // ISO 4217 code of its prices
-    std::string kind;      // "example" (from the source document), "public", or "placeholder" (prices
-                           // that are not real quotes: listed, never recommended)
+    ProviderKind kind = ProviderKind::public_prices;
     std::optional<double> network_gbps;  // between nodes
     bool rdma = false;
     std::optional<double> rdma_gbps;
@@ -35,9 +50,25 @@ struct Provider {
     std::string as_of;
     std::string source;
     SourceLocation where;
+    std::string custom_kind;  // kind == other: the word the catalog used
 
     bool operator==(const Provider&) const = default;
 };
+
+// The kind as the catalog spells it: "public", "example", "placeholder" or its own word.
+inline std::string kind_name(const Provider& p) {
+    return p.kind == ProviderKind::other ? p.custom_kind : std::string(kProviderKindNames.name(p.kind));
+}
+// Sets kind (and custom_kind for a word outside the table).
+inline void set_kind(Provider& p, std::string_view word) {
+    if (auto k = kProviderKindNames.parse(word)) {
+        p.kind = *k;
+        p.custom_kind.clear();
+    } else {
+        p.kind = ProviderKind::other;
+        p.custom_kind = std::string(word);
+    }
+}
 
 // One rentable configuration: provider x GPU x count x region. Prices are for the whole offer
 // (all its GPUs) in the offer's currency; nullopt where that plan does not exist.

@@ -13,6 +13,10 @@
 namespace gpuadvise {
 
 enum class Task { train, finetune, lora, qlora, inference };
+// Where a run time comes from: a measurement (published, or the user's own) or the model.
+enum class TimeBasis { estimated, measured };
+inline constexpr NameTable<TimeBasis, 2> kTimeBasisNames{{{{TimeBasis::estimated, "estimated"}, {TimeBasis::measured, "measured"}}}};
+inline std::string_view to_string(TimeBasis b) { return kTimeBasisNames.name(b); }
 enum class Optimizer { adamw, sgd, adam8bit };
 
 std::string_view to_string(Task t);
@@ -131,7 +135,7 @@ struct Estimate {
     double hours_per_run = 0, hours_low = 0, hours_high = 0;
     double scaling_efficiency = 1, comm_share = 0, utilisation = 0;
     double total_flops = 0;
-    std::string basis = "estimated";  // "measured" | "estimated"
+    TimeBasis basis = TimeBasis::estimated;
     std::string basis_detail;         // which measurement, or "roofline model"
     std::vector<std::string> notes;   // e.g. what would make it fit
 };
@@ -153,7 +157,7 @@ int minimum_gpu_count(const Workload& w, Precision p, double memory_gb);
 struct SingleGpuSpeed {
     double samples_per_s = 0;
     double utilisation = 0;  // model FLOP/s / dense peak at the precision
-    std::string basis = "estimated";
+    TimeBasis basis = TimeBasis::estimated;
     std::string basis_detail;
     double band_low = 0, band_high = 0;  // multipliers on time
 };

@@ -43,7 +43,7 @@ nlohmann::ordered_json diagnostic_json(const Diagnostic& d) {
 std::map<io::SkipKind, long> count_by_kind(const Catalog& catalog) {
     std::map<io::SkipKind, long> counts;
     for (const auto& s : catalog.skipped)
-        for (const auto& [reason, n] : s.rows_by_reason) counts[io::skip_kind(reason)] += n;
+        for (const auto& [kind, n] : s.rows_by_kind) counts[kind] += n;
     return counts;
 }
 
@@ -68,18 +68,10 @@ nlohmann::ordered_json skipped_json(const Catalog& catalog) {
     return arr;
 }
 
-Catalog load_for(Context& ctx, const std::vector<std::string>& extra_files) {
-    io::CatalogOptions options;
-    options.builtin = !ctx.global.no_default_catalog;
-    options.files = ctx.global.catalogs;
-    options.files.insert(options.files.end(), extra_files.begin(), extra_files.end());
-    options.provider_name = ctx.global.provider_name;
-    options.today = io::today_iso();
-    return io::load_catalog(options);
-}
-
 int run_validate(Context& ctx, const CatalogOptions& opt) {
-    const Catalog catalog = load_for(ctx, opt.files);  // errors: DataError with every located problem -> exit 1
+    // The same files every command reads, then the ones named here. Errors: DataError with every
+    // located problem -> exit 1.
+    const Catalog catalog = io::load_catalog(ctx.catalog_options(opt.files));
     const auto kinds = count_by_kind(catalog);
     auto kind = [&](io::SkipKind k) { return kinds.count(k) ? kinds.at(k) : 0L; };
 
@@ -152,7 +144,7 @@ int run_info(Context& ctx) {
         nlohmann::ordered_json j;
         j["id"] = p.id;
         j["name"] = p.name;
-        j["kind"] = p.kind;
+        j["kind"] = kind_name(p);
         j["currency"] = p.currency;
         j["as_of"] = p.as_of;
         j["age_days"] = age ? nlohmann::ordered_json(*age) : nlohmann::ordered_json(nullptr);
@@ -161,7 +153,7 @@ int run_info(Context& ctx) {
         j["offers"] = offers;
         j["offers_by_gpu_family"] = by_family;
         json["providers"].push_back(j);
-        t.rows.push_back({p.id, p.kind, p.currency, p.as_of.empty() ? "-" : p.as_of,
+        t.rows.push_back({p.id, kind_name(p), p.currency, p.as_of.empty() ? "-" : p.as_of,
                           age ? std::to_string(*age) + (static_cast<double>(*age) > max_age ? " (stale)" : "") : "-",
                           std::to_string(offers), join(families, ", ")});
     }

@@ -96,7 +96,6 @@ int run_catalog_import(Context& ctx, const std::string& format, const std::vecto
         p.id = id;
         p.name = id;
         p.currency = "USD";
-        p.kind = "public";
         p.as_of = as_of.empty() ? modification_date(files.front()->path) : as_of;
         std::vector<std::string> names;
         for (const auto* f : files) names.push_back(fs::path(f->path).filename().string());

@@ -105,6 +105,8 @@ int run_check_env(Context& ctx, const CheckEnvOptions& opt) {
     q.cuda = opt.cuda;
     q.pytorch = opt.pytorch;
     q.precision = opt.precision;
+    // The same check and message as every other command's --precision.
+    if (opt.precision) (void)kPrecisionNames.parse_or_throw(*opt.precision, "--precision");
     const bool any_given = opt.gpu || opt.driver || opt.cuda || opt.pytorch;
     Detection detected;
     if (!any_given || opt.detect) detected = detect(ctx, q, catalog);
@@ -163,8 +165,7 @@ Runner setup_check_env(CLI::App& sub) {
     sub.add_option("--pytorch", opt->pytorch, "PyTorch version, optionally with the wheel variant: 2.1, 2.1.0+cu118")
         ->type_name("VERSION[+cuXYZ]");
     sub.add_option("--precision", opt->precision, "Training precision to check against the GPU")
-        ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16", "fp8"}))
-        ->type_name("fp32|tf32|fp16|bf16|fp8");
+        ->type_name(kPrecisionNames.choices());
     sub.add_flag("--detect", opt->detect, "Inspect this machine even when arguments are given (arguments override)");
     sub.footer("Without --gpu/--driver/--cuda/--pytorch it inspects this machine: nvidia-smi, nvcc --version and\n"
                "python3 with torch (each missing tool is a note, not an error).\n\n"

@@ -99,7 +99,7 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
         j["comm_share"] = json_number(e.comm_share);
         j["utilisation"] = json_number(e.utilisation);
         j["total_flops"] = json_number(e.total_flops);
-        j["basis"] = e.basis;
+        j["basis"] = to_string(e.basis);
         j["basis_detail"] = e.basis_detail;
         j["notes"] = e.notes;
         json["estimates"].push_back(j);
@@ -111,7 +111,7 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
                               ok ? fmt_hours(e.hours_low) + "-" + fmt_hours(e.hours_high) : "-",
                               ok && e.gpu_count > 1 ? io::fmt_number(100 * e.scaling_efficiency, 0) + "%" : "-",
                               ok ? (e.utilisation < 0.01 ? io::fmt_number(100 * e.utilisation, 2) : io::fmt_number(100 * e.utilisation, 0)) + "%" : "-",
-                              e.basis});
+                              std::string(to_string(e.basis))});
         for (const auto& n : e.notes) notes.push_back(g.id + ": " + n);
     }
     io::TextDocument doc;

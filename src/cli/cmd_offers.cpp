@@ -55,13 +55,6 @@ void filter_by_pytorch(Context& ctx, const Catalog& catalog, const std::string& 
     list.rows = std::move(kept);
 }
 
-std::optional<Plan> parse_plan(const std::string& s) {
-    if (s.empty()) return std::nullopt;
-    if (s == "on-demand" || s == "on_demand") return Plan::on_demand;
-    if (s == "reserved") return Plan::reserved;
-    return Plan::spot;
-}
-
 // One line naming the providers whose shown prices are older than policy max_price_age_days.
 void warn_stale_prices(Context& ctx, const Catalog& catalog, const OfferList& list) {
     const auto today = parse_iso_date(io::today_iso());
@@ -94,7 +87,7 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
     if (!opt.gpu.empty()) q.gpu = parse_gpu_spec(opt.gpu);
     q.providers = opt.providers;
     q.regions = opt.regions;
-    q.plan = parse_plan(opt.plan);
+    if (!opt.plan.empty()) q.plan = kPlanLabels.parse_or_throw(opt.plan, "--plan");
     q.max_price = opt.max_price;
     q.currency = ctx.currency();
     q.sort = opt.sort == "price-per-gpu" ? OfferSort::price_per_gpu
@@ -181,7 +174,7 @@ Runner setup_offers(CLI::App& sub) {
     sub.add_option("--provider", opt->providers, "Only this provider (repeatable)")->type_name("ID");
     sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)")->type_name("TEXT");
     sub.add_option("--plan", opt->plan, "Only offers with this plan, priced by it")
-        ->check(CLI::IsMember({"on-demand", "reserved", "spot"}))
+        ->check(CLI::IsMember(kPlanLabels.names()))
         ->type_name("on-demand|reserved|spot");
     sub.add_option("--max-price", opt->max_price, "Highest price per hour for the whole offer (reserved: monthly / 730 h)")
         ->check(finite_range(0.0, 1e9))

@@ -38,7 +38,7 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     if (opt.resolution && !wr.image_size) wr.image_size = opt.resolution;
     r.workload = make_workload(catalog, wr);
     r.runs_per_week = opt.runs_per_week;
-    if (!opt.dataset.empty()) r.dataset = *parse_dataset(opt.dataset);
+    if (!opt.dataset.empty()) r.dataset = kDatasetNames.parse_or_throw(opt.dataset, "--dataset");
     r.dataset_gb = opt.dataset_gb;
     r.gpus_now = opt.gpus_now;
     r.scale_to = opt.scale_to;
@@ -48,7 +48,7 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     r.budget_monthly = opt.budget_monthly;
     r.deadline_hours = opt.deadline_hours;
     r.currency = ctx.currency();
-    r.objective = opt.objective == "time" ? Objective::time : opt.objective == "balanced" ? Objective::balanced : Objective::cost;
+    r.objective = kObjectiveNames.parse_or_throw(opt.objective, "--objective");
     if (!opt.gpu.empty()) r.gpu = parse_gpu_spec(opt.gpu);
     select_gpus(catalog, r.gpu);  // unknown names fail here, with "did you mean"
     for (const auto& p : opt.providers)
@@ -91,21 +91,15 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["precision"] = std::string(to_string(c.estimate.precision));
     j["hours_per_run"] = round_money(c.cost.hours_per_run);  // billed: job + set-up (+ spot overhead)
     j["job_hours_per_run"] = round_money(c.estimate.hours_per_run);
-    const double spot_factor = 1 + c.cost.spot_overhead.value_or(0);
-    const double setup_hours = c.cost.hours_per_run / spot_factor - c.estimate.hours_per_run;
-    j["setup_hours_per_run"] = round_money(setup_hours);
-    j["hours_per_run_band"] = {round_money((c.estimate.hours_low + setup_hours) * spot_factor),
-                               round_money((c.estimate.hours_high + setup_hours) * spot_factor)};
-    j["time_basis"] = c.estimate.basis;
+    j["setup_hours_per_run"] = round_money(c.setup_hours_per_run);
+    j["hours_per_run_band"] = {round_money(c.hours_low), round_money(c.hours_high)};
+    j["time_basis"] = to_string(c.estimate.basis);
     j["price_per_hour"] = round_money(c.cost.price_per_hour);
     j["cost_per_run"] = round_money(c.cost.cost_per_run);
     j["cost_per_month"] = round_money(c.cost.cost_per_month);
     j["currency"] = currency;
     j["gpu_hours_per_month"] = round_money(c.cost.gpu_hours_per_month);
-    std::optional<double> be = c.cost.break_even_hours_per_month;
-    for (const auto& a : c.alternatives)
-        if (!be && a.break_even_hours_per_month) be = a.break_even_hours_per_month;
-    j["break_even_hours_per_month"] = json_number(be);
+    j["break_even_hours_per_month"] = json_number(c.break_even_hours_per_month);
     j["reserved_sets"] = c.cost.plan == Plan::reserved ? nlohmann::ordered_json(c.cost.reserved_sets) : nlohmann::ordered_json(nullptr);
     j["spot_overhead_fraction"] = json_number(c.cost.spot_overhead);
     j["usd_per_tflops_hour"] = json_number(c.usd_per_tflops_hour);
@@ -117,7 +111,8 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["as_of"] = c.offer->as_of;
     j["source"] = c.offer->source;
     j["reasons"] = c.reasons;
-    j["warnings"] = c.warnings;
+    j["warnings"] = nlohmann::ordered_json::array();
+    for (const auto& w : c.warnings) j["warnings"].push_back(w.message);
     nlohmann::ordered_json alts = nlohmann::ordered_json::array();
     for (const auto& a : c.alternatives) {
         nlohmann::ordered_json x;
@@ -129,15 +124,6 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     }
     j["alternatives"] = alts;
     return j;
-}
-
-std::string plan_label(Plan p) {
-    switch (p) {
-        case Plan::on_demand: return "on-demand";
-        case Plan::reserved: return "reserved";
-        case Plan::spot: return "spot";
-    }
-    return "";
 }
 
 int run_recommend(Context& ctx, const RecommendOptions& opt) {
@@ -155,7 +141,7 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
         sj["step"] = s.step;
         sj["name"] = s.name;
         sj["findings"] = nlohmann::ordered_json::array();
-        for (const auto& f : s.findings) sj["findings"].push_back({{"rule", f.rule}, {"kind", f.kind}, {"message", f.message}});
+        for (const auto& f : s.findings) sj["findings"].push_back({{"rule", f.rule}, {"kind", to_string(f.kind)}, {"message", f.message}});
         steps.push_back(sj);
     }
     json["analysis"] = {{"steps", steps}, {"heuristic_gpu_family", rec.heuristic_gpu_family},
@@ -166,12 +152,12 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     json["feasible_options"] = rec.feasible;
     json["warnings"] = rec.warnings;
     if (rec.ranked.empty())
-        json["nothing_fits"] = {{"binding_constraint", rec.binding_constraint}, {"nearest_miss", rec.nearest_miss}};
+        json["nothing_fits"] = {{"binding_constraint", to_string(rec.binding_constraint)}, {"nearest_miss", rec.nearest_miss}};
     if (opt.explain) {
         nlohmann::ordered_json rj = nlohmann::ordered_json::array();
         for (const auto& x : rec.rejected)
             rj.push_back({{"provider", x.offer->provider}, {"gpu", x.offer->gpu}, {"gpu_count", x.offer->gpu_count},
-                          {"region", x.offer->region}, {"constraint", x.constraint}, {"reason", x.reason}});
+                          {"region", x.offer->region}, {"constraint", to_string(x.constraint)}, {"reason", x.reason}});
         json["rejected"] = rj;
     }
 
@@ -186,8 +172,8 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     for (const auto& s : rec.steps)
         for (std::size_t i = 0; i < s.findings.size(); ++i) {
             const auto& f = s.findings[i];
-            if (!opt.explain && f.kind == "explanation" && s.step == "pitfalls") continue;
-            steps_table.rows.push_back({i == 0 ? (s.step == s.name ? s.name : s.step + " " + s.name) : "", f.kind,
+            if (!opt.explain && f.kind == FindingKind::explanation && s.step == "pitfalls") continue;
+            steps_table.rows.push_back({i == 0 ? (s.step == s.name ? s.name : s.step + " " + s.name) : "", to_string(f.kind),
                                         opt.explain ? "[" + f.rule + "] " + f.message : f.message});
         }
     doc.tables.push_back(steps_table);
@@ -198,34 +184,31 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
                  {"H/RUN", io::Align::right}, {"COST/RUN", io::Align::right}, {"COST/MONTH", io::Align::right},
                  {"BREAK-EVEN H/MO", io::Align::right}, {"USD/TFLOPS-H", io::Align::right}, {"NOTES"}};
     for (const auto& c : rec.ranked) {
-        std::optional<double> be = c.cost.break_even_hours_per_month;
-        for (const auto& a : c.alternatives)
-            if (!be && a.break_even_hours_per_month) be = a.break_even_hours_per_month;
         std::string notes = c.pareto ? "pareto" : "";
-        if (c.estimate.basis == "measured") notes += std::string(notes.empty() ? "" : ", ") + "measured";
+        if (c.estimate.basis == TimeBasis::measured) notes += std::string(notes.empty() ? "" : ", ") + "measured";
         if (!c.warnings.empty()) notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.warnings.size()) + " warning(s)";
         t.rows.push_back({std::to_string(c.rank), c.offer->provider,
                           c.gpu->id + " x" + std::to_string(c.gpu_count) + (c.instances > 1 ? " (" + std::to_string(c.instances) + " nodes)" : ""),
-                          c.offer->region.empty() ? "-" : c.offer->region, plan_label(c.cost.plan),
+                          c.offer->region.empty() ? "-" : c.offer->region, std::string(plan_label(c.cost.plan)),
                           io::fmt_number(c.cost.hours_per_run, 2), io::fmt_number(c.cost.cost_per_run, 2),
-                          io::fmt_number(c.cost.cost_per_month, 2), io::fmt_optional(be, 0),
+                          io::fmt_number(c.cost.cost_per_month, 2), io::fmt_optional(c.break_even_hours_per_month, 0),
                           io::fmt_optional(c.usd_per_tflops_hour, 4), notes});
     }
     doc.tables.push_back(t);
     for (const auto& c : rec.ranked) {
         if (c.rank == 1 || opt.explain)
-            for (const auto& x : c.warnings) doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x);
+            for (const auto& x : c.warnings) doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x.message);
         if (opt.explain)
             for (const auto& x : c.reasons) doc.notes.push_back("#" + std::to_string(c.rank) + ": " + x);
     }
     if (!rec.why_not_heuristic.empty()) doc.notes.push_back("Why not " + rec.heuristic_gpu_family + ": " + rec.why_not_heuristic);
     if (rec.ranked.empty())
-        doc.notes.push_back("Nothing satisfies the request. Binding constraint: " + rec.binding_constraint + ". Nearest miss: " +
+        doc.notes.push_back("Nothing satisfies the request. Binding constraint: " + std::string(to_string(rec.binding_constraint)) + ". Nearest miss: " +
                             rec.nearest_miss);
     if (opt.explain) {
         std::map<std::string, int> grouped;
         for (const auto& x : rec.rejected)
-            grouped[x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) + ": [" + x.constraint + "] " + x.reason]++;
+            grouped[x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) + ": [" + to_string(x.constraint) + "] " + x.reason]++;
         for (const auto& [line, n] : grouped)
             doc.notes.push_back("rejected: " + line + (n > 1 ? " (" + std::to_string(n) + " offers)" : ""));
     } else if (rec.ranked.size() > 1) {
@@ -236,7 +219,7 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     }
     ctx.emit(json, doc);
     if (rec.ranked.empty()) {
-        ctx.err << "gpuadvise: nothing satisfies the request (binding constraint: " << rec.binding_constraint << ")\n";
+        ctx.err << "gpuadvise: nothing satisfies the request (binding constraint: " << to_string(rec.binding_constraint) << ")\n";
         return 3;
     }
     return 0;
@@ -249,7 +232,7 @@ Runner setup_recommend(CLI::App& sub) {
     add_workload_options(sub, opt->workload);
     sub.add_option("--runs-per-week", opt->runs_per_week, "Training runs a week (default 1)")->check(finite_range(0.0, 10000.0));
     sub.add_option("--dataset", opt->dataset, "Dataset modality")
-        ->check(CLI::IsMember({"text", "image", "image-hires", "video", "audio", "tabular"}));
+        ->check(CLI::IsMember(kDatasetNames.names()));
     sub.add_option("--dataset-gb", opt->dataset_gb, "Dataset size in GB (local disk and host RAM checks)")->check(finite_range(0.0, 1e9));
     sub.add_option("--resolution", opt->resolution, "Image side in pixels (same as --image-size)")->check(CLI::Range(8, 65536));
     sub.add_option("--gpus-now", opt->gpus_now, "GPUs the job uses now")->check(CLI::Range(1, 4096));
@@ -259,7 +242,7 @@ Runner setup_recommend(CLI::App& sub) {
     sub.add_option("--checkpoint-minutes", opt->checkpoint_minutes, "Minutes between checkpoints (spot lost work)")->check(finite_range(0.0, 10080.0));
     sub.add_option("--budget-monthly", opt->budget_monthly, "Most the workload may cost a month (output currency)")->check(finite_range(0.0, 1e12));
     sub.add_option("--deadline-hours", opt->deadline_hours, "Longest a run may take")->check(finite_range(0.0, 1e6));
-    sub.add_option("--objective", opt->objective, "What to rank by")->check(CLI::IsMember({"cost", "time", "balanced"}));
+    sub.add_option("--objective", opt->objective, "What to rank by")->check(CLI::IsMember(kObjectiveNames.names()));
     sub.add_option("--gpu", opt->gpu, "Only these GPUs: NAME[,NAME…][:MEMORY][:COUNT]");
     sub.add_option("--provider", opt->providers, "Only this provider (repeatable)");
     sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)");

@@ -15,20 +15,23 @@ Context::~Context() {
     if (leave_catalogs_to_exit_) (void)catalog_.release();  // freed by the exit, in one go
 }
 
-const Catalog& Context::catalog() {
-    if (!catalog_) {
-        io::CatalogOptions options;
-        options.builtin = !global.no_default_catalog;
-        if (const char* env = std::getenv("GPUADVISE_CATALOG"); env && *env) {
-            std::stringstream ss(env);
-            for (std::string item; std::getline(ss, item, ':');)
-                if (!item.empty()) options.files.push_back(item);
-        }
-        options.files.insert(options.files.end(), global.catalogs.begin(), global.catalogs.end());
-        options.provider_name = global.provider_name;
-        options.today = io::today_iso();
-        catalog_ = std::make_unique<Catalog>(io::load_catalog(options));
+io::CatalogOptions Context::catalog_options(const std::vector<std::string>& extra) const {
+    io::CatalogOptions options;
+    options.builtin = !global.no_default_catalog;
+    if (const char* env = std::getenv("GPUADVISE_CATALOG"); env && *env) {
+        std::stringstream ss(env);
+        for (std::string item; std::getline(ss, item, ':');)
+            if (!item.empty()) options.files.push_back(item);
     }
+    options.files.insert(options.files.end(), global.catalogs.begin(), global.catalogs.end());
+    options.files.insert(options.files.end(), extra.begin(), extra.end());
+    options.provider_name = global.provider_name;
+    options.today = io::today_iso();
+    return options;
+}
+
+const Catalog& Context::catalog() {
+    if (!catalog_) catalog_ = std::make_unique<Catalog>(io::load_catalog(catalog_options()));
     return *catalog_;
 }
 

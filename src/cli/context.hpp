@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
+#include "io/catalog_loader.hpp"
 #include "io/text_table.hpp"
 
 namespace gpuadvise::cli {
@@ -40,6 +41,9 @@ public:
     std::ostream& err;
 
     const Catalog& catalog();
+    // What every command loads (the one builder): the built-in data unless --no-default-catalog,
+    // then GPUADVISE_CATALOG's files, then each --catalog, then `extra` (catalog validate FILE…).
+    io::CatalogOptions catalog_options(const std::vector<std::string>& extra = {}) const;
     Format format() const;
     bool color() const;
     // The output currency, checked against the catalog's rates (UsageError otherwise).

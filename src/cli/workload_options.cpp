@@ -39,7 +39,7 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
         ->type_name("train|finetune|lora|qlora|inference");
     app.add_option_function<std::string>("--precision", [&r](const std::string& v) { r.precision = v; },
                                          "Compute precision (default: mixed, bf16 where the GPU supports it, else fp16)")
-        ->type_name("fp32|tf32|fp16|bf16|fp8");
+        ->type_name(kPrecisionNames.choices());
     app.add_option_function<std::string>("--optimizer", [&r](const std::string& v) { r.optimizer = v; },
                                          "Optimizer (default: adamw; sgd with momentum for CNNs)")
         ->type_name("adamw|sgd|adam8bit");

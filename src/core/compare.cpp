@@ -11,7 +11,7 @@ std::optional<CheapestPrice> cheapest(const Catalog& catalog, const Gpu& gpu, Pl
     std::optional<CheapestPrice> best;
     for (const auto& o : catalog.offers) {
         if (o.gpu != gpu.id) continue;
-        if (const Provider* p = catalog.find_provider(o.provider); p && p->kind == "placeholder") continue;
+        if (const Provider* p = catalog.find_provider(o.provider); p && p->kind == ProviderKind::placeholder) continue;
         auto price = o.price(plan);
         if (!price || *price <= 0) continue;
         auto converted = catalog.convert(*price / o.gpu_count, o.currency, currency);

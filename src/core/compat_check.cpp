@@ -280,8 +280,7 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
             if (e.covers && e.driver_ok) fits.push_back(e.wheel);
         if (!fits.empty()) r.wheel = fits.back();
     }
-    if (wheel.empty() && !r.wheel.empty() && r.compatible)
-        r.suggestions.push_back("install: " + pip_command(series, r.wheel));
+    if (wheel.empty() && !r.wheel.empty() && r.compatible) r.install = pip_command(series, r.wheel);
 }
 
 // Driver without PyTorch: which CUDA wheel families it runs.
@@ -360,11 +359,10 @@ CompatReport check_compat(const Catalog& catalog, const EnvQuery& q) {
         r.checks.push_back({"environment", false,
                             "nothing to check: no GPU, driver or PyTorch given or found; use --gpu, --driver, --pytorch"});
     r.compatible = std::all_of(r.checks.begin(), r.checks.end(), [](const CompatCheck& c) { return c.ok; });
-    // "install: ..." only makes sense when everything else fits.
-    if (!r.compatible)
-        r.suggestions.erase(std::remove_if(r.suggestions.begin(), r.suggestions.end(),
-                                           [](const std::string& s) { return s.rfind("install: ", 0) == 0; }),
-                            r.suggestions.end());
+    // "install: ..." only makes sense when everything else fits (later checks add suggestions only
+    // when they fail, so it stays the last one).
+    if (!r.compatible) r.install.clear();
+    if (!r.install.empty()) r.suggestions.push_back("install: " + r.install);
     return r;
 }
 

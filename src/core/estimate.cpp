@@ -99,7 +99,7 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
                                                            : "the datasheet has no figure for it";
         e.notes.push_back(gpu.id + " cannot run " + std::string(to_string(e.precision)) + ": " + why +
                           "; use --precision fp16 (or leave it out for mixed precision)");
-        e.basis = "estimated";
+        e.basis = TimeBasis::estimated;
         return e;
     }
     const int n = e.gpu_count;
@@ -138,7 +138,7 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
         const Estimate ref = same ? e : estimate_job(catalog, plain, *w.measured_on, w.measured_gpu_count, LinkSpec{});
         if (ref.hours_per_run > 0) {
             e.hours_per_run = same ? *w.measured_hours : *w.measured_hours * e.hours_per_run / ref.hours_per_run;
-            e.basis = same ? "measured" : "estimated";
+            e.basis = same ? TimeBasis::measured : TimeBasis::estimated;
             e.basis_detail = same ? "your measurement" : "scaled from your " + fmt(*w.measured_hours, 1) + " h on " +
                                                              std::to_string(w.measured_gpu_count) + " x " + w.measured_on->id;
             low = same ? 0.9 : 0.8;
@@ -150,7 +150,7 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
     }
     e.hours_low = e.hours_per_run * low;
     e.hours_high = e.hours_per_run * high;
-    if (n > 1 && e.comm_share > 0.3)
+    if (n > 1 && e.comm_share > catalog.policy.get("comm_share_warn"))
         e.notes.push_back("communication takes " + fmt(100 * e.comm_share, 0) +
                           " % of step time: prefer NVLink (SXM) GPUs, fewer larger GPUs, or gradient accumulation");
     if (e.utilisation < kTinyUtilisation && w.is_training())

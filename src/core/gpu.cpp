@@ -7,22 +7,9 @@
 
 namespace gpuadvise {
 
-std::string_view to_string(Precision p) {
-    switch (p) {
-        case Precision::fp32: return "fp32";
-        case Precision::tf32: return "tf32";
-        case Precision::fp16: return "fp16";
-        case Precision::bf16: return "bf16";
-        case Precision::fp8: return "fp8";
-    }
-    return "fp32";
-}
+std::string_view to_string(Precision p) { return kPrecisionNames.name(p); }
 
-std::optional<Precision> parse_precision(std::string_view text) {
-    for (Precision p : {Precision::fp32, Precision::tf32, Precision::fp16, Precision::bf16, Precision::fp8})
-        if (iequals(text, to_string(p))) return p;
-    return std::nullopt;
-}
+std::optional<Precision> parse_precision(std::string_view text) { return kPrecisionNames.parse(text); }
 
 std::optional<double> DenseTflops::at(Precision p) const {
     switch (p) {

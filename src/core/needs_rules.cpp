@@ -43,7 +43,7 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
         tier = "medium (ResNet-class)";
         heuristic_family = "V100";
     }
-    s.findings.push_back({"1.tier_heuristic", "heuristic",
+    s.findings.push_back({"1.tier_heuristic", FindingKind::heuristic,
                           "source rule: " + params_text(w.params) + " parameters is " + tier + " -> " + heuristic_family});
 
     const Gpu* smallest_single = nullptr;
@@ -57,12 +57,12 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
         }
     }
     if (in.winner && in.winner->estimate.utilisation < 0.05)
-        s.findings.push_back({"1.tiny_model", "explanation",
+        s.findings.push_back({"1.tiny_model", FindingKind::explanation,
                               fmt("the model keeps the GPU about %.2f%% busy (estimate): it is too small to fill any GPU, "
                                   "so the cheapest GPU per hour wins (a CPU would do too)",
                                   100 * in.winner->estimate.utilisation)});
     if (smallest_single) {
-        s.findings.push_back({"1.memory_need", "constraint",
+        s.findings.push_back({"1.memory_need", FindingKind::constraint,
                               "computed: about " + fmt("%.1f", need_gb) + " GB per GPU (" + std::string(to_string(w.task)) +
                                   ", estimate); the smallest GPU that holds it alone is " + smallest_single->id + " (" +
                                   fmt("%.0f", smallest_single->memory_gb) + " GB)"});
@@ -70,12 +70,12 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
         for (const auto& g : in.catalog.gpus)
             if (g.family == heuristic_family && (!tier_gpu || g.memory_gb < tier_gpu->memory_gb)) tier_gpu = &g;
         if (tier_gpu && smallest_single->memory_gb < tier_gpu->memory_gb)
-            s.findings.push_back({"1.tier_vs_computed", "explanation",
+            s.findings.push_back({"1.tier_vs_computed", FindingKind::explanation,
                                   "the tier rule asks for " + heuristic_family + ", but the job fits a " +
                                       fmt("%.0f", smallest_single->memory_gb) +
                                       " GB GPU: every GPU that fits is priced below, not only " + heuristic_family});
         else if (tier_gpu && !in.estimates.get(*tier_gpu, 1, LinkSpec{}).fits)
-            s.findings.push_back({"1.tier_vs_computed", "warning",
+            s.findings.push_back({"1.tier_vs_computed", FindingKind::warning,
                                   "the tier rule's " + heuristic_family + " (" + fmt("%.0f", tier_gpu->memory_gb) +
                                       " GB) is too small for this job on one GPU"});
     } else {
@@ -88,8 +88,8 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
             if (e.min_gpu_count > 0)
                 msg += "; " + std::to_string(e.min_gpu_count) + "x " + largest->id + " do (with ZeRO stage " +
                        std::to_string(w.zero_stage) + ")";
-            s.findings.push_back({"1.memory_need", "constraint", msg});
-            for (const auto& n : e.notes) s.findings.push_back({"1.make_it_fit", "explanation", n});
+            s.findings.push_back({"1.memory_need", FindingKind::constraint, msg});
+            for (const auto& n : e.notes) s.findings.push_back({"1.make_it_fit", FindingKind::explanation, n});
         }
     }
     return s;
@@ -100,26 +100,22 @@ StepReport step2_frequency(const RuleInput& in) {
     const auto& r = in.request;
     const double threshold = in.catalog.policy.get("reserved_runs_per_week_heuristic");
     const bool heuristic_reserved = r.runs_per_week > threshold;
-    s.findings.push_back({"2.frequency_heuristic", "heuristic",
+    s.findings.push_back({"2.frequency_heuristic", FindingKind::heuristic,
                           fmt("source rule: %g runs a week is ", r.runs_per_week) + (heuristic_reserved ? "more" : "not more") +
                               fmt(" than %g -> ", threshold) + (heuristic_reserved ? "monthly reserved" : "on-demand")});
     if (const Candidate* c = in.winner) {
-        const double run_hours = c->cost.plan == Plan::spot && c->cost.spot_overhead
-                                     ? c->cost.hours_per_run / (1 + *c->cost.spot_overhead)
-                                     : c->cost.hours_per_run;
+        const double run_hours = c->run_hours_per_run;
         const double monthly_hours = runs_per_month(r.runs_per_week) * run_hours;
         std::string msg = fmt("computed: %.1f runs/month x %.2f h (with set-up) = %.0f h a month on the top option",
                               runs_per_month(r.runs_per_week), run_hours, monthly_hours);
-        std::optional<double> break_even = c->cost.break_even_hours_per_month;
-        for (const auto& a : c->alternatives)
-            if (a.break_even_hours_per_month) break_even = a.break_even_hours_per_month;
+        const std::optional<double> break_even = c->break_even_hours_per_month;
         if (break_even)
             msg += fmt("; reserved breaks even at %.0f h a month per configuration", *break_even) +
                    (monthly_hours > *break_even ? " -> reserved is cheaper" : " -> on-demand is cheaper");
         else
             msg += "; " + c->offer->provider + " has no reserved price for it";
         msg += std::string("; plan chosen: ") + to_string(c->cost.plan);
-        s.findings.push_back({"2.break_even", "preference", msg});
+        s.findings.push_back({"2.break_even", FindingKind::preference, msg});
         if (!break_even) {
             // Show the trade-off where it exists: the best listed option that can be reserved.
             for (const auto& other : in.reservable) {
@@ -129,14 +125,14 @@ StepReport step2_frequency(const RuleInput& in) {
                     if (a.plan == Plan::reserved) reserved = &a;
                     else if (!hourly && a.plan == Plan::on_demand) hourly = &a;
                 }
-                if (!reserved || !reserved->break_even_hours_per_month) continue;
+                if (!reserved || !other.break_even_hours_per_month) continue;
                 const double hours = runs_per_month(r.runs_per_week) * (hourly ? hourly->hours_per_run : other.cost.hours_per_run);
                 s.findings.push_back(
-                    {"2.break_even_reservable", "preference",
+                    {"2.break_even_reservable", FindingKind::preference,
                      "best option with a reserved price: " + other.offer->provider + " " + other.gpu->id + " x" +
                          std::to_string(other.gpu_count) +
                          fmt(": %.0f h a month of use against a break-even of %.0f h -> ", hours,
-                             *reserved->break_even_hours_per_month) +
+                             *other.break_even_hours_per_month) +
                          (other.cost.plan == Plan::reserved ? "reserved" : "on-demand") + fmt(" (%.0f vs ", other.cost.cost_per_month) +
                          fmt("%.0f ", other.cost.plan == Plan::reserved ? (hourly ? hourly->cost_per_month : 0) : reserved->cost_per_month) +
                          r.currency + " a month)"});
@@ -145,13 +141,13 @@ StepReport step2_frequency(const RuleInput& in) {
         }
         const bool chose_reserved = c->cost.plan == Plan::reserved;
         if (chose_reserved != heuristic_reserved && c->cost.plan != Plan::spot)
-            s.findings.push_back({"2.heuristic_differs", "explanation",
+            s.findings.push_back({"2.heuristic_differs", FindingKind::explanation,
                                   std::string("the source's rule would pick ") +
                                       (heuristic_reserved ? "reserved" : "on-demand") +
                                       "; the break-even for this workload's hours decides instead"});
     }
     if (r.interruptible)
-        s.findings.push_back({"2.spot", "preference",
+        s.findings.push_back({"2.spot", FindingKind::preference,
                               fmt("spot allowed (--interruptible): expected overhead %.1f%% of run time (%g interruptions/h x (",
                                   100 * spot_overhead_fraction({in.catalog.policy.get("spot_interruptions_per_hour"),
                                                                 in.catalog.policy.get("spot_restart_minutes"),
@@ -160,7 +156,7 @@ StepReport step2_frequency(const RuleInput& in) {
                                   fmt("%g min restart + %g min lost work)), an assumption", in.catalog.policy.get("spot_restart_minutes"),
                                       r.checkpoint_minutes / 2)});
     else
-        s.findings.push_back({"2.spot", "constraint", "spot excluded: the job is not marked --interruptible"});
+        s.findings.push_back({"2.spot", FindingKind::constraint, "spot excluded: the job is not marked --interruptible"});
     return s;
 }
 
@@ -169,26 +165,26 @@ StepReport step3_dataset(const RuleInput& in) {
     const auto& r = in.request;
     const Workload& w = r.workload;
     if (r.dataset == Dataset::unspecified && !r.dataset_gb) {
-        s.findings.push_back({"3.dataset", "explanation", "no dataset given (--dataset, --dataset-gb): the preset's default job is assumed"});
+        s.findings.push_back({"3.dataset", FindingKind::explanation, "no dataset given (--dataset, --dataset-gb): the preset's default job is assumed"});
     } else if (r.dataset != Dataset::unspecified) {
         std::string msg = std::string("dataset: ") + to_string(r.dataset);
         if (w.image_size > 0) msg += ", " + std::to_string(w.image_size) + " px images";
         if (in.winner) msg += fmt("; activations %.1f GB per GPU on the top option (estimate)", in.winner->estimate.memory.activations_gb);
-        s.findings.push_back({"3.modality", "explanation", msg});
+        s.findings.push_back({"3.modality", FindingKind::explanation, msg});
     }
     if (r.dataset == Dataset::image_hires) {
         const double min_gb = in.catalog.policy.get("hires_min_gpu_memory_gb");
-        s.findings.push_back({"3.hires_heuristic", "heuristic",
+        s.findings.push_back({"3.hires_heuristic", FindingKind::heuristic,
                               fmt("source rule: high-resolution images (4K medical) want the %.0f GB class", min_gb)});
         if (in.winner && in.winner->gpu->memory_gb < min_gb)
-            s.findings.push_back({"3.hires_vs_computed", "explanation",
+            s.findings.push_back({"3.hires_vs_computed", FindingKind::explanation,
                                   "computed memory fits a " + fmt("%.0f", in.winner->gpu->memory_gb) +
                                       " GB GPU at this batch and resolution; raise --image-size/--batch-size to see when it stops"});
     }
     if (r.dataset_gb)
-        s.findings.push_back({"3.storage", "constraint",
+        s.findings.push_back({"3.storage", FindingKind::constraint,
                               fmt("dataset of %.0f GB: local NVMe of at least that size keeps the loader fed", *r.dataset_gb)});
-    s.findings.push_back({"3.host_ram", "constraint",
+    s.findings.push_back({"3.host_ram", FindingKind::constraint,
                           fmt("host RAM should be at least %gx the total GPU memory (source rule); checked where the offer lists RAM",
                               in.catalog.policy.get("host_ram_per_gpu_memory"))});
     return s;
@@ -199,18 +195,18 @@ StepReport step4_scaling(const RuleInput& in) {
     const auto& r = in.request;
     const double min_net = in.catalog.policy.get("multi_node_min_network_gbps");
     if (r.gpus_now || r.scale_to)
-        s.findings.push_back({"4.gpus", "explanation",
+        s.findings.push_back({"4.gpus", FindingKind::explanation,
                               "GPUs now: " + (r.gpus_now ? std::to_string(*r.gpus_now) : std::string("as needed")) +
                                   ", within six months: " + (r.scale_to ? std::to_string(*r.scale_to) : std::string("no change"))});
     if (const Candidate* c = in.winner) {
         if (c->gpu_count > 1)
-            s.findings.push_back({"4.communication", "explanation",
+            s.findings.push_back({"4.communication", FindingKind::explanation,
                                   fmt("%.0f GPUs: scaling efficiency about %.0f%%, communication %.0f%% of step time (estimate, all-reduce model)",
                                       static_cast<double>(c->gpu_count), 100 * c->estimate.scaling_efficiency, 100 * c->estimate.comm_share)});
         else
-            s.findings.push_back({"4.single_gpu", "explanation", "one GPU: no interconnect needed"});
+            s.findings.push_back({"4.single_gpu", FindingKind::explanation, "one GPU: no interconnect needed"});
         if (c->estimate.comm_share > in.catalog.policy.get("comm_share_warn"))
-            s.findings.push_back({"4.communication_high", "warning",
+            s.findings.push_back({"4.communication_high", FindingKind::warning,
                                   "communication dominates: use gradient accumulation (bigger per-GPU batch), PowerSGD "
                                   "compression, or NVLink (SXM/NVL) parts"});
         if (r.scale_to && *r.scale_to > c->gpu_count) {
@@ -218,12 +214,12 @@ StepReport step4_scaling(const RuleInput& in) {
             for (const auto& o : in.catalog.offers)
                 if (o.provider == c->offer->provider && o.gpu == c->offer->gpu) largest = std::max(largest, o.gpu_count);
             if (largest >= *r.scale_to)
-                s.findings.push_back({"4.scale_to", "explanation",
+                s.findings.push_back({"4.scale_to", FindingKind::explanation,
                                       c->offer->provider + " offers " + std::to_string(largest) + "x " + c->offer->gpu +
                                           " in one node: growing to " + std::to_string(*r.scale_to) + " GPUs stays on one node"});
             else {
                 const bool rdma = c->provider && c->provider->rdma && c->provider->rdma_gbps.value_or(0) >= min_net;
-                s.findings.push_back({"4.scale_to", rdma ? "explanation" : "warning",
+                s.findings.push_back({"4.scale_to", rdma ? FindingKind::explanation : FindingKind::warning,
                                       "growing to " + std::to_string(*r.scale_to) + " GPUs needs several nodes at " +
                                           c->offer->provider + (rdma ? ", which has RDMA" : ", which lists no RDMA of >= " +
                                                                                                fmt("%.0f", min_net) + " Gbps: prefer a provider that does")});
@@ -231,12 +227,12 @@ StepReport step4_scaling(const RuleInput& in) {
         }
         if (c->instances > 1 && c->provider && c->provider->network_gbps &&
             *c->provider->network_gbps <= in.catalog.policy.get("slow_network_gbps"))
-            s.findings.push_back({"4.slow_network", "warning",
+            s.findings.push_back({"4.slow_network", FindingKind::warning,
                                   fmt("a %g Gbps network between nodes: the source saw 40%% of time in gradient sync on 4x V100; "
                                       "use >= 25 Gbps RDMA, gradient accumulation or PowerSGD", *c->provider->network_gbps)});
     }
     if (r.nodes && *r.nodes > 1)
-        s.findings.push_back({"4.multi_node", "constraint",
+        s.findings.push_back({"4.multi_node", FindingKind::constraint,
                               fmt("%.0f nodes: each needs NVLink inside and RDMA of >= %.0f Gbps between nodes (source rule)", static_cast<double>(*r.nodes), min_net)});
     return s;
 }
@@ -246,18 +242,18 @@ StepReport pitfalls(const RuleInput& in) {
     bool over = false;
     for (const auto& c : in.ranked)
         for (const auto& w : c.warnings)
-            if (w.rfind("over-buying", 0) == 0 && !over) {
+            if (w.kind == WarningKind::over_buying && !over) {
                 over = true;
-                s.findings.push_back({"pitfall.over_buying", "warning", c.gpu->id + ": " + w});
+                s.findings.push_back({"pitfall.over_buying", FindingKind::warning, c.gpu->id + ": " + w.message});
             }
     if (!over)
-        s.findings.push_back({"pitfall.over_buying", "explanation",
+        s.findings.push_back({"pitfall.over_buying", FindingKind::explanation,
                               fmt("no listed option is beaten by a cheaper GPU reaching %.0f%% of its speed",
                                   100 * in.catalog.policy.get("overbuy_speed_fraction"))});
     bool network = false;
     for (const auto& c : in.ranked)
         if (c.instances > 1) network = true;
-    s.findings.push_back({"pitfall.network", "explanation",
+    s.findings.push_back({"pitfall.network", FindingKind::explanation,
                           network ? "multi-node options listed: check the network warnings on each"
                                   : "every listed option runs inside one node: no inter-node network needed"});
     return s;
@@ -268,11 +264,12 @@ void check_host(const Catalog& catalog, const RecommendRequest& request, Candida
     const double total_gpu_memory = c.gpu->memory_gb * o.gpu_count;
     const double ratio = catalog.policy.get("host_ram_per_gpu_memory");
     if (o.ram_gb && *o.ram_gb < ratio * total_gpu_memory)
-        c.warnings.push_back(fmt("host RAM %.0f GB is below %gx the GPU memory ", *o.ram_gb, ratio) +
-                             fmt("(%.0f GB): data loading may stall", ratio * total_gpu_memory));
+        c.warnings.push_back({WarningKind::host_ram, fmt("host RAM %.0f GB is below %gx the GPU memory ", *o.ram_gb, ratio) +
+                             fmt("(%.0f GB): data loading may stall", ratio * total_gpu_memory)});
     if (request.dataset_gb && o.local_disk_gb && *o.local_disk_gb < *request.dataset_gb)
-        c.warnings.push_back(fmt("local disk %.0f GB is smaller than the %.0f GB dataset: stream it or attach storage",
-                                 *o.local_disk_gb, *request.dataset_gb));
+        c.warnings.push_back({WarningKind::local_disk,
+                              fmt("local disk %.0f GB is smaller than the %.0f GB dataset: stream it or attach storage",
+                                  *o.local_disk_gb, *request.dataset_gb)});
 }
 
 }  // namespace gpuadvise::detail

@@ -2,14 +2,7 @@
 
 namespace gpuadvise {
 
-const char* to_string(Plan p) {
-    switch (p) {
-        case Plan::on_demand: return "on_demand";
-        case Plan::reserved: return "reserved";
-        case Plan::spot: return "spot";
-    }
-    return "on_demand";
-}
+const char* to_string(Plan p) { return kPlanNames.name(p).data(); }  // the table's literals end in a NUL
 
 std::optional<double> Offer::price(Plan p) const {
     switch (p) {

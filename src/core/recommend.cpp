@@ -10,42 +10,20 @@
 
 namespace gpuadvise {
 
-const char* to_string(Objective o) {
-    switch (o) {
-        case Objective::cost: return "cost";
-        case Objective::time: return "time";
-        case Objective::balanced: return "balanced";
-    }
-    return "cost";
-}
+const char* to_string(Objective o) { return kObjectiveNames.name(o).data(); }
 
-const char* to_string(Dataset d) {
-    switch (d) {
-        case Dataset::unspecified: return "unspecified";
-        case Dataset::text: return "text";
-        case Dataset::image: return "image";
-        case Dataset::image_hires: return "image-hires";
-        case Dataset::video: return "video";
-        case Dataset::audio: return "audio";
-        case Dataset::tabular: return "tabular";
-    }
-    return "unspecified";
-}
+const char* to_string(Dataset d) { return d == Dataset::unspecified ? "unspecified" : kDatasetNames.name(d).data(); }
 
-std::optional<Dataset> parse_dataset(std::string_view text) {
-    for (Dataset d : {Dataset::text, Dataset::image, Dataset::image_hires, Dataset::video, Dataset::audio, Dataset::tabular})
-        if (iequals(text, to_string(d))) return d;
-    return std::nullopt;
-}
+std::optional<Dataset> parse_dataset(std::string_view text) { return kDatasetNames.parse(text); }
 
 namespace {
 
 // When nothing is feasible: the constraint that removed the most options, and the closest one.
 void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& r, Recommendation& out) {
-    std::map<std::string, int> counts;
+    std::map<Constraint, int> counts;
     for (const auto& x : pool.rejected) counts[x.constraint]++;
     if (counts.empty()) {
-        out.binding_constraint = "filters";
+        out.binding_constraint = Constraint::filters;
         out.nearest_miss = "no offer in the catalog matches the --gpu/--provider/--region filters";
         return;
     }
@@ -54,7 +32,7 @@ void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& 
         auto best = std::min_element(pool.over_budget.begin(), pool.over_budget.end(), [](const detail::Option& a, const detail::Option& b) {
             return a.cost.cost_per_month < b.cost.cost_per_month;
         });
-        out.binding_constraint = "budget";
+        out.binding_constraint = Constraint::budget;
         out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" + std::to_string(best->gpu_count) + " (" +
                            to_string(best->cost.plan) + ") costs " + detail::money(best->cost.cost_per_month, r.currency) +
                            " a month, over the budget of " + detail::money(*r.budget_monthly, r.currency);
@@ -64,7 +42,7 @@ void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& 
         auto best = std::min_element(pool.over_deadline.begin(), pool.over_deadline.end(), [](const detail::Option& a, const detail::Option& b) {
             return a.cost.hours_per_run < b.cost.hours_per_run;
         });
-        out.binding_constraint = "deadline";
+        out.binding_constraint = Constraint::deadline;
         out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" + std::to_string(best->gpu_count) + " takes " +
                            detail::hours_text(best->cost.hours_per_run) + " per run, over the deadline of " +
                            detail::hours_text(*r.deadline_hours);
@@ -156,7 +134,7 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     }
     if (!winner) explain_nothing(pool, request, out);
     for (auto& c : ranked) {
-        if (c.estimate.basis == "measured") c.reasons.insert(c.reasons.begin(), "time from a measurement: " + c.estimate.basis_detail);
+        if (c.estimate.basis == TimeBasis::measured) c.reasons.insert(c.reasons.begin(), "time from a measurement: " + c.estimate.basis_detail);
         for (const auto& a : c.alternatives)
             c.reasons.push_back(std::string(to_string(a.plan)) + " would cost " + detail::money(a.cost_per_month, request.currency) +
                                 " a month");

@@ -160,30 +160,30 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
             last_provider_id = o.provider;
         }
         const bool in_filter = passes_filters(r, o, gpu_ids);
-        auto reject = [&](std::string constraint, std::string reason) {
-            if (in_filter) pool.rejected.push_back({&o, std::move(constraint), std::move(reason)});
+        auto reject = [&](Constraint constraint, std::string reason) {
+            if (in_filter) pool.rejected.push_back({&o, constraint, std::move(reason)});
         };
-        if (provider && provider->kind == "placeholder") {
-            reject("price", "the catalog marks " + provider->id + "'s prices as placeholders, not real quotes");
+        if (provider && provider->kind == ProviderKind::placeholder) {
+            reject(Constraint::price, "the catalog marks " + provider->id + "'s prices as placeholders, not real quotes");
             continue;
         }
         Option c;
         if (r.pytorch) {
             const PytorchFit& fit = pytorch_fit(*gpu, o, provider);
             if (!fit.supported) {
-                reject("environment", "PyTorch " + r.pytorch->text + ": " + fit.reason);
+                reject(Constraint::environment, "PyTorch " + r.pytorch->text + ": " + fit.reason);
                 continue;
             }
             if (!fit.requirement.empty()) c.requirement = &fit.requirement;
         }
         if (r.workload.precision && !precision_supported(*gpu, *r.workload.precision)) {
-            reject("precision", gpu->id + " has no " + std::string(to_string(*r.workload.precision)) + " support");
+            reject(Constraint::precision, gpu->id + " has no " + std::string(to_string(*r.workload.precision)) + " support");
             continue;
         }
         const int min_gpus = estimates.min_gpus(*gpu);
         if (min_gpus == 0) {
             const Estimate& e1 = estimates.get(*gpu, 1, LinkSpec{});
-            reject("memory", "does not fit on any number of " + gpu->id + " (" + std::to_string(static_cast<int>(std::ceil(e1.memory_required_gb))) +
+            reject(Constraint::memory, "does not fit on any number of " + gpu->id + " (" + std::to_string(static_cast<int>(std::ceil(e1.memory_required_gb))) +
                                  " GB per GPU needed, " + std::to_string(static_cast<int>(gpu->memory_gb)) + " GB available)");
             continue;
         }
@@ -202,20 +202,20 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         c.in_filter = in_filter;
         c.estimate = &estimates.get(*gpu, c.gpu_count, link);
         if (!c.estimate->fits) {
-            reject("memory", "needs " + std::to_string(static_cast<int>(std::ceil(c.estimate->memory_required_gb))) +
+            reject(Constraint::memory, "needs " + std::to_string(static_cast<int>(std::ceil(c.estimate->memory_required_gb))) +
                                  " GB per GPU, " + gpu->id + " has " + std::to_string(static_cast<int>(gpu->memory_gb)) + " GB");
             continue;
         }
         if (instances > 1 && !(provider && provider->rdma && link.inter_node_gbps >= b.min_network_gbps)) {
             if (exclude_slow) {
-                reject("network", slow_network_warning(c, b.min_network_gbps));
+                reject(Constraint::network, slow_network_warning(c, b.min_network_gbps));
                 continue;
             }
             c.slow_network = true;
         }
         const Plans plans = price_plans(catalog, o, instances, c.estimate->hours_per_run + b.setup_hours, r, b.spot);
         if (plans.count == 0) {
-            reject("price", r.interruptible ? "no usable price" : "only a spot price, and the job is not --interruptible");
+            reject(Constraint::price, r.interruptible ? "no usable price" : "only a spot price, and the job is not --interruptible");
             continue;
         }
         const PlanCost* chosen = choose_plan(plans, r);
@@ -224,7 +224,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
                 return x.hours_per_run < y.hours_per_run;
             }));
             if (in_filter) pool.over_deadline.push_back(c);
-            reject("deadline", hours_text(c.cost.hours_per_run) + " per run is over the deadline of " +
+            reject(Constraint::deadline, hours_text(c.cost.hours_per_run) + " per run is over the deadline of " +
                                    hours_text(*r.deadline_hours));
             continue;
         }
@@ -232,7 +232,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         c.has_reserved = std::any_of(plans.begin(), plans.end(), [](const PlanCost& p) { return p.plan == Plan::reserved; });
         if (r.budget_monthly && c.cost.cost_per_month > *r.budget_monthly) {
             if (in_filter) pool.over_budget.push_back(c);
-            reject("budget", money(c.cost.cost_per_month, r.currency) + " a month is over the budget of " +
+            reject(Constraint::budget, money(c.cost.cost_per_month, r.currency) + " a month is over the budget of " +
                                  money(*r.budget_monthly, r.currency));
             continue;
         }
@@ -253,12 +253,18 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     c.gpu_count = o.gpu_count;
     c.estimate = *o.estimate;
     if (o.requirement) c.reasons.push_back("PyTorch " + r.pytorch->text + ": " + *o.requirement);
-    if (o.slow_network) c.warnings.push_back(slow_network_warning(o, b.min_network_gbps));
+    if (o.slow_network) c.warnings.push_back({WarningKind::slow_network, slow_network_warning(o, b.min_network_gbps)});
     // The same computation that chose the plan: the chosen one in full, and the others.
-    for (const auto& p : price_plans(catalog, *o.offer, o.instances, o.estimate->hours_per_run + b.setup_hours, r, b.spot)) {
+    c.setup_hours_per_run = b.setup_hours;
+    c.run_hours_per_run = o.estimate->hours_per_run + b.setup_hours;
+    for (const auto& p : price_plans(catalog, *o.offer, o.instances, c.run_hours_per_run, r, b.spot)) {
         if (p.plan == o.cost.plan) c.cost = p;
         else c.alternatives.push_back(p);
+        if (p.break_even_hours_per_month) c.break_even_hours_per_month = p.break_even_hours_per_month;  // the reserved plan's
     }
+    const double spot_factor = 1 + c.cost.spot_overhead.value_or(0);
+    c.hours_low = (c.estimate.hours_low + b.setup_hours) * spot_factor;
+    c.hours_high = (c.estimate.hours_high + b.setup_hours) * spot_factor;
     if (auto usd = catalog.convert(c.cost.price_per_hour, r.currency, "USD"))
         if (auto tf = o.gpu->tflops.at(c.estimate.precision); tf && *tf > 0) c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;
     if (c.estimate.total_flops > 0) c.cost_per_pflop = c.cost.cost_per_run / (c.estimate.total_flops / 1e15);

@@ -116,7 +116,7 @@ SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const
     const double measured = std::exp(log_sum / count);
     s.samples_per_s = measured;
     s.utilisation = measured * model_flops(w) / peak_flops(gpu, p);
-    s.basis = "measured";
+    s.basis = TimeBasis::measured;
     std::ostringstream detail;
     detail << "measured on " << gpu.id << " (";
     for (std::size_t i = 0; i < sources.size(); ++i) detail << (i ? "; " : "") << sources[i];

@@ -210,7 +210,7 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         assume("task " + std::string(to_string(w.task)) + (job.description.empty() ? "" : ": " + job.description));
     }
     if (r.precision) {
-        w.precision = need_enum<Precision>(r.precision, parse_precision, "--precision", {"fp32", "tf32", "fp16", "bf16", "fp8"});
+        w.precision = kPrecisionNames.parse_or_throw(*r.precision, "--precision");
     } else {
         assume("mixed precision (AMP): bf16 on GPUs with compute capability >= 8.0, fp16 with loss scaling below");
     }

@@ -335,7 +335,6 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                 p.id = ref.provider;
                 p.name = ref.provider;
                 p.currency = "USD";
-                p.kind = "public";
                 p.source = "SkyPilot catalog table " + file;
                 p.where = {file, 0, 0};
                 catalog.providers.push_back(p);

@@ -55,11 +55,11 @@ void serialize(Archive& ar, Gpu& x) {
        x.year, x.aliases, x.uncertain, x.source, x.notes);
 }
 
-GPUADVISE_MEMBERS(Provider, 13);
+GPUADVISE_MEMBERS(Provider, 14);
 template <class Archive>
 void serialize(Archive& ar, Provider& x) {
     ar(x.id, x.name, x.currency, x.kind, x.network_gbps, x.rdma, x.rdma_gbps, x.images, x.features, x.driver_version,
-       x.as_of, x.source, x.where);
+       x.as_of, x.source, x.where, x.custom_kind);
 }
 
 GPUADVISE_MEMBERS(Offer, 16);
@@ -75,10 +75,10 @@ void serialize(Archive& ar, ExchangeRate& x) {
     ar(x.currency, x.usd_per_unit, x.as_of, x.source);
 }
 
-GPUADVISE_MEMBERS(SkipSummary, 2);
+GPUADVISE_MEMBERS(SkipSummary, 3);
 template <class Archive>
 void serialize(Archive& ar, SkipSummary& x) {
-    ar(x.file, x.rows_by_reason);
+    ar(x.file, x.rows_by_reason, x.rows_by_kind);
 }
 
 GPUADVISE_MEMBERS(Diagnostic, 3);

@@ -98,7 +98,7 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
         p.id = ctx.text(n, path, "id", true).value_or("");
         p.name = ctx.text(n, path, "name").value_or(p.id);
         p.currency = ctx.text(n, path, "currency").value_or("USD");
-        p.kind = ctx.text(n, path, "kind").value_or("public");
+        set_kind(p, ctx.text(n, path, "kind").value_or("public"));
         p.network_gbps = ctx.number(n, path, "network_gbps", false, 0, 1e6);
         p.rdma = ctx.boolean(n, path, "rdma").value_or(false);
         p.rdma_gbps = ctx.number(n, path, "rdma_gbps", false, 0, 1e6);

@@ -22,17 +22,7 @@ struct TableSource {
 };
 void load_offer_tables(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags);
 
-// What a skip reason recorded in Catalog::skipped is about, for summaries.
-enum class SkipKind {
-    spot_not_below_on_demand,  // spot price dropped, offer kept
-    empty_price,               // on-demand price empty in the table
-    zero_price,                // a price of 0 (on-demand, or spot meaning "no spot market")
-    sentinel_price,            // GCP's 700.0 placeholder
-    accelerator,               // the accelerator is not a GPU, unknown or ambiguous: row skipped
-    merged,                    // zone duplicate merged into another offer
-    other,                     // GPU-only prices, no usable price, bad counts
-};
-SkipKind skip_kind(std::string_view reason);
+using gpuadvise::SkipKind;  // recorded per reason in SkipSummary::rows_by_kind
 
 // True when `bytes` starts with a SkyPilot vms.csv header.
 bool looks_like_skypilot_csv(std::string_view bytes);

@@ -104,7 +104,7 @@ std::string file_date(const std::string& path) {
 class TableReader {
 public:
     TableReader(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags)
-        : sources_(sources), catalog_(catalog), diags_(diags), mapper_(catalog), reasons_(sources.size()) {
+        : sources_(sources), catalog_(catalog), diags_(diags), mapper_(catalog), reasons_(sources.size()), kinds_(sources.size()) {
         provider_ = sources.front().ref.provider;
         // One offer per data row at most: reserve once (untouched capacity costs no memory).
         std::size_t lines = 0;
@@ -142,11 +142,14 @@ public:
         for (std::size_t i = 0; i < sources_.size(); ++i) read_source(i);
         for (const auto& a : pending_) price_gcp_accelerator(a);
         for (std::size_t i = 0; i < sources_.size(); ++i)
-            if (!reasons_[i].empty()) catalog_.skipped.push_back({display_names_[i], reasons_[i]});
+            if (!reasons_[i].empty()) catalog_.skipped.push_back({display_names_[i], reasons_[i], kinds_[i]});
     }
 
 private:
-    void count(std::size_t source, const std::string& reason) { ++reasons_[source][reason]; }
+    void count(std::size_t source, SkipKind kind, const std::string& reason) {
+        ++reasons_[source][reason];
+        ++kinds_[source][kind];
+    }
 
     void error(std::size_t source, int line, const std::string& message) {
         if (++errors_ <= kMaxErrorsPerFile) diags_.error({display_names_[source], line, 0}, message);
@@ -269,18 +272,18 @@ private:
     // Drops prices that are not real, counting why.
     void clean_prices(std::size_t source, std::optional<double>& on_demand, std::optional<double>& spot, bool empty,
                       bool sentinel_possible) {
-        auto drop = [&](std::optional<double>& price, const char* reason) {
-            count(source, reason);
+        auto drop = [&](std::optional<double>& price, SkipKind kind, const char* reason) {
+            count(source, kind, reason);
             price.reset();
         };
         if (sentinel_possible) {
-            if (on_demand && *on_demand == kGcpSentinelPrice) drop(on_demand, "sentinel price 700.0 (zone does not offer it)");
-            if (spot && *spot == kGcpSentinelPrice) drop(spot, "sentinel price 700.0 (zone does not offer it)");
+            if (on_demand && *on_demand == kGcpSentinelPrice) drop(on_demand, SkipKind::sentinel_price, "sentinel price 700.0 (zone does not offer it)");
+            if (spot && *spot == kGcpSentinelPrice) drop(spot, SkipKind::sentinel_price, "sentinel price 700.0 (zone does not offer it)");
         }
-        if (empty) count(source, "on-demand price empty");
-        else if (on_demand && *on_demand == 0) drop(on_demand, "on-demand price 0");
-        if (spot && *spot == 0) drop(spot, "spot price 0 (no spot market)");
-        if (on_demand && spot && *spot >= *on_demand) drop(spot, "spot price not below on-demand (spot price dropped)");
+        if (empty) count(source, SkipKind::empty_price, "on-demand price empty");
+        else if (on_demand && *on_demand == 0) drop(on_demand, SkipKind::zero_price, "on-demand price 0");
+        if (spot && *spot == 0) drop(spot, SkipKind::zero_price, "spot price 0 (no spot market)");
+        if (on_demand && spot && *spot >= *on_demand) drop(spot, SkipKind::spot_not_below_on_demand, "spot price not below on-demand (spot price dropped)");
     }
 
     void price_gcp_accelerator(PendingAccelerator a) {
@@ -304,7 +307,7 @@ private:
             if (host_type.empty()) instance = g2 ? "g2-standard-*" : "n1-*";
             notes.push_back("GPU-only price: the " + instance + " host VM is not included" +
                             (host ? " (its price in the table is 0)" : " (no host row in the table)"));
-            count(a.source, "GCP GPU-only price (host VM price missing or 0; kept, marked in notes)");
+            count(a.source, SkipKind::other, "GCP GPU-only price (host VM price missing or 0; kept, marked in notes)");
         }
         Row r;
         r.instance = instance;
@@ -320,16 +323,16 @@ private:
     void add_offer(const Row& r, std::string_view machine, std::optional<double> on_demand, std::optional<double> spot,
                    std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<std::string> notes) {
         if (!(r.count >= 1 && r.count <= 4096) || r.count != static_cast<double>(static_cast<int>(r.count))) {
-            count(r.source, "accelerator count not a whole number from 1 to 4096");
+            count(r.source, SkipKind::other, "accelerator count not a whole number from 1 to 4096");
             return;
         }
         const GpuMapping& m = mapper_.map(provider_, r.accelerator, machine, gpu_info_facts(r.gpu_info), r.count);
         if (m.gpu_id.empty()) {
-            count(r.source, m.skip_reason);
+            count(r.source, SkipKind::accelerator, m.skip_reason);
             return;
         }
         if (!on_demand && !spot) {
-            count(r.source, "no usable price (row dropped)");
+            count(r.source, SkipKind::other, "no usable price (row dropped)");
             return;
         }
         const int n = static_cast<int>(r.count);
@@ -348,7 +351,7 @@ private:
             };
             lower(o.on_demand_per_hour, on_demand);
             lower(o.spot_per_hour, spot);
-            count(r.source, "zone duplicate merged (lowest price kept)");
+            count(r.source, SkipKind::merged, "zone duplicate merged (lowest price kept)");
             return;
         }
         Offer& o = catalog_.offers.emplace_back();
@@ -392,6 +395,7 @@ private:
     Diagnostics& diags_;
     SkypilotGpuMapper mapper_;
     std::vector<std::map<std::string, long>> reasons_;
+    std::vector<std::map<SkipKind, long>> kinds_;
     std::string provider_, as_of_, source_;
     Columns cols_;
     std::size_t width_ = 0;
@@ -411,19 +415,6 @@ bool looks_like_skypilot_csv(std::string_view bytes) {
     std::string_view first = bytes.substr(0, bytes.find('\n'));
     return first.find("InstanceType") != std::string_view::npos &&
            first.find("AcceleratorName") != std::string_view::npos;
-}
-
-SkipKind skip_kind(std::string_view reason) {
-    auto has = [&](std::string_view prefix) { return reason.substr(0, prefix.size()) == prefix; };
-    if (has("spot price not below")) return SkipKind::spot_not_below_on_demand;
-    if (has("on-demand price empty")) return SkipKind::empty_price;
-    if (has("on-demand price 0") || has("spot price 0")) return SkipKind::zero_price;
-    if (has("sentinel price")) return SkipKind::sentinel_price;
-    if (has("not a GPU") || has("accelerator not in") || has("ambiguous variant") || has("GpuInfo memory") ||
-        (has("no ") && reason.find(" variant of ") != std::string_view::npos))
-        return SkipKind::accelerator;
-    if (has("zone duplicate")) return SkipKind::merged;
-    return SkipKind::other;
 }
 
 std::string table_display_name(const TableRef& ref) {

@@ -75,7 +75,7 @@ TEST_CASE("calibration: ResNet-50 and BERT-Large AMP training on V100, A100 80GB
             Band b = measured_band(model, id);
             INFO(model << " on " << id << ": predicted " << s.samples_per_s << ", measured " << b.low << "-" << b.high);
             REQUIRE(b.high > 0);
-            CHECK(s.basis == "estimated");
+            CHECK(s.basis == TimeBasis::estimated);
             CHECK(s.samples_per_s >= b.low / 1.4);
             CHECK(s.samples_per_s <= b.high * 1.4);
             CHECK(s.samples_per_s > previous);  // V100 < A100 < H100, as measured
@@ -90,13 +90,13 @@ TEST_CASE("with a measurement for the model and GPU the estimate uses it and say
     r.batch_size = 256;
     Workload w = make_workload(builtin(), r);
     Estimate e = estimate_job(builtin(), w, gpu("a100-80gb-sxm"), 1);
-    CHECK(e.basis == "measured");
+    CHECK(e.basis == TimeBasis::measured);
     // Geometric mean of DLE 2,470 and Lambda 1,582 img/s.
     CHECK(e.throughput_per_s == Approx(std::sqrt(2470.0 * 1582.0)).epsilon(0.02));
     CHECK(e.hours_low < e.hours_per_run);
     CHECK(e.hours_high > e.hours_per_run);
     Estimate t4 = estimate_job(builtin(), w, gpu("t4"), 1);
-    CHECK(t4.basis == "estimated");  // no T4 training measurement exists (gpu-facts §6)
+    CHECK(t4.basis == TimeBasis::estimated);  // no T4 training measurement exists (gpu-facts §6)
 }
 
 TEST_CASE("llama-2-7b full fine-tune needs >= 16 B/param, shards with ZeRO-3, LoRA fits 24 GB", "[io][memory]") {

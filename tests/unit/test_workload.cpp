@@ -193,7 +193,7 @@ TEST_CASE("a user's own timing is used on its GPU and scaled to the others", "[c
     Workload w = make_workload(c, r);
     Estimate on_t4 = estimate_job(c, w, c.gpus[0], 1);
     CHECK(on_t4.hours_per_run == Approx(10));
-    CHECK(on_t4.basis == "measured");
+    CHECK(on_t4.basis == TimeBasis::measured);
     Estimate on_h100 = estimate_job(c, w, c.gpus[2], 1);
     CHECK(on_h100.hours_per_run < 10);
     CHECK(on_h100.basis_detail.find("scaled from your") != std::string::npos);
