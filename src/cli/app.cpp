@@ -2,11 +2,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cstring>
+#include <iostream>
 #include <map>
 
 #include "cli/commands.hpp"
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/text.hpp"
+#include "io/output.hpp"
 
 #ifndef GPUADVISE_VERSION
 #define GPUADVISE_VERSION "0.0.0"
@@ -77,11 +81,39 @@ std::string hint_for_extras(const CLI::App& root, const std::vector<std::string>
     return help;
 }
 
+int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
 }  // namespace
 
 void exit_after_run() { Context::leave_catalogs_to_exit(); }
 
+// Every write and the final flush of the output are checked: a result that did not reach its
+// file is an error (exit 1), never a success. A reader that closed the pipe early (`| head`) is
+// not: with SIGPIPE at its default the write kills the process (status 128+13 in a shell); with
+// SIGPIPE ignored the run ends quietly with the same status, 141.
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+    int code = run_command(argc, argv, out, err);
+    out.flush();
+    if (!out) {
+        const int error = io::output_error(out);
+        if (error == EPIPE) return kBrokenPipeExit;
+        print_error(err, std::string("writing the output: ") + (error ? std::strerror(error) : "the stream failed"),
+                    error == ENOSPC ? "free some space, or write the output elsewhere" : "");
+        return 1;
+    }
+    return code;
+}
+
+int run_main(int argc, const char* const* argv) {
+    io::reserve_standard_descriptors();
+    io::FdOutputBuffer buffer(1);
+    std::ostream out(&buffer);
+    return run(argc, argv, out, std::cerr);
+}
+
+namespace {
+
+int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
     Context ctx(out, err);
     CLI::App app{"gpuadvise — which GPU cloud offer to rent for a PyTorch job, on which plan, and why"};
     app.name("gpuadvise");
@@ -154,5 +186,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
         return 1;
     }
 }
+
+}  // namespace
 
 }  // namespace gpuadvise::cli

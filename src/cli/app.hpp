@@ -6,7 +6,15 @@
 
 namespace gpuadvise::cli {
 
+// Runs one command line. The output is flushed and checked at the end: a failed write prints
+// "gpuadvise: error: writing the output: REASON" and returns 1; a closed pipe (EPIPE) returns
+// kBrokenPipeExit without a message.
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+inline constexpr int kBrokenPipeExit = 141;  // 128 + SIGPIPE, what a shell shows for a killed writer
+
+// main(): standard output through a checked io::FdOutputBuffer on descriptor 1, closed standard
+// descriptors reserved first (io::reserve_standard_descriptors), then run().
+int run_main(int argc, const char* const* argv);
 
 // For main(): the process exits right after this run, so the catalog (a million offers' worth of
 // strings) is left to the operating system instead of being freed piece by piece. Not used

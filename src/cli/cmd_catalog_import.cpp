@@ -162,7 +162,8 @@ int run_catalog_import(Context& ctx, const std::string& format, const std::vecto
     files.emplace_back("catalog.yaml",
                        io::write_import_yaml(imported, "Written by 'gpuadvise catalog import skypilot'. Prices: USD per "
                                                        "instance per hour; check as_of before relying on them."));
-    io::write_directory_atomically(output, files, force);
+    const std::vector<std::string> leftovers = io::write_directory_atomically(output, files, force);
+    for (const auto& l : leftovers) ctx.note("removed " + l + ", left by an interrupted import");
     json["ignored"] = ignored;
 
     io::TextDocument doc;

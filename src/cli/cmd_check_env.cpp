@@ -1,5 +1,6 @@
 // gpuadvise check-env: is this machine's (or the given) GPU / driver / CUDA / PyTorch combination
 // compatible? Exit 0 when it is, 3 when it is not, 2 on unusable arguments.
+#include <cstdio>
 #include <memory>
 
 #include "cli/commands.hpp"
@@ -34,6 +35,12 @@ void note_tool(Context& ctx, Detection& d, const io::ToolRun& run, const std::st
     ctx.note(run.tool + ": " + found_what);
 }
 
+std::string timed_out_text() {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(io::probe_deadline().count()) / 1000.0);
+    return std::string("did not finish within ") + seconds + " s and was stopped (set GPUADVISE_PROBE_TIMEOUT to wait longer)";
+}
+
 // Fills the fields the arguments left empty from this machine's tools; every missing tool is a note.
 Detection detect(Context& ctx, EnvQuery& q, const Catalog& catalog) {
     Detection d;
@@ -42,6 +49,8 @@ Detection detect(Context& ctx, EnvQuery& q, const Catalog& catalog) {
     const auto& smi = probe.nvidia_smi;
     if (!smi.found) {
         note_tool(ctx, d, smi, "not found (no NVIDIA driver on this machine?)");
+    } else if (smi.timed_out) {
+        note_tool(ctx, d, smi, timed_out_text());
     } else if (smi.exit_code != 0) {
         note_tool(ctx, d, smi, "failed with exit code " + std::to_string(smi.exit_code));
     } else {
@@ -70,6 +79,8 @@ Detection detect(Context& ctx, EnvQuery& q, const Catalog& catalog) {
     const auto& nvcc = probe.nvcc;
     if (!nvcc.found) {
         note_tool(ctx, d, nvcc, "not found (no CUDA toolkit on PATH; PyTorch wheels do not need one)");
+    } else if (nvcc.timed_out) {
+        note_tool(ctx, d, nvcc, timed_out_text());
     } else if (auto v = parse_nvcc_version(nvcc.output)) {
         note_tool(ctx, d, nvcc, "CUDA " + *v);
         if (!q.cuda) q.cuda = *v;
@@ -80,6 +91,8 @@ Detection detect(Context& ctx, EnvQuery& q, const Catalog& catalog) {
     const auto& py = probe.python;
     if (!py.found) {
         note_tool(ctx, d, py, "not found");
+    } else if (py.timed_out) {
+        note_tool(ctx, d, py, timed_out_text());
     } else if (py.exit_code != 0) {
         note_tool(ctx, d, py, "found, but 'import torch' failed (PyTorch not installed?)");
     } else if (auto t = parse_torch_probe(py.output)) {

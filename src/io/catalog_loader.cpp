@@ -2,11 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <map>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 #include "gpuadvise/catalog_lint.hpp"
@@ -200,31 +198,6 @@ void parse_builtin_yaml(Catalog& catalog, std::vector<TableRef>& tables, Diagnos
 
 }  // namespace
 
-std::string read_file(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw DataError(path + ": is a directory, expected a catalog file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DataError(path + ": cannot open the file", "check the path given to --catalog or GPUADVISE_CATALOG");
-    // A regular file is read in one piece into one buffer (a 1M-offer table is 200 MB; growing a
-    // stream buffer copied it several times); pipes and devices, and anything past the size seen, stream.
-    std::string bytes;
-    if (std::filesystem::is_regular_file(path, ec))
-        if (const auto size = std::filesystem::file_size(path, ec); !ec && size > 0) {
-            bytes.reserve(static_cast<std::size_t>(size));
-            advise_huge_pages(bytes.data(), bytes.capacity());
-            bytes.resize(static_cast<std::size_t>(size));
-            in.read(bytes.data(), static_cast<std::streamsize>(size));
-            bytes.resize(static_cast<std::size_t>(in.gcount()));
-            if (!in || in.peek() == std::ifstream::traits_type::eof()) return bytes;
-            in.clear();
-        }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    bytes += ss.str();
-    return bytes;
-}
-
 void parse_catalog_yaml(std::string_view text, const std::string& origin, bool builtin, const std::string& base_dir,
                         Catalog& out, std::vector<TableRef>& tables, Diagnostics& diags) {
     out.files.push_back(origin);
@@ -319,13 +292,8 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
         parse_builtin_yaml(catalog, tables, diags);
     }
     for (const auto& file : options.files) {
-        std::string text;
-        try {
-            text = read_file(file);
-        } catch (const DataError& e) {
-            diags.error({}, e.what());
-            continue;
-        }
+        // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: cannot open the file: REASON".
+        std::string text = read_file(file);
         if (looks_like_skypilot_csv(text)) {
             std::string stem = std::filesystem::path(file).stem().string();
             TableRef ref{options.provider_name.empty() ? stem : options.provider_name, "skypilot", file, file, false,

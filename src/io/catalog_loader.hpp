@@ -26,7 +26,12 @@ struct TableRef;
 void parse_catalog_yaml(std::string_view text, const std::string& origin, bool builtin, const std::string& base_dir,
                         Catalog& out, std::vector<TableRef>& tables, Diagnostics& diags);
 
-// Reads a whole file; throws DataError naming the file when it cannot.
+// Reads a whole file (src/io/read_file.cpp, the one place files are read): only a regular file of at
+// most kMaxInputBytes; a FIFO, device, directory or socket, an open or read error (nothing of a file
+// that failed midway is returned) throws DataError naming the file and the reason.
+inline constexpr unsigned long long kMaxInputBytes = 1ULL << 30;  // 1 GiB
 std::string read_file(const std::string& path);
+// "a FIFO (named pipe)", "a directory", ... for a st_mode.
+std::string describe_file_type(unsigned mode);
 
 }  // namespace gpuadvise::io

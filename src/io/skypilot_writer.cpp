@@ -2,9 +2,18 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
 
 #include "gpuadvise/errors.hpp"
@@ -78,45 +87,183 @@ std::string write_import_yaml(const std::vector<ImportedProvider>& providers, co
     return std::string(e.c_str()) + "\n";
 }
 
-void write_directory_atomically(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
-                                bool force) {
+namespace {
+
+constexpr const char* kMarker = ".gpuadvise-import";
+constexpr const char* kMarkerText =
+    "This directory was written by 'gpuadvise catalog import'; 'catalog import --force' may replace it.\n";
+
+[[noreturn]] void fail(const std::string& what, int error) {
+    throw DataError(what + ": " + std::strerror(error) + "; the previous catalog (if any) is unchanged");
+}
+
+void fsync_path(const fs::path& path, int flags) {
+    const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+    if (fd < 0) fail(path.string() + ": cannot open for fsync", errno);
+    const int r = ::fsync(fd);
+    const int error = errno;
+    ::close(fd);
+    if (r != 0) fail(path.string() + ": fsync failed", error);
+}
+
+void fsync_dir(const fs::path& dir) { fsync_path(dir, O_RDONLY | O_DIRECTORY); }
+
+void write_file_synced(const fs::path& path, const std::string& bytes) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) fail(path.string() + ": cannot create the file", errno);
+    const char* data = bytes.data();
+    std::size_t left = bytes.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd, data, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            const int error = errno;
+            ::close(fd);
+            fail(path.string() + ": cannot write the file", error);
+        }
+        data += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) {
+        const int error = errno;
+        ::close(fd);
+        fail(path.string() + ": fsync failed", error);
+    }
+    if (::close(fd) != 0) fail(path.string() + ": cannot write the file", errno);
+}
+
+bool has_marker(const fs::path& dir) {
     std::error_code ec;
-    const fs::path target = fs::absolute(dir, ec);
-    const bool exists = fs::exists(target, ec);
-    if (exists && !force)
-        throw DataError(dir + ": already exists; nothing was written", "add --force to replace it");
-    if (exists && !fs::is_directory(target, ec))
-        throw DataError(dir + ": exists and is not a directory; nothing was written", "choose another --output");
+    return fs::is_regular_file(fs::symlink_status(dir / kMarker, ec));
+}
+
+// Tests only: GPUADVISE_TEST_KILL_IMPORT_AT=N kills the process (SIGKILL) at step N of the
+// replacement, to check that every interruption leaves the old or the new catalog readable.
+void step(int n) {
+    static const int kill_at = [] {
+        const char* env = std::getenv("GPUADVISE_TEST_KILL_IMPORT_AT");
+        return env ? std::atoi(env) : 0;
+    }();
+    if (kill_at == n) ::raise(SIGKILL);
+}
+
+}  // namespace
+
+std::vector<std::string> write_directory_atomically(const std::string& dir,
+                                                    const std::vector<std::pair<std::string, std::string>>& files,
+                                                    bool force) {
+    if (dir.empty()) throw UsageError("--output: an empty directory name");
+    std::error_code ec;
+    fs::path target = fs::absolute(dir, ec).lexically_normal();
+    if (target.filename().empty()) target = target.parent_path();  // "out/" -> "out"
     const fs::path parent = target.parent_path();
+    const std::string name = target.filename().string();
+    if (name.empty() || name == "." || name == "..")
+        throw UsageError("--output: '" + dir + "' does not name a directory to create", "name a new directory, e.g. --output my-catalog");
     if (!fs::is_directory(parent, ec))
         throw DataError(parent.string() + ": no such directory; nothing was written", "create it first");
-    const std::string name = target.filename().string();
-    const fs::path tmp = parent / ("." + name + ".tmp-" + random_suffix());
+
+    // One import at a time per parent directory (a second one waits), so that the leftovers removed
+    // below are never another import's work in progress.
+    const int lock = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lock < 0) fail(parent.string() + ": cannot open the directory", errno);
+    struct Unlock {
+        int fd;
+        ~Unlock() { ::close(fd); }
+    } unlock{lock};
+    while (::flock(lock, LOCK_EX) != 0)
+        if (errno != EINTR) fail(parent.string() + ": cannot lock the directory", errno);
+
+    // What is there now. The target of an import is a symbolic link NAME -> .NAME.v-XXXXXXXX (a
+    // directory holding the marker file): replacing the link by rename() is atomic for readers.
+    const std::string version_prefix = "." + name + ".v-";
+    const fs::file_status st = fs::symlink_status(target, ec);
+    fs::path current;  // the version the link points to now
+    if (fs::exists(st)) {
+        if (!force)
+            throw DataError(dir + ": already exists; nothing was written",
+                            "add --force to replace a catalog that 'gpuadvise catalog import' wrote");
+        std::string link;
+        if (fs::is_symlink(st)) {
+            link = fs::read_symlink(target, ec).string();
+            if (!ec && link.rfind(version_prefix, 0) == 0 && link.find('/') == std::string::npos && has_marker(parent / link))
+                current = parent / link;
+        }
+        if (current.empty()) {
+            std::string why;
+            if (fs::is_symlink(st)) why = "is a symbolic link that 'gpuadvise catalog import' did not make";
+            else if (fs::is_directory(st))
+                why = has_marker(target) ? "is a plain directory, not the link to a versioned directory that 'catalog import' makes"
+                                         : std::string("is a directory that 'gpuadvise catalog import' did not write (it has no ") +
+                                               kMarker + " file)";
+            else why = "exists and is not a directory";
+            throw DataError(dir + ": " + why + "; --force replaces only an earlier import, nothing was written",
+                            "choose another --output, or move the directory away yourself");
+        }
+    }
+
+    // Leftovers of an interrupted import into the same target: temporary directories and links,
+    // and versions the link no longer points to. Only entries with the marker (or empty) are removed.
+    std::vector<std::string> removed;
+    for (const auto& entry : fs::directory_iterator(parent, ec)) {
+        const std::string n = entry.path().filename().string();
+        if (n.rfind("." + name + ".", 0) != 0) continue;
+        const std::string rest = n.substr(name.size() + 2);
+        const fs::file_status es = entry.symlink_status(ec);
+        bool ours = false;
+        if (rest.rfind("link-", 0) == 0) ours = fs::is_symlink(es);
+        else if ((rest.rfind("tmp-", 0) == 0 || rest.rfind("v-", 0) == 0) && fs::is_directory(es))
+            ours = entry.path() != current && (has_marker(entry.path()) || fs::is_empty(entry.path(), ec));
+        if (!ours) continue;
+        fs::remove_all(entry.path(), ec);
+        if (!ec) removed.push_back(n);
+    }
+
+    std::string suffix = random_suffix();
+    while (fs::exists(fs::symlink_status(parent / (version_prefix + suffix), ec))) suffix = random_suffix();
+    const fs::path tmp = parent / ("." + name + ".tmp-" + suffix);
+    const fs::path version = parent / (version_prefix + suffix);
+    const fs::path link = parent / ("." + name + ".link-" + suffix);
     try {
-        fs::create_directories(tmp);
+        if (::mkdir(tmp.c_str(), 0755) != 0) fail(tmp.string() + ": cannot create the directory", errno);
+        step(1);
+        write_file_synced(tmp / kMarker, kMarkerText);
+        step(2);
+        std::vector<fs::path> dirs{tmp};
         for (const auto& [rel, bytes] : files) {
-            fs::path path = tmp / rel;
+            const fs::path path = tmp / rel;
+            for (fs::path d = path.parent_path(); d != tmp; d = d.parent_path())
+                if (std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
             fs::create_directories(path.parent_path());
-            std::ofstream out(path, std::ios::binary);
-            out << bytes;
-            out.close();
-            if (!out) throw DataError(path.string() + ": cannot write the file");
+            write_file_synced(path, bytes);
         }
-        if (exists) {
-            const fs::path old = parent / ("." + name + ".old-" + random_suffix());
-            fs::rename(target, old);
-            fs::rename(tmp, target);
-            fs::remove_all(old, ec);
-        } else {
-            fs::rename(tmp, target);
-        }
+        for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) fsync_dir(*it);
+        step(3);
+        if (::rename(tmp.c_str(), version.c_str()) != 0) fail(version.string() + ": cannot rename the directory", errno);
+        fsync_dir(parent);
+        step(4);
+        if (::symlink(version.filename().c_str(), link.c_str()) != 0) fail(link.string() + ": cannot create the link", errno);
+        step(5);
+        if (::rename(link.c_str(), target.c_str()) != 0) fail(target.string() + ": cannot replace", errno);
+        fsync_dir(parent);
+        step(6);
     } catch (const fs::filesystem_error& e) {
         fs::remove_all(tmp, ec);
+        fs::remove_all(version, ec);
+        fs::remove(link, ec);
         throw DataError(dir + ": cannot write the catalog: " + e.code().message() + "; nothing was written");
     } catch (...) {
         fs::remove_all(tmp, ec);
+        fs::remove_all(version, ec);
+        fs::remove(link, ec);
         throw;
     }
+    if (!current.empty()) {
+        fs::remove_all(current, ec);
+        if (!ec) fsync_dir(parent);
+    }
+    step(7);
+    return removed;
 }
 
 }  // namespace gpuadvise::io

@@ -19,9 +19,14 @@ struct ImportedProvider {
 };
 std::string write_import_yaml(const std::vector<ImportedProvider>& providers, const std::string& comment);
 
-// Writes `files` (relative path -> bytes) into a fresh temporary directory beside `dir`, then
-// renames it to `dir`. An existing `dir` is replaced only with `force` (DataError otherwise).
-void write_directory_atomically(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
-                                bool force);
+// Writes `files` (relative path -> bytes) and a marker file (.gpuadvise-import) into a fresh
+// directory .DIR.v-XXXXXXXX beside `dir`, every file and directory fsynced, and makes `dir` a
+// symbolic link to it (a new link renamed over the old one: readers see the old catalog or the new
+// one, never none). An existing `dir` is replaced only with `force` and only when it is such a link
+// (an earlier import); anything else is refused and left as it is (DataError). Leftovers of an
+// interrupted import into `dir` are removed first; their names are returned.
+std::vector<std::string> write_directory_atomically(const std::string& dir,
+                                                    const std::vector<std::pair<std::string, std::string>>& files,
+                                                    bool force);
 
 }  // namespace gpuadvise::io

@@ -52,9 +52,11 @@ TEST_CASE("catalog import writes a loadable catalog and never overwrites without
 
     CHECK(run({"catalog", "import", "skypilot", input, "--output", out.string(), "--as-of", "2026-11-02", "--force"}) == 0);
     CHECK(slurp(out / "catalog.yaml").find("2026-11-02") != std::string::npos);
-    // Nothing but the output is left behind (the temporary directory was renamed into place).
+    // Nothing but the output is left behind: the link `out` and the one version it points to.
     std::size_t entries = 0;
     for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
-    CHECK(entries == 1);
+    CHECK(entries == 2);
+    CHECK(fs::is_symlink(out));
+    CHECK(fs::exists(dir / fs::read_symlink(out) / ".gpuadvise-import"));
     fs::remove_all(dir);
 }

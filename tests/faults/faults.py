@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""Operating-system fault tests (issue #17, docs/fuzzing.md "Fault classes"): real OS objects —
+/dev/full, a closed standard output, a pipe closed early, FIFOs, /dev/zero, directories, sockets, a
+sparse file over the size cap, an injected EIO (strace -e inject), fake nvidia-smi programs that hang
+or leave a background child holding the pipe, and imports killed (SIGKILL) at each step.
+
+usage: faults.py BINARY CASE      (CASE: one of the functions named case_*)
+No case asserts a duration; each subprocess has a generous timeout so that a hang fails instead of
+blocking the suite (ctest adds its own TIMEOUT too).
+"""
+import hashlib
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+BINARY = ""
+HANG_GUARD = 60  # seconds; a run that takes this long is a hang
+
+
+def env_base(**extra):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GPUADVISE_")}
+    env.update({"NO_COLOR": "1", "LC_ALL": "C", "TERM": "dumb", "GPUADVISE_TODAY": "2026-11-29"})
+    env.update(extra)
+    return env
+
+
+def run(args, env=None, **kw):
+    kw.setdefault("capture_output", True)
+    return subprocess.run([BINARY] + args, env=env or env_base(), timeout=HANG_GUARD, **kw)
+
+
+def check(cond, what, proc=None):
+    if not cond:
+        detail = ""
+        if proc is not None:
+            detail = f"\n  exit: {proc.returncode}\n  stderr: {proc.stderr!r}"
+        raise AssertionError(what + detail)
+
+
+# One command line per command, each writing a result to stdout (kept in step with `gpuadvise --help`).
+def command_lines(tmp):
+    return {
+        "recommend": [["recommend", "--model", "bert", "--runs-per-week", "4"]],
+        "gpus": [["gpus"], ["gpus", "--json"]],
+        "offers": [["offers"], ["offers", "--json"], ["offers", "--format", "csv"]],
+        "compare": [["compare", "A100", "V100"]],
+        "check-env": [["check-env", "--gpu", "A100", "--driver", "535.54", "--cuda", "12.1", "--pytorch", "2.1"]],
+        "estimate": [["estimate", "--model", "bert"]],
+        "models": [["models"], ["models", "--format", "markdown"]],
+        "catalog": [["catalog", "validate"], ["catalog", "info"], ["catalog", "info", "--json"],
+                    ["catalog", "import", "skypilot", os.path.join(SOURCE, "data/skypilot/lium.csv"),
+                     "--output", os.path.join(tmp, "imported"), "--as-of", "2026-11-01"]],
+        None: [["--help"], ["--version"], []],
+    }
+
+
+def listed_commands():
+    out = run(["--help"]).stdout.decode()
+    names, in_section = [], False
+    for line in out.splitlines():
+        if line.strip().upper().startswith("SUBCOMMANDS"):
+            in_section = True
+            continue
+        if in_section:
+            if not line.startswith("  "):
+                break
+            names.append(line.split()[0])
+    return names
+
+
+def case_write_full_every_command():
+    with tempfile.TemporaryDirectory() as tmp:
+        lines = command_lines(tmp)
+        listed = listed_commands()
+        check(listed, "no command found in 'gpuadvise --help'")
+        for name in listed:
+            check(name in lines, f"command '{name}' has no command line in faults.py")
+        for name, cmds in lines.items():
+            for args in cmds:
+                with open("/dev/full", "wb") as full:
+                    p = run(args, stdout=full, stderr=subprocess.PIPE, capture_output=False)
+                check(p.returncode == 1, f"{args}: exit {p.returncode}, expected 1 on /dev/full", p)
+                check(b"gpuadvise: error: writing the output: No space left on device\n" in p.stderr,
+                      f"{args}: no 'writing the output' error", p)
+
+
+def case_write_closed_stdout():
+    p = run(["gpus"], preexec_fn=lambda: os.close(1), stdout=None, stderr=subprocess.PIPE, capture_output=False)
+    check(p.returncode == 1, "closed stdout: expected exit 1", p)
+    check(b"gpuadvise: error: writing the output: Bad file descriptor\n" in p.stderr, "closed stdout: message", p)
+    # A closed stdout is not taken over by the catalog file opened next (it would receive the output).
+    with tempfile.TemporaryDirectory() as tmp:
+        cat = os.path.join(tmp, "c.yaml")
+        with open(cat, "w") as f:
+            f.write("schema_version: 1\n")
+        before = open(cat, "rb").read()
+        p = run(["--catalog", cat, "gpus"], preexec_fn=lambda: os.close(1), stdout=None, stderr=subprocess.PIPE,
+                capture_output=False)
+        check(p.returncode == 1, "closed stdout with --catalog: expected exit 1", p)
+        check(open(cat, "rb").read() == before, "the catalog file was written to")
+
+
+def broken_pipe_run(restore_signals):
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before the first write
+    try:
+        return subprocess.run([BINARY, "offers"], env=env_base(), stdout=w, stderr=subprocess.PIPE,
+                              timeout=HANG_GUARD, restore_signals=restore_signals)
+    finally:
+        os.close(w)
+
+
+def case_write_broken_pipe():
+    # SIGPIPE at its default (what a shell gives): killed by SIGPIPE, nothing on stderr.
+    p = broken_pipe_run(True)
+    check(p.returncode == -signal.SIGPIPE, f"EPIPE, SIGPIPE default: expected death by SIGPIPE, got {p.returncode}", p)
+    check(b"error" not in p.stderr, "EPIPE, SIGPIPE default: an error on stderr", p)
+    # SIGPIPE ignored (inherited from Python): a quiet exit with 141.
+    p = broken_pipe_run(False)
+    check(p.returncode == 141, f"EPIPE, SIGPIPE ignored: expected exit 141, got {p.returncode}", p)
+    check(b"error" not in p.stderr, "EPIPE, SIGPIPE ignored: an error on stderr", p)
+
+
+def expect_error(args, needle, env=None, what=""):
+    p = run(args, env=env)
+    check(p.returncode == 1, f"{what or args}: expected exit 1", p)
+    check(needle.encode() in p.stderr, f"{what or args}: stderr lacks {needle!r}", p)
+    return p
+
+
+def case_special_files():
+    with tempfile.TemporaryDirectory() as tmp:
+        fifo = os.path.join(tmp, "fifo.yaml")
+        os.mkfifo(fifo)
+        sock_path = os.path.join(tmp, "sock.yaml")
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(sock_path)
+        kinds = {fifo: "is a FIFO (named pipe)", "/dev/zero": "is a character device", tmp: "is a directory",
+                 sock_path: "is a socket"}
+        for path, kind in kinds.items():
+            expect_error(["--catalog", path, "gpus"], f"gpuadvise: error: {path}: {kind}, not a regular file")
+            expect_error(["gpus"], f"{path}: {kind}", env=env_base(GPUADVISE_CATALOG=path), what=f"GPUADVISE_CATALOG={path}")
+            if path != tmp:  # a directory of tables is a valid import input
+                expect_error(["catalog", "import", "skypilot", path, "--output", os.path.join(tmp, "out")],
+                             f"{path}: {kind}")
+            cat = os.path.join(tmp, "tables.yaml")
+            with open(cat, "w") as f:
+                f.write("schema_version: 1\nproviders:\n  - id: p\n    name: P\n    currency: USD\n    kind: public\n"
+                        "    as_of: 2026-11-01\n    source: test\n"
+                        f"    tables: [{{format: skypilot, path: '{path}'}}]\n")
+            expect_error(["--catalog", cat, "offers"], f"{cat}:", what=f"tables: {path}")
+            expect_error(["--catalog", cat, "offers"], f"tables: {path}: {kind}", what=f"tables: {path}")
+            check(not os.path.exists(os.path.join(tmp, "out")), "import wrote something")
+        sock.close()
+
+
+def case_size_cap():
+    with tempfile.TemporaryDirectory() as tmp:
+        big = os.path.join(tmp, "big.yaml")
+        with open(big, "wb") as f:
+            f.truncate((1 << 30) + 1)  # sparse: no disk used
+        expect_error(["--catalog", big, "gpus"], f"{big}: the file is larger than 1024 MiB")
+
+
+def case_read_error_midfile():
+    # strace injects EIO into the second read(2) of the catalog (gpuadvise reads 1 MiB per call): the
+    # first MiB arrived, then the disk failed. A first run without injection counts the reads before.
+    with tempfile.TemporaryDirectory() as tmp:
+        cat = os.path.join(tmp, "c.yaml")
+        gpus = "".join(f"  - {{id: fake{i}, name: Fake {i}, family: Fake{i}, vendor: NVIDIA, memory_gb: 16, "
+                       f"architecture: Ampere, compute_capability: '8.0', source: test, "
+                       f"tflops: {{fp32: 10, tf32: null, fp16: 50, bf16: null, fp8: null}}}}\n" for i in range(200))
+        padding = "".join(f"# padding line {i:06d} to make the file larger than one read\n" for i in range(40000))
+        with open(cat, "w") as f:
+            f.write("schema_version: 1\ngpus:\n" + gpus + padding)
+        check(os.path.getsize(cat) > (1 << 20) + 4096, "test catalog too small")
+        args = ["--catalog", cat, "gpus", "--json"]
+        trace = os.path.join(tmp, "trace")
+        p = subprocess.run(["strace", "-qq", "-o", trace, "-e", "trace=read,openat", BINARY] + args, env=env_base(),
+                           capture_output=True, timeout=HANG_GUARD)
+        check(p.returncode == 0, "the test catalog does not load without the fault", p)
+        reads, fd = 0, None
+        for line in open(trace):
+            if fd is None and line.startswith("openat(") and f'"{cat}"' in line:
+                fd = line.rsplit("=", 1)[1].strip()
+                continue
+            if line.startswith("read("):
+                reads += 1
+                if fd is not None and line.startswith(f"read({fd},"):
+                    break  # the first read of the catalog
+        check(fd is not None, "strace saw no open of the catalog")
+        p = subprocess.run(["strace", "-qq", "-o", "/dev/null", "-e", "trace=read",
+                            "-e", f"inject=read:error=EIO:when={reads + 1}", BINARY] + args, env=env_base(),
+                           capture_output=True, timeout=HANG_GUARD)
+        check(p.returncode == 1, "EIO midway: expected exit 1", p)
+        check(f"gpuadvise: error: {cat}: read error after {1 << 20} bytes: Input/output error; nothing of the file "
+              f"was used".encode() in p.stderr, "EIO midway: message", p)
+        check(p.stdout == b"", "EIO midway: output despite the read error", p)
+    # /proc/self/mem: a "regular file" whose first read fails.
+    expect_error(["--catalog", "/proc/self/mem", "gpus"], "/proc/self/mem: read error after 0 bytes: Input/output error")
+
+
+def write_fake_tool(d, name, body):
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n" + body)
+    os.chmod(path, 0o755)
+    return path
+
+
+def case_probe_hang():
+    with tempfile.TemporaryDirectory() as tmp:
+        count = os.path.join(tmp, "runs")
+        write_fake_tool(tmp, "nvidia-smi", f"echo run >> {count}\nexec /bin/sleep 1000\n")
+        p = run(["check-env"], env=env_base(PATH=tmp, GPUADVISE_PROBE_TIMEOUT="1"))
+        check(p.returncode in (0, 3), "check-env with a hanging nvidia-smi: unexpected exit", p)
+        check(b"nvidia-smi: did not finish within 1 s and was stopped" in p.stderr, "no timeout note", p)
+        check(open(count).read().count("run") == 1, "nvidia-smi was run more than once")
+
+
+def case_probe_background_child():
+    with tempfile.TemporaryDirectory() as tmp:
+        pidfile = os.path.join(tmp, "pid")
+        # The tool prints its answer and exits; a background child keeps the pipe open for 1000 s.
+        write_fake_tool(tmp, "nvidia-smi",
+                        f"/bin/sleep 1000 &\necho $! > {pidfile}\n"
+                        "echo 'NVIDIA A100-SXM4-80GB, 535.54.03, 81920 MiB, 8.0'\n")
+        p = run(["check-env"], env=env_base(PATH=tmp, GPUADVISE_PROBE_TIMEOUT="600"))
+        check(p.returncode in (0, 3), "check-env with a forking nvidia-smi: unexpected exit", p)
+        check(b"nvidia-smi: 1 GPU: NVIDIA A100-SXM4-80GB, driver 535.54.03" in p.stderr, "the output was not read", p)
+        pid = int(open(pidfile).read())
+
+        def alive():
+            try:
+                return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+            except (FileNotFoundError, ProcessLookupError):
+                return False
+        # SIGKILL was sent before gpuadvise exited; give the kernel a moment to finish the kill.
+        for _ in range(200):
+            if not alive():
+                break
+            time.sleep(0.05)
+        if alive():
+            os.kill(pid, signal.SIGKILL)
+            raise AssertionError("the background child of the tool was left running")
+
+
+def tree_digest(path):
+    h = hashlib.sha256()
+    for root, dirs, files in os.walk(path):
+        dirs.sort()
+        for name in sorted(files):
+            full = os.path.join(root, name)
+            h.update(os.path.relpath(full, path).encode() + b"\0")
+            with open(full, "rb") as f:
+                h.update(f.read())
+        h.update(b"dirs:" + "/".join(dirs).encode())
+    return h.hexdigest()
+
+
+LIUM = None
+
+
+def do_import(out, as_of, force=True, env=None):
+    args = ["catalog", "import", "skypilot", LIUM, "--output", out, "--as-of", as_of] + (["--force"] if force else [])
+    return run(args, env=env)
+
+
+def case_import_force_refuses():
+    with tempfile.TemporaryDirectory() as tmp:
+        notes = os.path.join(tmp, "notes")
+        os.makedirs(os.path.join(notes, "sub"))
+        for name, text in {"a.txt": "my notes\n", "sub/b.csv": "x,y\n1,2\n"}.items():
+            with open(os.path.join(notes, name), "w") as f:
+                f.write(text)
+        before = tree_digest(notes)
+        p = do_import(notes, "2026-11-01")
+        check(p.returncode == 1, "--force over a directory of notes: expected exit 1", p)
+        check(b"is a directory that 'gpuadvise catalog import' did not write" in p.stderr, "no reason given", p)
+        check(tree_digest(notes) == before, "the notes directory changed")
+        # Its own input directory.
+        indir = os.path.join(tmp, "in")
+        os.makedirs(indir)
+        with open(LIUM, "rb") as src, open(os.path.join(indir, "lium.csv"), "wb") as dst:
+            dst.write(src.read())
+        before = tree_digest(indir)
+        p = run(["catalog", "import", "skypilot", indir, "--output", indir, "--force"])
+        check(p.returncode == 1 and tree_digest(indir) == before, "--force over the input directory", p)
+        # A regular file, and a symbolic link that an import did not make.
+        f = os.path.join(tmp, "file")
+        with open(f, "w") as fh:
+            fh.write("keep\n")
+        check(do_import(f, "2026-11-01").returncode == 1 and open(f).read() == "keep\n", "--force over a file")
+        link = os.path.join(tmp, "link")
+        os.symlink("notes", link)
+        check(do_import(link, "2026-11-01").returncode == 1 and tree_digest(notes) != "" and os.readlink(link) == "notes",
+              "--force over a foreign link")
+        # What an import wrote is replaced.
+        out = os.path.join(tmp, "out")
+        check(do_import(out, "2026-11-01", force=False).returncode == 0, "first import failed")
+        check(do_import(out, "2026-11-02").returncode == 0, "--force over an import failed")
+        check("2026-11-02" in open(os.path.join(out, "catalog.yaml")).read(), "not replaced")
+
+
+def catalog_as_of(out):
+    """The as_of of the catalog readable at `out`, or None when none is readable."""
+    path = os.path.join(out, "catalog.yaml")
+    if not os.path.exists(path):
+        return None
+    p = run(["--catalog", path, "offers", "--provider", "lium", "--json"])
+    if p.returncode != 0:
+        return "unreadable: " + p.stderr.decode()
+    text = open(path).read()
+    for d in ("2026-11-01", "2026-11-02"):
+        if d in text:
+            return d
+    return "neither"
+
+
+def case_import_killed():
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out")
+        check(do_import(out, "2026-11-01", force=False).returncode == 0, "first import failed")
+        for step in range(1, 8):
+            p = do_import(out, "2026-11-02", env=env_base(GPUADVISE_TEST_KILL_IMPORT_AT=str(step)))
+            check(p.returncode == -signal.SIGKILL, f"step {step}: the test hook did not kill the import", p)
+            seen = catalog_as_of(out)
+            check(seen in ("2026-11-01", "2026-11-02"), f"killed at step {step}: catalog at the target: {seen}")
+            # The next import cleans up what the killed one left, and succeeds.
+            p = do_import(out, "2026-11-01")
+            check(p.returncode == 0, f"after a kill at step {step}: the next import failed", p)
+            check(catalog_as_of(out) == "2026-11-01", f"after step {step}: not replaced")
+            left = sorted(n for n in os.listdir(tmp) if n != "out")
+            check(len(left) == 1 and left[0].startswith(".out.v-"), f"after step {step}: leftovers {left}")
+        # A first import killed midway leaves nothing at the target, and the next one cleans up.
+        fresh = os.path.join(tmp, "fresh")
+        for step in range(1, 6):
+            p = do_import(fresh, "2026-11-02", force=False, env=env_base(GPUADVISE_TEST_KILL_IMPORT_AT=str(step)))
+            check(p.returncode == -signal.SIGKILL and not os.path.lexists(fresh), f"fresh, step {step}")
+        check(do_import(fresh, "2026-11-02", force=False).returncode == 0, "fresh import after kills")
+        left = sorted(n for n in os.listdir(tmp) if n.startswith(".fresh"))
+        check(len(left) == 1, f"fresh: leftovers {left}")
+
+
+def main():
+    global BINARY, SOURCE, LIUM
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    BINARY = os.path.abspath(sys.argv[1])
+    SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    LIUM = os.path.join(SOURCE, "data/skypilot/lium.csv")
+    case = globals().get("case_" + sys.argv[2])
+    if not case:
+        print(f"no case {sys.argv[2]}", file=sys.stderr)
+        return 2
+    try:
+        case()
+    except AssertionError as e:
+        print(f"FAIL {sys.argv[2]}: {e}", file=sys.stderr)
+        return 1
+    print(f"ok {sys.argv[2]}")
+    return 0
+
+
+SOURCE = ""
+if __name__ == "__main__":
+    sys.exit(main())
