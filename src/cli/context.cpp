@@ -28,6 +28,7 @@ const Catalog& Context::catalog() {
         options.provider_name = global.provider_name;
         options.today = io::today_iso();
         catalog_ = std::make_unique<Catalog>(io::load_catalog(options));
+        if (global.catalog_filter) global.catalog_filter(*catalog_);  // config.yaml's providers (cli/config.cpp)
     }
     return *catalog_;
 }
