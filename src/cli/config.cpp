@@ -75,19 +75,29 @@ void apply_user_config(CLI::App& root, const CLI::App& chosen, Context& ctx) {
     }
     const io::UserSetting* include = config.find("providers");
     const io::UserSetting* exclude = config.find("exclude_providers");
+    const io::UserSetting* currency = config.find("currency");
     if (exclude) ctx.global.setting_origins["exclude_providers"] = "config " + located(exclude->where);
-    if (!include && !exclude) return;
+    if (CLI::Option* c = root.get_option_no_throw("--currency"); currency && c && c->count() > 0 &&
+                                                                 ctx.global.setting_origins.at("currency") == "command line")
+        currency = nullptr;  // the command line's currency is checked as an option
+    if (!include && !exclude && !currency) return;
     const bool filter = chosen.get_name() != "catalog";
     std::vector<std::string> dropped;
     if (exclude)
         for (const auto& id : exclude->values)
             if (std::find(asked_providers.begin(), asked_providers.end(), id) == asked_providers.end()) dropped.push_back(id);
-    std::optional<io::UserSetting> inc, exc;
+    std::optional<io::UserSetting> inc, exc, cur;
     if (include) inc = *include;
     if (exclude) exc = *exclude;
-    ctx.global.catalog_filter = [inc, exc, dropped, filter](Catalog& catalog) {
+    if (currency) cur = *currency;
+    ctx.global.catalog_filter = [inc, exc, cur, dropped, filter](Catalog& catalog) {
         if (inc) check_provider_ids(catalog, *inc);
         if (exc) check_provider_ids(catalog, *exc);
+        if (cur && to_lower(cur->values.front()) != "usd" && !catalog.rate_for(cur->values.front())) {
+            std::vector<std::string> known{"USD"};
+            for (const auto& r : catalog.rates) known.push_back(r.currency);
+            bad_value(*cur, "no exchange rate for '" + cur->values.front() + "' in the catalog; known: " + join(known, ", "));
+        }
         if (!filter || dropped.empty()) return;
         std::erase_if(catalog.offers, [&](const Offer& o) {
             return std::find(dropped.begin(), dropped.end(), o.provider) != dropped.end();
