@@ -7,7 +7,9 @@
 #include <iostream>
 #include <map>
 
+#include "cli/build_info.hpp"
 #include "cli/commands.hpp"
+#include "cli/config.hpp"
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/text.hpp"
 #include "io/output.hpp"
@@ -69,7 +71,8 @@ std::string hint_for_extras(const CLI::App& root, const std::vector<std::string>
     const std::string& first = extras.front();
     if (!active && first.rfind("-", 0) != 0) {
         std::vector<std::string> names;
-        for (const auto& c : commands()) names.emplace_back(c.name);
+        for (const auto& c : commands())
+            if (*c.summary) names.emplace_back(c.name);  // hidden commands (no summary) are not suggested
         if (auto best = closest_match(first, names)) return "did you mean '" + *best + "'? (run 'gpuadvise --help' for the commands)";
         return "run 'gpuadvise --help' for the commands";
     }
@@ -118,16 +121,18 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     CLI::App app{"gpuadvise — which GPU cloud offer to rent for a PyTorch job, on which plan, and why"};
     app.name("gpuadvise");
     app.footer(kExamples);
-    app.set_version_flag("--version", std::string("gpuadvise ") + GPUADVISE_VERSION);
+    app.set_version_flag("--version", version_text());  // version, catalog date, commit
     app.require_subcommand(0, 1);
     app.fallthrough();
     add_global_options(app, ctx.global);
 
     std::map<const CLI::App*, Runner> runners;
+    std::map<const CLI::App*, bool> reads_config;
     for (const auto& c : commands()) {
         CLI::App* sub = app.add_subcommand(c.name, c.summary);
         sub->fallthrough();
         runners[sub] = c.setup(*sub);
+        reads_config[sub] = c.reads_config;
     }
 
     try {
@@ -172,6 +177,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
         return 0;
     }
     try {
+        if (reads_config.at(chosen)) apply_user_config(app, *chosen, ctx);  // config.yaml under the command line
         return runners.at(chosen)(ctx);
     } catch (const UsageError& e) {
         print_error(err, e.what(), e.hint());

@@ -12,6 +12,10 @@ const std::vector<Command>& commands() {
         {"estimate", "Estimate memory and time of a training or inference job per GPU", setup_estimate},
         {"models", "List the model presets and their default jobs", setup_models},
         {"catalog", "Check a catalog, show what it holds, import SkyPilot tables", setup_catalog},
+        {"completion", "Print a shell completion script (bash, zsh or fish)", setup_completion, false},
+        {"config", "Show the effective settings: defaults, the configuration file, the command line", setup_config},
+        {"man", "", setup_man, false},                         // hidden: the man pages, for the build
+        {"__complete", "", setup_complete_values, false},      // hidden: catalog values for the completions
     };
     return table;
 }

@@ -20,6 +20,7 @@ struct Command {
     const char* summary;
     // Adds the command's options to `sub` and returns what runs it once parsing succeeded.
     Runner (*setup)(CLI::App& sub);
+    bool reads_config = true;  // the configuration file applies (not to completion, man, __complete)
 };
 
 const std::vector<Command>& commands();
@@ -46,5 +47,9 @@ Runner setup_check_env(CLI::App& sub);
 Runner setup_estimate(CLI::App& sub);
 Runner setup_models(CLI::App& sub);
 Runner setup_catalog(CLI::App& sub);
+Runner setup_completion(CLI::App& sub);
+Runner setup_config(CLI::App& sub);
+Runner setup_man(CLI::App& sub);              // hidden
+Runner setup_complete_values(CLI::App& sub);  // hidden
 
 }  // namespace gpuadvise::cli

@@ -31,7 +31,10 @@ io::CatalogOptions Context::catalog_options(const std::vector<std::string>& extr
 }
 
 const Catalog& Context::catalog() {
-    if (!catalog_) catalog_ = std::make_unique<Catalog>(io::load_catalog(catalog_options()));
+    if (!catalog_) {
+        catalog_ = std::make_unique<Catalog>(io::load_catalog(catalog_options()));
+        if (global.catalog_filter) global.catalog_filter(*catalog_);  // config.yaml's providers (cli/config.cpp)
+    }
     return *catalog_;
 }
 

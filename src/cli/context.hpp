@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -27,6 +29,8 @@ struct GlobalOptions {
     std::string color = "auto";
     std::string currency = "USD";
     bool quiet = false;
+    std::map<std::string, std::string> setting_origins;  // where config settings came from (cli/config.cpp)
+    std::function<void(Catalog&)> catalog_filter;        // the configuration's provider filters (cli/config.cpp)
 };
 
 class Context {

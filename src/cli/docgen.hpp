@@ -1,0 +1,39 @@
+// Man pages and shell completions, generated from the command tree that the command table builds
+// (the CLI::App with every command's options, the same objects that print --help), so that neither
+// can drift from the options the parser accepts. `gpuadvise man` and `gpuadvise completion` print
+// them; the build writes them for `cmake --install` (CMakeLists.txt, cmake/GenerateDocs.cmake).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvise::cli {
+
+// What a value of an option (or a positional argument) completes to.
+enum class ValueKind {
+    none,       // free text or a number: nothing to offer
+    choices,    // a fixed set, from the option's CLI11 check (IsMember) or its a|b|c type name
+    gpus,       // GPU ids, aliases and families of the catalog
+    models,     // model preset ids and aliases
+    providers,  // provider ids
+    files,
+    directories,
+};
+
+// The accepted values of an option: the set of its IsMember/Transformer check ("{a,b,c}" in its
+// type name), else a type name written as lowercase alternatives ("train|lora"). Empty when free.
+std::vector<std::string> option_choices(const CLI::Option& option);
+ValueKind value_kind(const CLI::Option& option);
+
+// The commands shown in help (hidden ones, group "", are left out), in table order.
+std::vector<const CLI::App*> visible_subcommands(const CLI::App& app);
+
+// roff for gpuadvise(1) (`command` null) or gpuadvise-COMMAND(1).
+std::string man_page(const CLI::App& root, const CLI::App* command);
+// "bash", "zsh" or "fish"; the dynamic values come from `gpuadvise __complete KIND` at Tab time.
+std::string completion_script(const CLI::App& root, std::string_view shell);
+
+}  // namespace gpuadvise::cli
