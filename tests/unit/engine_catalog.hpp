@@ -45,7 +45,7 @@ inline Provider make_provider(std::string id, std::string currency = "USD") {
     p.id = std::move(id);
     p.name = p.id;
     p.currency = std::move(currency);
-    p.kind = "public";
+    p.kind = ProviderKind::public_prices;
     p.as_of = "2026-11-01";
     p.source = "test";
     return p;
@@ -129,12 +129,12 @@ inline RecommendRequest request(const Catalog& c, const std::string& model, doub
     return r;
 }
 
-// --- Reading results. The string kinds are read here only (issue 11 makes them enums). ---
+// --- Reading results. The enums are turned into their names here only, so that tests read like the output. ---
 
-inline std::string constraint_of(const Rejection& r) { return r.constraint; }
-inline std::string binding_constraint(const Recommendation& r) { return r.binding_constraint; }
-inline std::string kind_of(const Finding& f) { return f.kind; }
-inline bool is_measured(const Estimate& e) { return e.basis == "measured"; }
+inline std::string constraint_of(const Rejection& r) { return to_string(r.constraint); }
+inline std::string binding_constraint(const Recommendation& r) { return to_string(r.binding_constraint); }
+inline std::string kind_of(const Finding& f) { return to_string(f.kind); }
+inline bool is_measured(const Estimate& e) { return e.basis == TimeBasis::measured; }
 
 // "provider/gpu xN@region" of each ranked candidate, best first.
 inline std::vector<std::string> ranked_names(const Recommendation& r) {
@@ -162,7 +162,7 @@ inline std::vector<const Finding*> findings(const Recommendation& r, const std::
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 inline bool has_warning(const Candidate& c, const std::string& part) {
-    return std::any_of(c.warnings.begin(), c.warnings.end(), [&](const std::string& w) { return contains(w, part); });
+    return std::any_of(c.warnings.begin(), c.warnings.end(), [&](const OptionWarning& w) { return contains(w.message, part); });
 }
 
 inline bool has_reason(const Candidate& c, const std::string& part) {
