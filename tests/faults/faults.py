@@ -55,6 +55,8 @@ def command_lines(tmp):
         "catalog": [["catalog", "validate"], ["catalog", "info"], ["catalog", "info", "--json"],
                     ["catalog", "import", "skypilot", os.path.join(SOURCE, "data/skypilot/lium.csv"),
                      "--output", os.path.join(tmp, "imported"), "--as-of", "2026-11-01"]],
+        "completion": [["completion", "bash"], ["completion", "zsh"], ["completion", "fish"]],
+        "config": [["config", "show"], ["config", "show", "--json"]],
         None: [["--help"], ["--version"], []],
     }
 
