@@ -85,9 +85,8 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
             const Estimate& e = in.estimates.get(*largest, 1, LinkSpec{});
             std::string msg = "computed: about " + fmt("%.0f", e.memory_required_gb) +
                               " GB per GPU on one GPU: no single GPU holds it";
-            if (e.min_gpu_count > 0)
-                msg += "; " + std::to_string(e.min_gpu_count) + "x " + largest->id + " do (with ZeRO stage " +
-                       std::to_string(w.zero_stage) + ")";
+            if (e.min_gpu_count)
+                msg += "; " + std::to_string(*e.min_gpu_count) + "x " + largest->id + " do (with a sharded layout)";
             s.findings.push_back({"1.memory_need", "constraint", msg});
             for (const auto& n : e.notes) s.findings.push_back({"1.make_it_fit", "explanation", n});
         }
