@@ -223,6 +223,9 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
             if (!be && a.break_even_hours_per_month) be = a.break_even_hours_per_month;
         std::string notes = c.pareto ? "pareto" : "";
         if (c.estimate.basis == "measured") notes += std::string(notes.empty() ? "" : ", ") + "measured";
+        if (c.estimate.serving && c.estimate.serving->cost_per_million_tokens)
+            notes += std::string(notes.empty() ? "" : ", ") + io::fmt_number(*c.estimate.serving->cost_per_million_tokens, 3) + " " + cur +
+                     "/M tokens";
         if (!c.warnings.empty()) notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.warnings.size()) + " warning(s)";
         t.rows.push_back({std::to_string(c.rank), c.offer->provider,
                           c.gpu->id + " x" + std::to_string(c.gpu_count) + (c.instances > 1 ? " (" + std::to_string(c.instances) + " nodes)" : ""),

@@ -290,13 +290,17 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
     return s;
 }
 
+// The most sequences whose KV cache fits in the memory a server uses (vLLM's default
+// gpu_memory_utilization of 0.9), at most 256 per replica.
+constexpr double kServingMemoryShare = 0.9;
 int max_concurrency(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l) {
-    if (layout_memory(w, gpu, p, l, 1).total_gb() > gpu.memory_gb) return 0;
+    const double cap = gpu.memory_gb * kServingMemoryShare;
+    if (layout_memory(w, gpu, p, l, 1).total_gb() > cap) return layout_memory(w, gpu, p, l, 1).total_gb() <= gpu.memory_gb ? 1 : 0;
     int lo = 1, hi = kMaxConcurrencyPerReplica;
-    if (layout_memory(w, gpu, p, l, hi).total_gb() <= gpu.memory_gb) return hi;
+    if (layout_memory(w, gpu, p, l, hi).total_gb() <= cap) return hi;
     while (hi - lo > 1) {
         const int mid = (lo + hi) / 2;
-        (layout_memory(w, gpu, p, l, mid).total_gb() <= gpu.memory_gb ? lo : hi) = mid;
+        (layout_memory(w, gpu, p, l, mid).total_gb() <= cap ? lo : hi) = mid;
     }
     return lo;
 }
