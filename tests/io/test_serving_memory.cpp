@@ -165,3 +165,58 @@ TEST_CASE("min_gpu_count is never 0: the job that fits nowhere at 4,096 GPUs has
     huge.task = "train";
     CHECK_FALSE(estimate_job(builtin(), make_workload(builtin(), huge), gpu("t4"), 1).min_gpu_count);
 }
+
+TEST_CASE("derived values follow later changes of the workload (no stale FLOPs or activations)", "[io]") {
+    WorkloadRequest r;
+    r.model = "llama-2-7b";
+    Workload w = make_workload(builtin(), r);
+    const double flops = w.forward_flops_per_sample();
+    const double acts = w.activation_bytes_per_sample(false, Attention::flash);
+    w.seq_len *= 2;
+    CHECK(w.forward_flops_per_sample() > 2 * flops);  // tokens x 2, attention term x 4
+    CHECK(w.activation_bytes_per_sample(false, Attention::flash) == Approx(2 * acts));
+    w.flops_per_sample_override = 1e12;
+    CHECK(w.forward_flops_per_sample() == Approx(1e12));
+}
+
+TEST_CASE("the planner respects pins and keeps tensor parallelism inside the NVLink domain", "[io]") {
+    WorkloadRequest r;
+    r.model = "llama-2-13b";
+    r.task = "finetune";
+    Workload w = make_workload(builtin(), r);
+    // PCIe-only GPUs: no tensor parallelism for training.
+    Estimate pcie = estimate_job(builtin(), w, gpu("l40s"), 8);
+    CHECK(pcie.config.layout.tensor == 1);
+    // A bridge pairs two GPUs: at most 2-way.
+    Estimate bridge = estimate_job(builtin(), w, gpu("a100-80gb-pcie"), 8);
+    CHECK(bridge.config.layout.tensor <= 2);
+    r.tensor_parallel = 4;
+    r.pipeline_parallel = 2;
+    r.zero_stage = 1;
+    r.micro_batch = 1;
+    Workload pinned = make_workload(builtin(), r);
+    Estimate e = estimate_job(builtin(), pinned, gpu("h100-sxm"), 8);
+    CHECK(e.config.layout.tensor == 4);
+    CHECK(e.config.layout.pipeline == 2);
+    CHECK(e.config.layout.zero_stage == 1);
+    CHECK(e.config.layout.micro_batch == 1);
+    CHECK(e.config.layout.data == 1);
+    // Global batch: 32 sequences (4 per GPU x 8) over one data rank = 32 micro-batches of 1.
+    CHECK(e.config.layout.grad_accumulation == 32);
+    r = WorkloadRequest{};
+    r.model = "llama-2-7b";
+    r.task = "train";
+    r.global_batch = "2048";
+    LinkSpec link;
+    link.nodes = 512;
+    link.inter_node_gbps = 3200;
+    // 2,048 sequences over 4,096 GPUs: expressible, with model parallelism.
+    Estimate big = estimate_job(builtin(), make_workload(builtin(), r), gpu("h100-sxm"), 8, link);
+    CHECK(big.fits);
+    CHECK(big.config.layout.data <= 2048);
+    CHECK(big.config.layout.gpus() == 4096);
+    r.global_batch = "4Mt";
+    Workload tokens = make_workload(builtin(), r);
+    REQUIRE(tokens.pins.global_batch);
+    CHECK(*tokens.pins.global_batch == Approx(4e6 / tokens.seq_len).margin(1));
+}
