@@ -140,7 +140,8 @@ struct GroupKeyHash {
 BuildContext build_context(const Catalog& catalog, const RecommendRequest& r) {
     BuildContext b;
     // A serving deployment starts once, not per batch of requests: no set-up per run.
-    b.setup_hours = r.workload.serving.tokens_per_month ? 0.0 : catalog.policy.get("run_setup_minutes") / 60.0;
+    // (so a month's cost is the volume at the option's cost per million tokens, and ranks by it).
+    b.setup_hours = r.workload.serving.output_len ? 0.0 : catalog.policy.get("run_setup_minutes") / 60.0;
     b.min_network_gbps = catalog.policy.get("multi_node_min_network_gbps");
     b.min_scaling_efficiency = catalog.policy.get("multi_node_min_scaling_efficiency");
     b.spot = {catalog.policy.get("spot_interruptions_per_hour"), catalog.policy.get("spot_restart_minutes"),
