@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/configuration.hpp"
 
 namespace gpuadvise {
 
@@ -36,6 +37,12 @@ struct PlanCost {
 
 // Cost of a plan, or nullopt when the offer has no such price (or it cannot be converted).
 std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, int instances, Plan plan,
+                                  double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
+                                  const std::string& currency);
+
+// The same for a configuration: its instances are the copies of the offer rented (the offer's
+// GPUs per instance are config.gpus_per_node).
+std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, const Configuration& config, Plan plan,
                                   double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
                                   const std::string& currency);
 

@@ -43,15 +43,16 @@ inline const char* to_string(FindingKind k) { return kFindingKindNames.name(k).d
 // Why an offer was rejected (and, when nothing is feasible, which of these binds; `filters`:
 // nothing matched the --gpu/--provider/--region filters). Alphabetical: ties in "the constraint
 // that removed the most" go to the first name.
-enum class Constraint { budget, deadline, environment, filters, memory, network, precision, price };
-inline constexpr NameTable<Constraint, 8> kConstraintNames{{{{Constraint::budget, "budget"},
+enum class Constraint { budget, deadline, environment, filters, memory, network, precision, price, scaling };
+inline constexpr NameTable<Constraint, 9> kConstraintNames{{{{Constraint::budget, "budget"},
                                                              {Constraint::deadline, "deadline"},
                                                              {Constraint::environment, "environment"},
                                                              {Constraint::filters, "filters"},
                                                              {Constraint::memory, "memory"},
                                                              {Constraint::network, "network"},
                                                              {Constraint::precision, "precision"},
-                                                             {Constraint::price, "price"}}}};
+                                                             {Constraint::price, "price"},
+                                                             {Constraint::scaling, "scaling"}}}};
 inline const char* to_string(Constraint c) { return kConstraintNames.name(c).data(); }
 
 // What a warning on one option is about.

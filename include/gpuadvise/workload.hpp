@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/configuration.hpp"
 
 namespace gpuadvise {
 
@@ -18,11 +19,19 @@ enum class TimeBasis { estimated, measured };
 inline constexpr NameTable<TimeBasis, 2> kTimeBasisNames{{{{TimeBasis::estimated, "estimated"}, {TimeBasis::measured, "measured"}}}};
 inline std::string_view to_string(TimeBasis b) { return kTimeBasisNames.name(b); }
 enum class Optimizer { adamw, sgd, adam8bit };
+// Attention kernels: FlashAttention-style (never stores the s x s scores) or eager (stores them).
+enum class Attention { flash, eager };
+// Which linear layers LoRA adapts: PEFT's default for Llama (q_proj, v_proj) or every linear layer.
+enum class LoraTargets { qv, all };
 
 std::string_view to_string(Task t);
 std::optional<Task> parse_task(std::string_view text);
 std::string_view to_string(Optimizer o);
 std::optional<Optimizer> parse_optimizer(std::string_view text);
+std::string_view to_string(Attention a);
+std::optional<Attention> parse_attention(std::string_view text);
+std::string_view to_string(LoraTargets t);
+std::optional<LoraTargets> parse_lora_targets(std::string_view text);
 
 // "7B", "350M", "1.5e9", "60k" -> number; nullopt if not a positive finite quantity.
 std::optional<double> parse_quantity(std::string_view text);
@@ -48,6 +57,16 @@ struct WorkloadRequest {
     std::optional<double> hours_per_run;           // the user's own timing ...
     std::optional<std::string> measured_on;        // ... on this GPU
     std::optional<int> measured_gpu_count;         // ... with this many GPUs (default 1)
+    // Parallel layout pins (nullopt = the layout planner chooses).
+    std::optional<int> tensor_parallel;            // --tp
+    std::optional<int> pipeline_parallel;          // --pp
+    std::optional<int> micro_batch;                // --micro-batch (sequences per GPU per micro-step)
+    std::optional<std::string> global_batch;       // --global-batch: sequences ("1024") or tokens ("4M tokens", "4Mt")
+    std::optional<std::string> attention;          // flash|eager
+    std::optional<int> lora_rank;                  // --lora-rank (default 8, as PEFT)
+    std::optional<std::string> lora_targets;       // qv|all
+    // Serving.
+    std::optional<int> prompt_len, output_len, concurrency;
 };
 
 struct Workload {
@@ -68,13 +87,17 @@ struct Workload {
     double epochs = 1;
     bool grad_checkpointing = false;
     int zero_stage = 0;
-    double lora_trainable_fraction = 0;  // LoRA/QLoRA: trainable params / params
-    // Forward FLOPs for one sample at this job's input, true FLOPs.
-    double forward_flops_per_sample = 0;
-    // Activation bytes per sample (16-bit) kept for backward, without and with checkpointing.
-    double activation_bytes_per_sample = 0;
-    double checkpointed_activation_bytes_per_sample = 0;
-    int layers = 0;  // for per-step overhead
+    bool grad_checkpointing_pinned = false;  // the user said --grad-checkpointing / --no-grad-checkpointing
+    bool zero_pinned = false;                // the user gave --zero
+    int lora_rank = 8;
+    LoraTargets lora_targets = LoraTargets::qv;
+    std::optional<Attention> attention;  // nullopt = flash on compute capability >= 8.0, eager below
+    LayoutPins pins;                     // --tp, --pp, --micro-batch, --global-batch
+    ServingRequest serving;              // --prompt-len, --output-len, --concurrency (inference)
+    // Forward-FLOP overrides: --flops-per-sample, --flops-per-token; a --params override of a preset
+    // scales the preset's FLOPs by this factor.
+    std::optional<double> flops_per_sample_override, flops_per_token_override;
+    double flops_scale = 1;
     TransformerShape shape;
     std::optional<double> measured_hours;
     const Gpu* measured_on = nullptr;
@@ -86,6 +109,21 @@ struct Workload {
     double total_samples() const { return samples * epochs; }
     // Throughput unit per sample: seq_len for token units, else 1.
     double units_per_sample() const;
+    // Derived quantities, computed on demand from the fields above (so later changes to seq_len,
+    // image_size or the overrides always count).
+    // Forward FLOPs for one sample at this job's input, true FLOPs (gpu-facts §3b).
+    double forward_flops_per_sample() const;
+    // Activation bytes per sample kept for backward (16-bit), per GPU for tensor-parallel size t
+    // (with sequence parallelism), with full recompute or not, and with or without the stored
+    // s x s attention scores (Korthikanti et al. 2022, gpu-facts §3a).
+    double activation_bytes_per_sample(bool checkpointed, Attention attention, int tensor_parallel = 1) const;
+    // Trainable parameters of a LoRA/QLoRA job: rank x (in + out) of each adapted matrix.
+    double lora_trainable_params() const;
+    double lora_trainable_fraction() const { return params > 0 ? lora_trainable_params() / params : 0; }
+    // Parameters of the token embedding and the output layer (kept 16-bit when the rest is 4-bit).
+    double embedding_params() const;
+    // Sets the image side; vision transformers derive their token count from it.
+    void set_image_size(int pixels);
 };
 
 // Resolves a preset (case-insensitive id or alias, "did you mean" otherwise) or a custom model and
@@ -101,12 +139,6 @@ Precision resolve_precision(const Workload& w, const Gpu& gpu);
 // Whether PyTorch can run this precision on the GPU: bf16/tf32 need CC >= 8.0, fp8 CC >= 8.9
 // (gpu-facts §5c rules 3-4) and a datasheet figure.
 bool precision_supported(const Gpu& gpu, Precision p);
-
-struct LinkSpec {
-    int nodes = 1;
-    double intra_node_busbw_gb_per_s = 0;  // 0 = use the GPU's (or the PCIe default)
-    double inter_node_gbps = 0;            // network between nodes, Gbit/s (0 = unknown: 100 Gbit/s assumed)
-};
 
 struct MemoryBreakdown {
     double weights_gb = 0;
@@ -128,7 +160,11 @@ struct Estimate {
     bool fits = false;
     double memory_required_gb = 0;  // per GPU
     double memory_available_gb = 0;
-    int min_gpu_count = 0;  // 0 = does not fit even at 64 with these settings
+    // Smallest GPU count that fits with the best layout; nullopt = no count up to 4,096 fits.
+    std::optional<int> min_gpu_count;
+    Configuration config;          // nodes x GPUs per node, network and the chosen parallel layout
+    double bubble_share = 0;       // share of step time the pipeline idles
+    std::optional<ServingEstimate> serving;  // inference of decoder LMs
     MemoryBreakdown memory;
     double throughput_per_s = 0;  // whole job (all GPUs), in throughput_unit
     std::string throughput_unit;  // "images/s", "sequences/s", "tokens/s"
@@ -140,19 +176,22 @@ struct Estimate {
     std::vector<std::string> notes;   // e.g. what would make it fit
 };
 
-Estimate estimate_job(const Catalog& catalog, const Workload& workload, const Gpu& gpu, int gpu_count,
+// The job on `gpus_per_node` x `link.nodes` GPUs of one model: the layout planner picks the fastest
+// layout that fits (within the workload's pins) and time, memory and serving figures follow from it.
+Estimate estimate_job(const Catalog& catalog, const Workload& workload, const Gpu& gpu, int gpus_per_node,
                       const LinkSpec& link = {});
 
 // --- The parts, exposed for tests and for docs/methodology.md. ---
 
-// Recomputes the fields derived from the input size (forward FLOPs, activation bytes) after
-// seq_len, image_size or batch_size changed.
-void update_derived(Workload& w);
-
-// Memory per GPU for `gpu_count` GPUs at precision p.
+// Memory per GPU for `gpu_count` GPUs at precision p, data parallel with the workload's ZeRO stage
+// and checkpointing (inference: tensor parallel over the GPUs).
 MemoryBreakdown estimate_memory(const Workload& w, Precision p, int gpu_count);
-// Smallest count in 1..64 at which the job fits with its settings (0 = none).
-int minimum_gpu_count(const Workload& w, Precision p, double memory_gb);
+// Memory per GPU of one layout (training: model states sharded by tensor x pipeline and ZeRO over
+// data; inference: weights over tensor x pipeline plus the KV cache of `concurrency` sequences).
+MemoryBreakdown layout_memory(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& layout,
+                              int concurrency = 0);
+// The attention kernels a job uses on a GPU: the forced one, else flash from compute capability 8.0.
+Attention resolve_attention(const Workload& w, const Gpu& gpu);
 
 struct SingleGpuSpeed {
     double samples_per_s = 0;
@@ -167,13 +206,13 @@ SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const
 // Training FLOPs (3 x forward, 4 x with full recompute) or inference FLOPs per sample.
 double flops_per_sample(const Workload& w);
 
-struct Scaling {
-    double efficiency = 1;
-    double comm_share = 0;  // share of step time spent in exposed communication
-    double busbw_gb_per_s = 0;
+// Bandwidth of the links a layout uses, GB/s per GPU (§3d): inside a node (NVLink/NVSwitch or PCIe)
+// and between nodes (the node's network shared by its GPUs).
+struct Links {
+    double intra_gb_per_s = 0;       // NCCL bus bandwidth inside a node
+    double inter_node_gb_per_s = 0;  // the node's network, usable GB/s (all its NICs)
+    int nvlink_domain = 1;           // GPUs joined by NVLink/NVSwitch (Infinity Fabric): 8 on SXM/OAM boards, 2 with a bridge
 };
-// All-reduce of §3d for `gpu_count` GPUs whose step compute time is `step_seconds`.
-Scaling estimate_scaling(const Workload& w, const Gpu& gpu, int gpu_count, double step_seconds,
-                         const LinkSpec& link);
+Links resolve_links(const Gpu& gpu, const LinkSpec& link);
 
 }  // namespace gpuadvise

@@ -65,7 +65,7 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
     json["workload"] = workload_json(w);
     json["estimates"] = nlohmann::ordered_json::array();
     io::TextTable table;
-    table.columns = {{"GPU"},          {"N", io::Align::right},       {"PREC"},
+    table.columns = {{"GPU"},          {"N", io::Align::right},       {"LAYOUT"},       {"PREC"},
                      {"FITS"},         {"NEED GB/GPU", io::Align::right}, {"HAS GB", io::Align::right},
                      {"MIN N", io::Align::right}, {"THROUGHPUT", io::Align::right}, {"HOURS", io::Align::right},
                      {"RANGE H", io::Align::right}, {"EFF", io::Align::right}, {"UTIL", io::Align::right}, {"BASIS"}};
@@ -83,7 +83,8 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
         j["fits"] = e.fits;
         j["memory_required_gb"] = json_number(e.memory_required_gb);
         j["memory_available_gb"] = json_number(e.memory_available_gb);
-        j["min_gpu_count"] = e.min_gpu_count;
+        j["min_gpu_count"] = e.min_gpu_count ? nlohmann::ordered_json(*e.min_gpu_count) : nlohmann::ordered_json(nullptr);
+        j["parallelism"] = parallelism_json(e.config);
         j["memory_breakdown_gb"] = {{"weights", json_number(e.memory.weights_gb)},
                                     {"gradients", json_number(e.memory.gradients_gb)},
                                     {"optimizer", json_number(e.memory.optimizer_gb)},
@@ -99,20 +100,29 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
         j["comm_share"] = json_number(e.comm_share);
         j["utilisation"] = json_number(e.utilisation);
         j["total_flops"] = json_number(e.total_flops);
+        j["bubble_share"] = json_number(e.bubble_share);
+        j["serving"] = serving_json(e.serving);
         j["basis"] = to_string(e.basis);
         j["basis_detail"] = e.basis_detail;
         j["notes"] = e.notes;
         json["estimates"].push_back(j);
         const bool ok = e.precision_supported;
-        table.rows.push_back({g.id, std::to_string(e.gpu_count), std::string(to_string(e.precision)) + (ok ? "" : "!"),
+        table.rows.push_back({g.id, std::to_string(e.gpu_count), ok ? layout_label(e.config, w.is_training()) : "-",
+                              std::string(to_string(e.precision)) + (ok ? "" : "!"),
                               !ok ? "n/a" : e.fits ? "yes" : "no", ok ? io::fmt_number(e.memory_required_gb, 1) : "-",
-                              io::fmt_number(e.memory_available_gb, 0), e.min_gpu_count > 0 ? std::to_string(e.min_gpu_count) : "-",
+                              io::fmt_number(e.memory_available_gb, 0), e.min_gpu_count ? std::to_string(*e.min_gpu_count) : "-",
                               ok ? fmt_rate(e.throughput_per_s) + " " + e.throughput_unit : "-", ok ? fmt_hours(e.hours_per_run) : "-",
                               ok ? fmt_hours(e.hours_low) + "-" + fmt_hours(e.hours_high) : "-",
                               ok && e.gpu_count > 1 ? io::fmt_number(100 * e.scaling_efficiency, 0) + "%" : "-",
                               ok ? (e.utilisation < 0.01 ? io::fmt_number(100 * e.utilisation, 2) : io::fmt_number(100 * e.utilisation, 0)) + "%" : "-",
                               std::string(to_string(e.basis))});
         for (const auto& n : e.notes) notes.push_back(g.id + ": " + n);
+        if (e.serving && ok && e.fits)
+            notes.push_back(g.id + ": serving " + io::fmt_number(e.serving->tokens_per_s, 0) + " output tokens/s at " +
+                            std::to_string(e.serving->concurrency) + " concurrent requests" +
+                            (e.serving->concurrency_from_memory ? " (what the KV cache holds)" : "") + ", first token " +
+                            io::fmt_number(1000 * e.serving->time_to_first_token_s, 0) + " ms, " +
+                            io::fmt_number(1000 * e.serving->time_per_output_token_s, 1) + " ms per output token");
     }
     io::TextDocument doc;
     doc.lead.push_back("Estimate for " + workload_summary(w));
@@ -137,9 +147,9 @@ Runner setup_estimate(CLI::App& sub) {
     add_workload_options(sub, opt->request);
     sub.add_option("--gpu", opt->gpu, "GPUs to estimate for: NAME[,NAME…][:MEMORY][:COUNT] or 'all' (default)")
         ->type_name("SPEC");
-    sub.add_option("--gpus", opt->gpus, "GPUs per node (default 1)")->check(CLI::Range(1, 4096))->type_name("N");
-    sub.add_option("--nodes", opt->nodes, "Nodes (default 1)")->check(CLI::Range(1, 4096))->type_name("N");
-    sub.add_option("--network-gbps", opt->network_gbps, "Network between nodes, Gbit/s (default 100)")
+    sub.add_option("--gpus", opt->gpus, "GPUs per node (instance) (default 1)")->check(CLI::Range(1, 4096))->type_name("N");
+    sub.add_option("--nodes", opt->nodes, "Nodes (instances) (default 1)")->check(CLI::Range(1, 4096))->type_name("N");
+    sub.add_option("--network-gbps", opt->network_gbps, "Network between nodes, Gbit/s per node (default: 100, with a warning)")
         ->check(finite_range(0.001, 1e6))
         ->type_name("GBPS");
     sub.add_option("--busbw", opt->busbw, "Measured all-reduce bus bandwidth inside a node, GB/s (default: the GPU's)")

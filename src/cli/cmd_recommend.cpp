@@ -29,6 +29,7 @@ struct RecommendOptions {
     int top = 5;
     bool explain = false;
     std::string pytorch;
+    std::optional<double> tokens_per_month, requests_per_day;
 };
 
 RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
@@ -38,6 +39,20 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     if (opt.resolution && !wr.image_size) wr.image_size = opt.resolution;
     r.workload = make_workload(catalog, wr);
     r.runs_per_week = opt.runs_per_week;
+    if (opt.tokens_per_month || opt.requests_per_day) {
+        // Serving volume: a run is the dataset's requests; the month's output tokens set the runs.
+        const Workload& w = r.workload;
+        if (!w.serving.output_len)
+            throw UsageError("--tokens-per-month and --requests-per-day apply to serving a decoder LM (--task inference)");
+        if (opt.tokens_per_month && opt.requests_per_day)
+            throw UsageError("give --tokens-per-month or --requests-per-day, not both");
+        const double tokens = opt.tokens_per_month ? *opt.tokens_per_month
+                                                   : *opt.requests_per_day * *w.serving.output_len * 365.0 / 12.0;
+        const double per_run = w.total_samples() * *w.serving.output_len;
+        r.runs_per_week = tokens / per_run * 12.0 / 52.0;
+        r.workload.serving.tokens_per_month = tokens;
+        r.workload.assumptions.push_back("serving volume: " + fmt_count(tokens) + " output tokens a month");
+    }
     if (!opt.dataset.empty()) r.dataset = kDatasetNames.parse_or_throw(opt.dataset, "--dataset");
     r.dataset_gb = opt.dataset_gb;
     r.gpus_now = opt.gpus_now;
@@ -85,10 +100,15 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["gpu_family"] = c.gpu->family;
     j["gpu_count"] = c.gpu_count;
     j["instances"] = c.instances;
+    j["gpus_per_instance"] = c.offer->gpu_count;  // the offer's, as priced
     j["instance_type"] = c.offer->instance_type;
     j["region"] = c.offer->region;
     j["plan"] = to_string(c.cost.plan);
     j["precision"] = std::string(to_string(c.estimate.precision));
+    j["parallelism"] = parallelism_json(c.estimate.config);
+    j["network_gbps"] = c.estimate.config.network.inter_node_gbps > 0 ? nlohmann::ordered_json(c.estimate.config.network.inter_node_gbps)
+                                                                     : nlohmann::ordered_json(nullptr);
+    j["serving"] = serving_json(c.estimate.serving);
     j["hours_per_run"] = round_money(c.cost.hours_per_run);  // billed: job + set-up (+ spot overhead)
     j["job_hours_per_run"] = round_money(c.estimate.hours_per_run);
     j["setup_hours_per_run"] = round_money(c.setup_hours_per_run);
@@ -180,15 +200,19 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     io::TextTable t;
     t.title = "Recommendations (" + std::to_string(rec.ranked.size()) + " of " + std::to_string(rec.feasible) +
               " feasible options, by " + to_string(request.objective) + ", " + cur + ")";
-    t.columns = {{"#", io::Align::right}, {"PROVIDER"}, {"GPU x N"}, {"REGION"}, {"PLAN"},
+    t.columns = {{"#", io::Align::right}, {"PROVIDER"}, {"GPU x N"}, {"LAYOUT"}, {"REGION"}, {"PLAN"},
                  {"H/RUN", io::Align::right}, {"COST/RUN", io::Align::right}, {"COST/MONTH", io::Align::right},
                  {"BREAK-EVEN H/MO", io::Align::right}, {"USD/TFLOPS-H", io::Align::right}, {"NOTES"}};
     for (const auto& c : rec.ranked) {
         std::string notes = c.pareto ? "pareto" : "";
         if (c.estimate.basis == TimeBasis::measured) notes += std::string(notes.empty() ? "" : ", ") + "measured";
+        if (c.estimate.serving && c.estimate.serving->cost_per_million_tokens)
+            notes += std::string(notes.empty() ? "" : ", ") + io::fmt_number(*c.estimate.serving->cost_per_million_tokens, 3) + " " + cur +
+                     "/M tokens";
         if (!c.warnings.empty()) notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.warnings.size()) + " warning(s)";
         t.rows.push_back({std::to_string(c.rank), c.offer->provider,
                           c.gpu->id + " x" + std::to_string(c.gpu_count) + (c.instances > 1 ? " (" + std::to_string(c.instances) + " nodes)" : ""),
+                          layout_label(c.estimate.config, w.is_training()),
                           c.offer->region.empty() ? "-" : c.offer->region, std::string(plan_label(c.cost.plan)),
                           io::fmt_number(c.cost.hours_per_run, 2), io::fmt_number(c.cost.cost_per_run, 2),
                           io::fmt_number(c.cost.cost_per_month, 2), io::fmt_optional(c.break_even_hours_per_month, 0),
@@ -237,7 +261,11 @@ Runner setup_recommend(CLI::App& sub) {
     sub.add_option("--resolution", opt->resolution, "Image side in pixels (same as --image-size)")->check(CLI::Range(8, 65536));
     sub.add_option("--gpus-now", opt->gpus_now, "GPUs the job uses now")->check(CLI::Range(1, 4096));
     sub.add_option("--scale-to", opt->scale_to, "GPUs needed within six months")->check(CLI::Range(1, 4096));
-    sub.add_option("--nodes", opt->nodes, "Nodes the job must span")->check(CLI::Range(1, 512));
+    sub.add_option("--nodes", opt->nodes, "Instances (nodes) to rent of each offer: fixes the count")->check(CLI::Range(1, 512));
+    sub.add_option("--tokens-per-month", opt->tokens_per_month, "Serving: output tokens a month (sets the monthly volume)")
+        ->check(finite_range(1.0, 1e18));
+    sub.add_option("--requests-per-day", opt->requests_per_day, "Serving: requests a day (x --output-len = the monthly volume)")
+        ->check(finite_range(0.001, 1e15));
     sub.add_flag("--interruptible", opt->interruptible, "The job checkpoints and tolerates interruption: spot is allowed");
     sub.add_option("--checkpoint-minutes", opt->checkpoint_minutes, "Minutes between checkpoints (spot lost work)")->check(finite_range(0.0, 10080.0));
     sub.add_option("--budget-monthly", opt->budget_monthly, "Most the workload may cost a month (output currency)")->check(finite_range(0.0, 1e12));

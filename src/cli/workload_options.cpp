@@ -62,6 +62,37 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
     app.add_option_function<int>("--zero", [&r](const int& v) { r.zero_stage = v; },
                                  "ZeRO stage across the GPUs (3 = FSDP full shard)")
         ->type_name("0|1|2|3");
+    app.add_option_function<int>("--tp", [&r](const int& v) { r.tensor_parallel = v; },
+                                 "Pin tensor parallelism (inside a node; default: the layout planner chooses)")
+        ->type_name("N");
+    app.add_option_function<int>("--pp", [&r](const int& v) { r.pipeline_parallel = v; },
+                                 "Pin pipeline parallelism (stages, across nodes; default: the planner chooses)")
+        ->type_name("N");
+    app.add_option_function<int>("--micro-batch", [&r](const int& v) { r.micro_batch = v; },
+                                 "Pin the micro-batch per GPU (sequences); accumulation makes up the global batch")
+        ->type_name("N");
+    app.add_option_function<std::string>("--global-batch", [&r](const std::string& v) { r.global_batch = v; },
+                                         "Sequences per optimizer step (1024), or tokens with a t suffix (4Mt); default: "
+                                         "--batch-size x GPUs")
+        ->type_name("N");
+    app.add_option_function<std::string>("--attention", [&r](const std::string& v) { r.attention = v; },
+                                         "Attention kernels (default: flash on compute capability >= 8.0, else eager)")
+        ->type_name("flash|eager");
+    app.add_option_function<int>("--lora-rank", [&r](const int& v) { r.lora_rank = v; },
+                                 "LoRA rank (default 8, as PEFT)")
+        ->type_name("R");
+    app.add_option_function<std::string>("--lora-targets", [&r](const std::string& v) { r.lora_targets = v; },
+                                         "Layers LoRA adapts: q and v projections (PEFT's default) or all linear layers")
+        ->type_name("qv|all");
+    app.add_option_function<int>("--prompt-len", [&r](const int& v) { r.prompt_len = v; },
+                                 "Serving: prompt tokens per request (default 1024, or --seq-len)")
+        ->type_name("N");
+    app.add_option_function<int>("--output-len", [&r](const int& v) { r.output_len = v; },
+                                 "Serving: output tokens per request (default 256)")
+        ->type_name("N");
+    app.add_option_function<int>("--concurrency", [&r](const int& v) { r.concurrency = v; },
+                                 "Serving: concurrent requests (default: as many as the KV cache holds, at most 256 per replica)")
+        ->type_name("N");
     app.add_option_function<double>("--hours-per-run", [&r](const double& v) { r.hours_per_run = v; },
                                     "Your own timing of one run (with --measured-on); other GPUs are scaled from it")
         ->type_name("H");
@@ -90,10 +121,53 @@ nlohmann::ordered_json workload_json(const Workload& w) {
     j["epochs"] = json_number(w.epochs);
     j["grad_checkpointing"] = w.grad_checkpointing;
     j["zero_stage"] = w.zero_stage;
-    j["forward_flops_per_sample"] = json_number(w.forward_flops_per_sample);
+    j["forward_flops_per_sample"] = json_number(w.forward_flops_per_sample());
     j["unit"] = w.unit;
     j["assumptions"] = w.assumptions;
     return j;
+}
+
+nlohmann::ordered_json parallelism_json(const Configuration& c) {
+    nlohmann::ordered_json j;
+    j["data"] = c.layout.data;
+    j["tensor"] = c.layout.tensor;
+    j["pipeline"] = c.layout.pipeline;
+    j["zero_stage"] = c.layout.zero_stage;
+    j["micro_batch"] = c.layout.micro_batch;
+    j["grad_accumulation"] = c.layout.grad_accumulation;
+    j["nodes"] = c.nodes;
+    j["gpus_per_node"] = c.gpus_per_node;
+    j["activation_checkpointing"] = c.layout.checkpointing;
+    return j;
+}
+
+nlohmann::ordered_json serving_json(const std::optional<ServingEstimate>& s) {
+    if (!s) return nullptr;
+    nlohmann::ordered_json j;
+    j["tokens_per_s"] = json_number(s->tokens_per_s);
+    j["time_to_first_token_s"] = json_number(s->time_to_first_token_s);
+    j["time_per_output_token_s"] = json_number(s->time_per_output_token_s);
+    j["cost_per_million_tokens"] = json_number(s->cost_per_million_tokens);
+    j["prompt_len"] = s->prompt_len;
+    j["output_len"] = s->output_len;
+    j["concurrency"] = s->concurrency;
+    return j;
+}
+
+std::string layout_label(const Configuration& c, bool training) {
+    const Parallelism& l = c.layout;
+    std::string s = "dp" + std::to_string(l.data);
+    if (l.tensor > 1) s += " tp" + std::to_string(l.tensor);
+    if (l.pipeline > 1) s += " pp" + std::to_string(l.pipeline);
+    if (training) {
+        if (l.zero_stage > 0) s += " z" + std::to_string(l.zero_stage);
+        s += " mb" + std::to_string(l.micro_batch);
+        if (l.grad_accumulation > 1) s += "x" + std::to_string(l.grad_accumulation);
+        if (l.checkpointing) s += " ckpt";
+    } else if (l.micro_batch > 1) {
+        s += " c" + std::to_string(l.micro_batch);
+    }
+    return s;
 }
 
 std::string workload_summary(const Workload& w) {
@@ -101,12 +175,15 @@ std::string workload_summary(const Workload& w) {
                     ", " + fmt_count(w.params) + " params), " + std::string(to_string(w.task));
     if (w.seq_len > 0 && w.shape.patch_size == 0) s += ", seq " + std::to_string(w.seq_len);
     if (w.image_size > 0) s += ", " + std::to_string(w.image_size) + "x" + std::to_string(w.image_size);
-    s += ", batch " + std::to_string(w.batch_size) + "/GPU";
+    if (w.serving.output_len)
+        s += ", prompt " + std::to_string(*w.serving.prompt_len) + " + output " + std::to_string(*w.serving.output_len) + " tokens";
+    else s += ", batch " + std::to_string(w.batch_size) + "/GPU";
+    if (w.pins.global_batch) s += ", global batch " + fmt_count(*w.pins.global_batch);
     s += ", " + fmt_count(w.samples) + " samples x " + [&] { std::ostringstream ss; ss << w.epochs; return ss.str(); }() + " epochs";
     s += ", " + (w.precision ? std::string(to_string(*w.precision)) : std::string("mixed precision"));
     if (w.is_training()) s += ", " + std::string(to_string(w.optimizer));
-    if (w.grad_checkpointing) s += ", grad checkpointing";
-    if (w.zero_stage > 0) s += ", ZeRO-" + std::to_string(w.zero_stage);
+    if (w.grad_checkpointing_pinned && w.grad_checkpointing) s += ", grad checkpointing";
+    if (w.zero_pinned && w.zero_stage > 0) s += ", ZeRO-" + std::to_string(w.zero_stage);
     return s;
 }
 

@@ -52,4 +52,10 @@ std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, in
     return c;
 }
 
+std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, const Configuration& config, Plan plan,
+                                  double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
+                                  const std::string& currency) {
+    return cost_plan(catalog, offer, config.nodes, plan, hours_per_run, runs_per_week, spot, currency);
+}
+
 }  // namespace gpuadvise

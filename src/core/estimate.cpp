@@ -1,15 +1,22 @@
-// estimate_job: memory, fit, minimum count, time and scaling of one workload on one GPU model and
-// count, with the notes a user needs (what would make it fit, when a smaller GPU would do).
+// estimate_job: the layout planner's best layout for one workload on one GPU model and
+// configuration, with memory, time, scaling, serving and the notes a user needs (what would make
+// it fit, when a smaller GPU would do).
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
+#include "gpuadvise/layout_planner.hpp"
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {
 namespace {
 
 constexpr double kTinyUtilisation = 0.05;  // "< 5 % for tiny nets" (§3b)
+// "A CPU would do" only for jobs small in compute and memory: under 0.1 PFLOP of work in the whole
+// run and 2 GB of memory (a laptop CPU sustains ~0.1-1 TFLOP/s: minutes to hours), never LLMs.
+constexpr double kCpuMaxFlops = 1e14;
+constexpr double kCpuMaxMemoryGb = 2;
+constexpr double kCpuMaxParams = 1e8;
 
 std::string fmt(double v, int decimals) {
     std::ostringstream ss;
@@ -24,46 +31,42 @@ bool cc_at_least(const Gpu& gpu, double cc) {
     return !v || *v + 1e-9 >= cc;  // AMP parts: the datasheet figure decides
 }
 
+std::string layout_text(const Parallelism& l, bool training) {
+    std::ostringstream ss;
+    ss << "data " << l.data << " x tensor " << l.tensor << " x pipeline " << l.pipeline;
+    if (training) {
+        ss << ", ZeRO-" << l.zero_stage << ", micro-batch " << l.micro_batch << " x " << l.grad_accumulation
+           << " accumulation" << (l.checkpointing ? ", activation checkpointing" : "");
+    }
+    return ss.str();
+}
+
 // What would make a job fit on `gpu`: the first few changes that do, cheapest first.
-std::vector<std::string> fit_suggestions(const Workload& w, Precision p, const Gpu& gpu, int gpu_count) {
+std::vector<std::string> fit_suggestions(const Workload& w, Precision p, const Gpu& gpu, int gpus_per_node, int nodes) {
     std::vector<std::string> out;
-    const double mem = gpu.memory_gb;
-    auto fits = [&](const Workload& x, int n) { return estimate_memory(x, p, n).total_gb() <= mem; };
-    if (w.is_training() && !w.grad_checkpointing) {
+    if (w.is_training() && (w.zero_pinned || w.grad_checkpointing_pinned || w.pins.tensor || w.pins.pipeline)) {
         Workload x = w;
-        x.grad_checkpointing = true;
-        if (fits(x, gpu_count)) out.push_back("fits with --grad-checkpointing (about a third more compute)");
+        x.zero_pinned = x.grad_checkpointing_pinned = false;
+        x.pins.tensor.reset();
+        x.pins.pipeline.reset();
+        if (any_layout_fits(x, gpu, p, gpus_per_node, nodes))
+            out.push_back("fits at this count when the planner may choose ZeRO stage, checkpointing and tensor/pipeline "
+                          "parallelism (drop the pins)");
     }
-    if (w.batch_size > 1) {
-        Workload x = w;
-        while (x.batch_size > 1 && !fits(x, gpu_count)) {
-            x.batch_size /= 2;
-            update_derived(x);
-        }
-        if (fits(x, gpu_count))
-            out.push_back("fits with --batch-size " + std::to_string(x.batch_size) + " (gradient accumulation keeps the global batch)");
-    }
-    if (w.is_training() && w.zero_stage < 3) {
-        Workload x = w;
-        x.zero_stage = 3;
-        if (int n = minimum_gpu_count(x, p, mem); n > 0)
-            out.push_back("fits with --zero 3 (FSDP full shard) on " + std::to_string(n) + " x " + gpu.id);
-    }
+    if (auto n = minimum_gpus(w, gpu, p); n && *n > gpus_per_node * nodes)
+        out.push_back("fits on " + std::to_string(*n) + " x " + gpu.id +
+                      (*n > 8 ? " (" + std::to_string(*n / 8) + " nodes of 8)" : std::string()) + " with a sharded layout");
     if (w.task == Task::train || w.task == Task::finetune) {
         for (Task t : {Task::lora, Task::qlora}) {
             Workload x = w;
             x.task = t;
-            x.lora_trainable_fraction = 0.01;
             x.grad_checkpointing = true;
-            if (fits(x, 1)) {
+            x.grad_checkpointing_pinned = true;
+            if (any_layout_fits(x, gpu, p, 1, 1)) {
                 out.push_back(std::string("fits on one GPU with --task ") + std::string(to_string(t)));
                 break;
             }
         }
-    }
-    if (!w.is_training()) {
-        if (int n = minimum_gpu_count(w, p, mem); n > 0)
-            out.push_back("fits sharded (tensor parallel) over " + std::to_string(n) + " x " + gpu.id);
     }
     return out;
 }
@@ -84,10 +87,14 @@ Precision resolve_precision(const Workload& w, const Gpu& gpu) {
     return Precision::fp32;
 }
 
-Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu, int gpu_count, const LinkSpec& link) {
+Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu, int gpus_per_node, const LinkSpec& link) {
     Estimate e;
     e.gpu = &gpu;
-    e.gpu_count = std::max(1, gpu_count) * std::max(1, link.nodes);
+    e.config.nodes = std::max(1, link.nodes);
+    e.config.gpus_per_node = std::max(1, gpus_per_node);
+    e.config.network = link;
+    e.config.network.nodes = e.config.nodes;
+    e.gpu_count = e.config.total_gpus();
     e.precision = resolve_precision(w, gpu);
     e.memory_available_gb = gpu.memory_gb;
     e.throughput_unit = w.unit + "/s";
@@ -103,39 +110,51 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
         return e;
     }
     const int n = e.gpu_count;
-    e.memory = estimate_memory(w, e.precision, n);
+    const PlannedLayout plan = plan_layout(catalog, w, gpu, e.precision, e.config.gpus_per_node, e.config.network);
+    e.config.layout = plan.layout;
+    e.memory = plan.memory;
     e.memory_required_gb = e.memory.total_gb();
-    e.fits = e.memory_required_gb <= e.memory_available_gb;
-    e.min_gpu_count = minimum_gpu_count(w, e.precision, gpu.memory_gb);
+    e.fits = plan.fits;
+    e.min_gpu_count = minimum_gpus(w, gpu, e.precision);
     if (!e.fits) {
-        e.notes.push_back("needs " + fmt(e.memory_required_gb, 1) + " GB per GPU, " + gpu.id + " has " +
-                          fmt(gpu.memory_gb, 0) + " GB");
-        for (auto& s : fit_suggestions(w, e.precision, gpu, n)) e.notes.push_back(std::move(s));
-    } else if (e.memory_required_gb > 0.9 * e.memory_available_gb) {
+        e.notes.push_back("needs " + fmt(e.memory_required_gb, 1) + " GB per GPU" +
+                          (n > 1 ? " with the best layout (" + layout_text(plan.layout, w.is_training()) + ")" : std::string()) +
+                          ", " + gpu.id + " has " + fmt(gpu.memory_gb, 0) + " GB");
+        for (auto& s : fit_suggestions(w, e.precision, gpu, e.config.gpus_per_node, e.config.nodes)) e.notes.push_back(std::move(s));
+    } else if (e.memory_required_gb > 0.9 * e.memory_available_gb && !plan.serving)
         e.notes.push_back("tight: less than 10 % of memory to spare");
-    }
-    // Time.
-    SingleGpuSpeed speed = single_gpu_speed(catalog, w, gpu, e.precision);
-    if (speed.samples_per_s <= 0) return e;
-    const double step_s = w.batch_size / speed.samples_per_s;
-    Scaling sc = estimate_scaling(w, gpu, n, step_s, link);
-    e.scaling_efficiency = sc.efficiency;
-    e.comm_share = sc.comm_share;
-    e.utilisation = speed.utilisation * (n > 1 ? sc.efficiency : 1.0);
-    const double samples_per_s = speed.samples_per_s * n * sc.efficiency;
-    e.throughput_per_s = samples_per_s * w.units_per_sample();
+    if (e.config.nodes > 1 && link.inter_node_gbps <= 0)
+        e.notes.push_back("network between nodes unknown: assumed 100 Gbit/s per node (give --network-gbps)");
+    const LayoutTiming& t = plan.timing;
+    if (t.samples_per_s <= 0) return e;
+    e.serving = plan.serving;
+    e.utilisation = t.utilisation;
+    e.scaling_efficiency = t.step_s > 0 && n > 1 ? std::min(1.0, t.compute_s / t.step_s) : 1.0;
+    e.comm_share = t.step_s > 0 ? t.exposed_comm_s / t.step_s : 0;
+    e.bubble_share = t.step_s > 0 ? t.bubble_s / t.step_s : 0;
     e.total_flops = flops_per_sample(w) * w.total_samples();
-    e.hours_per_run = w.total_samples() / samples_per_s / 3600.0;
-    e.basis = speed.basis;
-    e.basis_detail = speed.basis_detail;
-    double low = speed.band_low, high = speed.band_high;
+    if (e.serving) {
+        // Throughput in output tokens; a run is the dataset's requests.
+        e.throughput_per_s = e.serving->tokens_per_s;
+        e.throughput_unit = "tokens/s";
+        e.hours_per_run = w.total_samples() * e.serving->output_len / e.serving->tokens_per_s / 3600.0;
+    } else {
+        e.throughput_per_s = t.samples_per_s * w.units_per_sample();
+        e.hours_per_run = w.total_samples() / t.samples_per_s / 3600.0;
+    }
+    e.basis = t.basis;
+    e.basis_detail = t.basis_detail;
+    double low = t.band_low, high = t.band_high;
     if (w.measured_hours && w.measured_on) {
         // The user's own timing: scale it by the model's ratio between this GPU/count and the measured one.
         const bool same = w.measured_on->id == gpu.id && w.measured_gpu_count == n;
         Workload plain = w;
         plain.measured_hours.reset();
         plain.measured_on = nullptr;
-        const Estimate ref = same ? e : estimate_job(catalog, plain, *w.measured_on, w.measured_gpu_count, LinkSpec{});
+        const int per_node = std::min(8, w.measured_gpu_count);
+        LinkSpec ref_link;
+        ref_link.nodes = std::max(1, w.measured_gpu_count / per_node);
+        const Estimate ref = same ? e : estimate_job(catalog, plain, *w.measured_on, per_node, ref_link);
         if (ref.hours_per_run > 0) {
             e.hours_per_run = same ? *w.measured_hours : *w.measured_hours * e.hours_per_run / ref.hours_per_run;
             e.basis = same ? TimeBasis::measured : TimeBasis::estimated;
@@ -152,10 +171,13 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
     e.hours_high = e.hours_per_run * high;
     if (n > 1 && e.comm_share > catalog.policy.get("comm_share_warn"))
         e.notes.push_back("communication takes " + fmt(100 * e.comm_share, 0) +
-                          " % of step time: prefer NVLink (SXM) GPUs, fewer larger GPUs, or gradient accumulation");
+                          " % of step time: prefer NVLink (SXM) GPUs, a faster network, fewer larger GPUs, or a larger global batch");
+    const bool small_job = e.total_flops < kCpuMaxFlops && e.memory_required_gb < kCpuMaxMemoryGb && w.params < kCpuMaxParams &&
+                           !w.shape.decoder;
     if (e.utilisation < kTinyUtilisation && w.is_training())
         e.notes.push_back("estimated utilisation is only " + fmt(100 * e.utilisation, e.utilisation < 0.001 ? 3 : 1) +
-                          " % of the " + gpu.id + "'s peak: the model is too small to keep it busy; a small GPU (T4-class) or a CPU would do");
+                          " % of the " + gpu.id + "'s peak: the model is too small to keep it busy; a small GPU (T4-class)" +
+                          (small_job ? " or a CPU would do" : " would do"));
     return e;
 }
 

@@ -56,11 +56,16 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
             break;
         }
     }
+    // "A CPU would do" only for jobs small in compute and memory (never LLMs): under 0.1 PFLOP, 2 GB
+    // and 100 M parameters, as estimate_job says.
+    const bool cpu_would_do = in.winner && w.params < 1e8 && !w.shape.decoder && in.winner->estimate.total_flops < 1e14 &&
+                              in.winner->estimate.memory_required_gb < 2;
     if (in.winner && in.winner->estimate.utilisation < 0.05)
         s.findings.push_back({"1.tiny_model", FindingKind::explanation,
                               fmt("the model keeps the GPU about %.2f%% busy (estimate): it is too small to fill any GPU, "
-                                  "so the cheapest GPU per hour wins (a CPU would do too)",
-                                  100 * in.winner->estimate.utilisation)});
+                                  "so the cheapest GPU per hour wins",
+                                  100 * in.winner->estimate.utilisation) +
+                                  std::string(cpu_would_do ? " (a CPU would do too)" : "")});
     if (smallest_single) {
         s.findings.push_back({"1.memory_need", FindingKind::constraint,
                               "computed: about " + fmt("%.1f", need_gb) + " GB per GPU (" + std::string(to_string(w.task)) +
@@ -85,9 +90,8 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
             const Estimate& e = in.estimates.get(*largest, 1, LinkSpec{});
             std::string msg = "computed: about " + fmt("%.0f", e.memory_required_gb) +
                               " GB per GPU on one GPU: no single GPU holds it";
-            if (e.min_gpu_count > 0)
-                msg += "; " + std::to_string(e.min_gpu_count) + "x " + largest->id + " do (with ZeRO stage " +
-                       std::to_string(w.zero_stage) + ")";
+            if (e.min_gpu_count)
+                msg += "; " + std::to_string(*e.min_gpu_count) + "x " + largest->id + " do (with a sharded layout)";
             s.findings.push_back({"1.memory_need", FindingKind::constraint, msg});
             for (const auto& n : e.notes) s.findings.push_back({"1.make_it_fit", FindingKind::explanation, n});
         }

@@ -17,6 +17,7 @@ const std::vector<PolicyKey>& policy_keys() {
         {"hires_min_gpu_memory_gb", 80, "step 3: high-resolution imaging (4K medical) wants this GPU memory class (seed 3.1)"},
         {"multi_node_min_network_gbps", 25, "step 4: multi-node training wants RDMA of at least this many Gbit/s (seed 4.2)"},
         {"slow_network_gbps", 1, "step 4: a network this slow or slower is flagged (seed 4.2: 1 Gbps, 40% of time in sync)"},
+        {"multi_node_min_scaling_efficiency", 0.5, "step 4: a multi-node configuration is ranked only when its estimated scaling efficiency reaches this share (unless --nodes pins the count)"},
         {"multi_node_without_rdma_exclude", 0, "step 4: 1 = exclude multi-node offers without RDMA, 0 = keep them with a warning"},
         {"comm_share_warn", 0.3, "step 4: warn when communication exceeds this share of step time after overlap (facts 3d)"},
         {"run_setup_minutes", 10, "cost model: billed minutes each run spends starting the instance, pulling the image and staging data (assumption; keeps tiny jobs from looking free)"},

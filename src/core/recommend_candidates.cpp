@@ -10,6 +10,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "gpuadvise/layout_planner.hpp"
 #include "gpuadvise/offer_query.hpp"
 #include "gpuadvise/text.hpp"
 
@@ -34,7 +35,7 @@ const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec
     return it->second;
 }
 
-int EstimateCache::min_gpus(const Gpu& gpu) { return get(gpu, 1, LinkSpec{}).min_gpu_count; }
+int EstimateCache::min_gpus(const Gpu& gpu) { return get(gpu, 1, LinkSpec{}).min_gpu_count.value_or(0); }
 
 namespace {
 
@@ -51,11 +52,25 @@ bool passes_filters(const RecommendRequest& r, const Offer& o, const std::set<st
     return true;
 }
 
-// Network between nodes in Gbit/s: RDMA when the provider has it, else its network, else unknown (0).
-double inter_node_gbps(const Provider* p) {
-    if (!p) return 0;
-    if (p->rdma && p->rdma_gbps) return *p->rdma_gbps;
-    return p->network_gbps.value_or(0);
+// Network between nodes: the provider's RDMA or network figure, else the instance family's
+// (EFA, InfiniBand, RoCE), else unknown (estimate_job assumes a stated default and says so).
+LinkSpec offer_network(const Provider* p, const Offer& o, int instances) {
+    LinkSpec link;
+    link.nodes = instances;
+    if (p && p->rdma && p->rdma_gbps) {
+        link.inter_node_gbps = *p->rdma_gbps;
+        link.network_kind = "RDMA";
+        link.network_source = "providers.yaml (" + p->id + ")";
+    } else if (auto n = instance_network(o.provider, o.instance_type)) {
+        link.inter_node_gbps = n->gbps;
+        link.network_kind = n->kind;
+        link.network_source = n->source;
+    } else if (p && p->network_gbps) {
+        link.inter_node_gbps = *p->network_gbps;
+        link.network_kind = "Ethernet";
+        link.network_source = "providers.yaml (" + p->id + ")";
+    }
+    return link;
 }
 
 // The plans that exist for an offer, in the order on-demand, reserved, spot (spot only when allowed).
@@ -66,12 +81,12 @@ struct Plans {
     const PlanCost* end() const { return items.data() + count; }
 };
 
-Plans price_plans(const Catalog& catalog, const Offer& o, int instances, double hours, const RecommendRequest& r,
+Plans price_plans(const Catalog& catalog, const Offer& o, const Configuration& config, double hours, const RecommendRequest& r,
                   const SpotAssumptions& spot) {
     Plans plans;
     for (Plan p : {Plan::on_demand, Plan::reserved, Plan::spot}) {
         if (p == Plan::spot && !r.interruptible) continue;
-        if (auto pc = cost_plan(catalog, o, instances, p, hours, r.runs_per_week, spot, r.currency))
+        if (auto pc = cost_plan(catalog, o, config, p, hours, r.runs_per_week, spot, r.currency))
             plans.items[static_cast<std::size_t>(plans.count++)] = *pc;
     }
     return plans;
@@ -124,8 +139,11 @@ struct GroupKeyHash {
 
 BuildContext build_context(const Catalog& catalog, const RecommendRequest& r) {
     BuildContext b;
-    b.setup_hours = catalog.policy.get("run_setup_minutes") / 60.0;
+    // A serving deployment starts once, not per batch of requests: no set-up per run.
+    // (so a month's cost is the volume at the option's cost per million tokens, and ranks by it).
+    b.setup_hours = r.workload.serving.output_len ? 0.0 : catalog.policy.get("run_setup_minutes") / 60.0;
     b.min_network_gbps = catalog.policy.get("multi_node_min_network_gbps");
+    b.min_scaling_efficiency = catalog.policy.get("multi_node_min_scaling_efficiency");
     b.spot = {catalog.policy.get("spot_interruptions_per_hour"), catalog.policy.get("spot_restart_minutes"),
               r.checkpoint_minutes};
     return b;
@@ -187,33 +205,49 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
                                  " GB per GPU needed, " + std::to_string(static_cast<int>(gpu->memory_gb)) + " GB available)");
             continue;
         }
-        int needed = std::max(min_gpus, r.gpus_now.value_or(0));
-        int instances = std::max(1, (needed + o.gpu_count - 1) / o.gpu_count);
-        if (r.nodes) instances = std::max(instances, *r.nodes);
-        LinkSpec link;
-        link.nodes = instances;
-        link.inter_node_gbps = inter_node_gbps(provider);
+        // One configuration: `instances` copies of the offer, each o.gpu_count GPUs; the layout
+        // planner lays the job out over them. --nodes fixes the instances.
+        const int needed = std::max(min_gpus, r.gpus_now.value_or(0));
+        int instances = r.nodes ? *r.nodes : std::max(1, (needed + o.gpu_count - 1) / o.gpu_count);
+        LinkSpec link = offer_network(provider, o, instances);
+        c.estimate = &estimates.get(*gpu, o.gpu_count, link);
+        // Nodes of few GPUs may need more of them than the count on 8-GPU nodes (tensor parallelism
+        // stays inside a node): add nodes until the job fits, up to twice the first guess.
+        for (int limit = instances * 2 + 2; !r.nodes && !c.estimate->fits && c.estimate->precision_supported && instances < limit;) {
+            ++instances;
+            link.nodes = instances;
+            c.estimate = &estimates.get(*gpu, o.gpu_count, link);
+        }
         c.offer = &o;
         c.gpu = gpu;
         c.provider = provider;
         c.instances = instances;
-        c.gpu_count = instances * o.gpu_count;
+        c.gpu_count = c.estimate->config.total_gpus();
         c.inter_node_gbps = link.inter_node_gbps;
         c.in_filter = in_filter;
-        c.estimate = &estimates.get(*gpu, c.gpu_count, link);
         if (!c.estimate->fits) {
             reject(Constraint::memory, "needs " + std::to_string(static_cast<int>(std::ceil(c.estimate->memory_required_gb))) +
                                  " GB per GPU, " + gpu->id + " has " + std::to_string(static_cast<int>(gpu->memory_gb)) + " GB");
             continue;
         }
-        if (instances > 1 && !(provider && provider->rdma && link.inter_node_gbps >= b.min_network_gbps)) {
+        if (instances > 1 && !r.nodes && c.estimate->scaling_efficiency < b.min_scaling_efficiency) {
+            reject(Constraint::scaling, std::to_string(instances) + " nodes reach only " +
+                                  std::to_string(static_cast<int>(std::lround(100 * c.estimate->scaling_efficiency))) +
+                                  " % scaling efficiency (policy floor " +
+                                  std::to_string(static_cast<int>(std::lround(100 * b.min_scaling_efficiency))) +
+                                  " %; --nodes pins a count regardless)");
+            continue;
+        }
+        const bool rdma = (provider && provider->rdma) || link.network_kind == "EFA" || link.network_kind == "InfiniBand" ||
+                          link.network_kind == "RoCE" || link.network_kind == "RDMA";
+        if (instances > 1 && !(rdma && link.inter_node_gbps >= b.min_network_gbps)) {
             if (exclude_slow) {
                 reject(Constraint::network, slow_network_warning(c, b.min_network_gbps));
                 continue;
             }
             c.slow_network = true;
         }
-        const Plans plans = price_plans(catalog, o, instances, c.estimate->hours_per_run + b.setup_hours, r, b.spot);
+        const Plans plans = price_plans(catalog, o, c.estimate->config, c.estimate->hours_per_run + b.setup_hours, r, b.spot);
         if (plans.count == 0) {
             reject(Constraint::price, r.interruptible ? "no usable price" : "only a spot price, and the job is not --interruptible");
             continue;
@@ -257,7 +291,7 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     // The same computation that chose the plan: the chosen one in full, and the others.
     c.setup_hours_per_run = b.setup_hours;
     c.run_hours_per_run = o.estimate->hours_per_run + b.setup_hours;
-    for (const auto& p : price_plans(catalog, *o.offer, o.instances, c.run_hours_per_run, r, b.spot)) {
+    for (const auto& p : price_plans(catalog, *o.offer, o.estimate->config, c.run_hours_per_run, r, b.spot)) {
         if (p.plan == o.cost.plan) c.cost = p;
         else c.alternatives.push_back(p);
         if (p.break_even_hours_per_month) c.break_even_hours_per_month = p.break_even_hours_per_month;  // the reserved plan's
@@ -268,6 +302,8 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     if (auto usd = catalog.convert(c.cost.price_per_hour, r.currency, "USD"))
         if (auto tf = o.gpu->tflops.at(c.estimate.precision); tf && *tf > 0) c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;
     if (c.estimate.total_flops > 0) c.cost_per_pflop = c.cost.cost_per_run / (c.estimate.total_flops / 1e15);
+    if (c.estimate.serving && c.estimate.serving->tokens_per_s > 0)
+        c.estimate.serving->cost_per_million_tokens = c.cost.price_per_hour / (c.estimate.serving->tokens_per_s * 3600.0) * 1e6;
     return c;
 }
 

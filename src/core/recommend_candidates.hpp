@@ -15,12 +15,12 @@
 
 namespace gpuadvise::detail {
 
-// Estimates are costly enough to cache per (GPU, total GPUs, nodes, network). Entries never move.
+// Estimates are costly enough to cache per (GPU, GPUs per node, nodes, network). Entries never move.
 class EstimateCache {
 public:
     EstimateCache(const Catalog& catalog, const Workload& workload) : catalog_(catalog), workload_(workload) {}
     const Estimate& get(const Gpu& gpu, int gpu_count, const LinkSpec& link);
-    // GPUs of this model the job needs at least (memory); 0 when it does not fit at any count.
+    // GPUs of this model the job needs at least (memory, best layout); 0 when it does not fit at any count.
     int min_gpus(const Gpu& gpu);
 
 private:
@@ -66,6 +66,7 @@ struct CandidatePool {
 struct BuildContext {
     double setup_hours = 0;
     double min_network_gbps = 0;
+    double min_scaling_efficiency = 0;
     SpotAssumptions spot;
 };
 

@@ -33,17 +33,13 @@ bool names_gpu(const std::string& name, const Gpu& gpu) {
 
 bool adapter(const Workload& w) { return w.task == Task::lora || w.task == Task::qlora; }
 
-double weight_bytes_inference(Precision p) {
-    return p == Precision::fp32 || p == Precision::tf32 ? 4.0 : p == Precision::fp8 ? 1.0 : 2.0;
-}
-
 double peak_flops(const Gpu& gpu, Precision p) { return gpu.tflops.at(p).value_or(0) * 1e12; }
 
 // Model FLOPs per sample: training 3 x forward (2 x for adapters: no weight gradients of the
 // frozen base), inference forward x passes (diffusion: steps x CFG).
 double model_flops(const Workload& w) {
-    if (!w.is_training()) return w.forward_flops_per_sample * (w.preset ? w.preset->inference_passes : 1);
-    return w.forward_flops_per_sample * (adapter(w) ? 2.0 : 3.0);
+    if (!w.is_training()) return w.forward_flops_per_sample() * (w.preset ? w.preset->inference_passes : 1);
+    return w.forward_flops_per_sample() * (adapter(w) ? 2.0 : 3.0);
 }
 
 }  // namespace
@@ -62,18 +58,15 @@ static SingleGpuSpeed modelled_speed(const Workload& w, const Gpu& gpu, Precisio
     const double act_scale = (p == Precision::fp32 || p == Precision::tf32) ? 2.0 : 1.0;
     // Hardware FLOPs: full recompute runs the forward twice (8ND instead of 6ND, §3b).
     double hw_flops = model_flops(w);
-    if (w.is_training() && w.grad_checkpointing) hw_flops += w.forward_flops_per_sample;
+    if (w.is_training() && w.grad_checkpointing) hw_flops += w.forward_flops_per_sample();
     double per_sample = hw_flops / (peak * eff);
-    double traffic = w.activation_bytes_per_sample * act_scale * kTrafficPerActivationByte;
+    // The traffic term was fitted with the 34·s·h activations of FlashAttention-style kernels on
+    // every GPU (the measurements include each GPU's own attention kernels), so it keeps them.
+    double traffic = w.activation_bytes_per_sample(false, Attention::flash) * act_scale * kTrafficPerActivationByte;
     if (!w.is_training()) traffic /= 3.0;  // forward only
     if (bw > 0) per_sample += traffic / bw;
-    double step = per_sample * w.batch_size + kStepOverheadS + kLayerOverheadS * std::max(1, w.layers);
-    if (!w.is_training() && w.shape.decoder && bw > 0) {
-        // Autoregressive decoding reads every weight once per generated token (memory bound).
-        const double weights = w.params * weight_bytes_inference(p);
-        const double per_token = std::max(2.0 * w.params * w.batch_size / (peak * eff), weights / (bw * 0.8));
-        step = per_token * w.seq_len + kStepOverheadS;
-    }
+    const int layers = (w.kind == ModelKind::transformer || w.kind == ModelKind::speech) ? w.shape.layers : 0;
+    double step = per_sample * w.batch_size + kStepOverheadS + kLayerOverheadS * std::max(1, layers);
     s.samples_per_s = w.batch_size / step;
     s.utilisation = s.samples_per_s * model_flops(w) / peak;
     s.basis_detail = "roofline model fitted to the measured throughputs of gpu-facts §3c";
@@ -96,10 +89,9 @@ SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const
         Workload at = w;
         at.task = Task::train;
         if (c.seq_len > 0 && at.shape.patch_size == 0) at.seq_len = c.seq_len;
-        if (c.image_size > 0) at.image_size = c.image_size;
+        if (c.image_size > 0) at.set_image_size(c.image_size);
         if (c.batch_size > 0) at.batch_size = c.batch_size;
         at.grad_checkpointing = false;
-        update_derived(at);
         const double modelled_at = modelled_speed(at, gpu, p).samples_per_s;
         if (modelled_at <= 0) continue;
         const double ratio = s.samples_per_s / modelled_at;

@@ -2,6 +2,7 @@
 // as an assumption) and the input-size-dependent quantities of gpu-facts §3a/§3b.
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <cstdlib>
 #include <sstream>
 
@@ -89,6 +90,22 @@ std::optional<Optimizer> parse_optimizer(std::string_view text) {
     return std::nullopt;
 }
 
+std::string_view to_string(Attention a) { return a == Attention::eager ? "eager" : "flash"; }
+
+std::optional<Attention> parse_attention(std::string_view text) {
+    if (iequals(text, "flash") || iequals(text, "sdpa")) return Attention::flash;
+    if (iequals(text, "eager")) return Attention::eager;
+    return std::nullopt;
+}
+
+std::string_view to_string(LoraTargets t) { return t == LoraTargets::all ? "all" : "qv"; }
+
+std::optional<LoraTargets> parse_lora_targets(std::string_view text) {
+    if (iequals(text, "qv") || iequals(text, "q,v")) return LoraTargets::qv;
+    if (iequals(text, "all") || iequals(text, "all-linear")) return LoraTargets::all;
+    return std::nullopt;
+}
+
 std::optional<double> parse_quantity(std::string_view text) {
     std::string t(text);
     while (!t.empty() && t.back() == ' ') t.pop_back();
@@ -113,40 +130,76 @@ std::optional<double> parse_quantity(std::string_view text) {
 
 double Workload::units_per_sample() const { return unit == "tokens" ? std::max(1, seq_len) : 1.0; }
 
-void update_derived(Workload& w) {
-    const ModelPreset* p = w.preset;
-    const TransformerShape& s = w.shape;
-    const double scale_area =
-        (p && p->reference_image_size > 0 && w.image_size > 0)
-            ? std::pow(static_cast<double>(w.image_size) / p->reference_image_size, 2.0)
-            : 1.0;
-    if (s.patch_size > 0 && w.image_size > 0) {
-        const int side = w.image_size / s.patch_size;
-        w.seq_len = side * side + 1;
+void Workload::set_image_size(int pixels) {
+    image_size = pixels;
+    if (shape.patch_size > 0 && image_size > 0) {
+        const int side = image_size / shape.patch_size;
+        seq_len = side * side + 1;
     }
+}
+
+double Workload::forward_flops_per_sample() const {
+    if (flops_per_sample_override) return *flops_per_sample_override;
+    const ModelPreset* p = preset;
+    const TransformerShape& s = shape;
+    if (flops_per_token_override) return *flops_per_token_override * std::max(1, seq_len);
+    const double scale_area = (p && p->reference_image_size > 0 && image_size > 0)
+                                  ? std::pow(static_cast<double>(image_size) / p->reference_image_size, 2.0)
+                                  : 1.0;
     // Forward FLOPs: per token (plus the attention term 2·L·s·h of Kaplan et al., §3b) times the
     // tokens, or per sample at the reference input scaled by the pixel count.
-    const double per_token = p ? p->flops_per_token : 2.0 * w.params;
-    if (w.kind == ModelKind::transformer && per_token > 0) {
-        const double attention = 2.0 * s.layers * static_cast<double>(w.seq_len) * s.hidden;
-        w.forward_flops_per_sample = (per_token + attention) * w.seq_len;
-    } else if (p) {
-        w.forward_flops_per_sample = p->flops_per_sample * scale_area;
+    const double per_token = p ? p->flops_per_token * flops_scale : 2.0 * params;
+    if (kind == ModelKind::transformer && per_token > 0) {
+        const double attention_flops = 2.0 * s.layers * static_cast<double>(seq_len) * s.hidden;
+        return (per_token + attention_flops) * seq_len;
     }
-    // Activations kept for backward, 16-bit (§3a). Transformers: Korthikanti per layer
-    // s·h·(34 + 5·a·s/h); we assume PyTorch SDPA/FlashAttention, which never stores the s×s
-    // scores, leaving 34·s·h; full recompute keeps 2·s·h per layer plus one layer's working set.
-    if (w.kind == ModelKind::transformer || w.kind == ModelKind::speech) {
-        const double sh = static_cast<double>(w.seq_len) * s.hidden;
-        w.activation_bytes_per_sample = 34.0 * sh * s.layers;
-        w.checkpointed_activation_bytes_per_sample = 2.0 * sh * s.layers + 34.0 * sh;
-        w.layers = s.layers;
-    } else if (p) {
-        w.activation_bytes_per_sample = p->activation_mb_per_image * 1e6 * scale_area;
-        // Checkpointing at block boundaries keeps block inputs plus one block's working set;
-        // we take a quarter of the full figure (an assumption, see docs/methodology.md).
-        w.checkpointed_activation_bytes_per_sample = w.activation_bytes_per_sample * 0.25;
+    if (p) return p->flops_per_sample * scale_area * flops_scale;
+    return 0;
+}
+
+double Workload::activation_bytes_per_sample(bool checkpointed, Attention att, int tensor_parallel) const {
+    const double t = std::max(1, tensor_parallel);
+    if (kind == ModelKind::transformer || kind == ModelKind::speech) {
+        // Korthikanti et al. per layer with tensor + sequence parallelism: s·h·(34 + 5·a·s/h)/t;
+        // FlashAttention/SDPA never stores the s x s scores, leaving 34·s·h/t. Full recompute keeps
+        // the layer inputs (2·s·h/t with sequence parallelism) plus one layer's working set.
+        const double sh = static_cast<double>(seq_len) * shape.hidden;
+        const double scores = att == Attention::eager ? 5.0 * shape.heads * static_cast<double>(seq_len) * seq_len : 0.0;
+        const double layer = (34.0 * sh + scores) / t;
+        if (checkpointed) return 2.0 * sh / t * shape.layers + layer;
+        return layer * shape.layers;
     }
+    if (!preset) return 0;
+    const double scale_area = (preset->reference_image_size > 0 && image_size > 0)
+                                  ? std::pow(static_cast<double>(image_size) / preset->reference_image_size, 2.0)
+                                  : 1.0;
+    const double full = preset->activation_mb_per_image * 1e6 * scale_area;
+    // Checkpointing at block boundaries keeps block inputs plus one block's working set;
+    // we take a quarter of the full figure (an assumption, see docs/methodology.md).
+    return checkpointed ? full * 0.25 : full;
+}
+
+double Workload::embedding_params() const {
+    if (shape.vocab <= 0 || shape.hidden <= 0) return 0;
+    // Input embedding and output layer (untied, as in Llama); each vocab x hidden.
+    return std::min(params * 0.5, 2.0 * shape.vocab * static_cast<double>(shape.hidden));
+}
+
+double Workload::lora_trainable_params() const {
+    if (shape.layers <= 0 || shape.hidden <= 0 || shape.heads <= 0) return params * 0.01;  // no shape: 1 % (assumption)
+    const double h = shape.hidden;
+    const double kv = h / shape.heads * std::max(1, shape.kv_heads);
+    const double r = lora_rank;
+    // q: h -> h, v: h -> kv (GQA); every adapted matrix W (in x out) adds r·(in + out).
+    double per_layer = r * (h + h) + r * (h + kv);
+    if (lora_targets == LoraTargets::all) {
+        // + k and o, and the three MLP matrices (gate, up, down: h <-> ffn); ffn from the
+        // parameter count: per layer ≈ 2h² + 2h·kv (attention) + 3h·ffn.
+        const double per_layer_params = (params - embedding_params()) / shape.layers;
+        const double ffn = std::max(h, (per_layer_params - 2 * h * h - 2 * h * kv) / (3 * h));
+        per_layer += r * (h + kv) + r * (h + h) + 3 * r * (h + ffn);
+    }
+    return per_layer * shape.layers;
 }
 
 Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
@@ -231,7 +284,7 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
     w.batch_size = r.batch_size.value_or(job.batch_size > 0 ? job.batch_size : 1);
     if (!r.batch_size) assume("batch size " + std::to_string(w.batch_size) + " per GPU");
     if (w.kind == ModelKind::cnn || w.kind == ModelKind::diffusion || w.shape.patch_size > 0) {
-        w.image_size = r.image_size.value_or(job.image_size > 0 ? job.image_size : (p ? p->reference_image_size : 224));
+        w.set_image_size(r.image_size.value_or(job.image_size > 0 ? job.image_size : (p ? p->reference_image_size : 224)));
         if (!r.image_size) assume("image size " + std::to_string(w.image_size) + "x" + std::to_string(w.image_size));
     } else if (r.image_size) {
         throw UsageError("--image-size applies to vision models; " + w.model_id + " takes --seq-len");
@@ -269,14 +322,86 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
     // Memory knobs.
     if (r.zero_stage && (*r.zero_stage < 0 || *r.zero_stage > 3)) throw UsageError("--zero must be 0, 1, 2 or 3");
     w.zero_stage = r.zero_stage.value_or(0);
+    w.zero_pinned = r.zero_stage.has_value();
+    w.grad_checkpointing_pinned = r.grad_checkpointing.has_value();
     const bool adapter = w.task == Task::lora || w.task == Task::qlora;
     w.grad_checkpointing = r.grad_checkpointing.value_or(w.is_training() && (job.grad_checkpointing || adapter));
-    if (!r.grad_checkpointing && w.grad_checkpointing) assume("gradient checkpointing on");
+    if (!r.grad_checkpointing && w.is_training())
+        assume("layout (data/tensor/pipeline parallelism, ZeRO stage, micro-batch, activation checkpointing) chosen by "
+               "the layout planner: the fastest that fits (--tp, --pp, --zero, --micro-batch, --grad-checkpointing pin it)");
     if (adapter) {
-        w.lora_trainable_fraction = 0.01;
-        assume("LoRA adapters train 1 % of the parameters (rank 16 on every linear layer of Llama-2-7B is 0.6 %)");
+        if (r.lora_rank && (*r.lora_rank < 1 || *r.lora_rank > 4096)) throw UsageError("--lora-rank must be between 1 and 4096");
+        w.lora_rank = r.lora_rank.value_or(8);
+        if (r.lora_targets)
+            w.lora_targets = need_enum<LoraTargets>(r.lora_targets, parse_lora_targets, "--lora-targets", {"qv", "all"});
+        std::ostringstream ss;
+        ss.precision(2);
+        ss << std::fixed << 100 * w.lora_trainable_fraction();
+        if (!r.lora_rank || !r.lora_targets)
+            assume("LoRA rank " + std::to_string(w.lora_rank) + " on " +
+                   (w.lora_targets == LoraTargets::qv ? std::string("the q and v projections (PEFT's default for Llama)")
+                                                      : std::string("every linear layer")) +
+                   ": " + ss.str() + " % of the parameters train");
+    } else if (r.lora_rank || r.lora_targets) {
+        throw UsageError("--lora-rank and --lora-targets apply to --task lora or qlora");
     }
+    if (r.attention) w.attention = need_enum<Attention>(r.attention, parse_attention, "--attention", {"flash", "eager"});
+    // Layout pins.
+    auto pin = [](std::optional<int> v, const char* flag, int max) {
+        if (v && (*v < 1 || *v > max)) throw UsageError(std::string(flag) + " must be between 1 and " + std::to_string(max));
+        return v;
+    };
+    w.pins.tensor = pin(r.tensor_parallel, "--tp", 64);
+    w.pins.pipeline = pin(r.pipeline_parallel, "--pp", 1024);
+    w.pins.micro_batch = pin(r.micro_batch, "--micro-batch", 1000000);
+    if (w.pins.tensor && (*w.pins.tensor & (*w.pins.tensor - 1)) != 0) throw UsageError("--tp must be a power of two (1, 2, 4, 8, ...)");
+    if (r.global_batch) {
+        std::string text = *r.global_batch;
+        bool tokens = false;
+        for (std::string_view suffix : {" tokens", "tokens", "t", "tok"}) {
+            if (text.size() > suffix.size() && iequals(std::string_view(text).substr(text.size() - suffix.size()), suffix) &&
+                !(suffix == "t" && (text.size() < 2 || !std::isalpha(static_cast<unsigned char>(text[text.size() - 2]))))) {
+                text.resize(text.size() - suffix.size());
+                tokens = true;
+                break;
+            }
+        }
+        auto v = parse_quantity(text);
+        if (!v) throw UsageError("--global-batch: '" + *r.global_batch + "' is not a positive number",
+                                 "give sequences (--global-batch 1024) or tokens (--global-batch 4Mt, '4M tokens')");
+        if (tokens) {
+            if (w.seq_len <= 0) throw UsageError("--global-batch in tokens needs a token model; give sequences");
+            *v /= w.seq_len;
+        }
+        if (*v < 1) throw UsageError("--global-batch is less than one sequence");
+        w.pins.global_batch = std::floor(*v + 0.5);
+    }
+    if (!w.is_training() && (w.pins.pipeline || w.pins.micro_batch || w.pins.global_batch))
+        throw UsageError("--pp, --micro-batch and --global-batch apply to training; inference takes --tp and --concurrency");
+    // Serving.
+    w.serving.prompt_len = pin(r.prompt_len, "--prompt-len", 10000000);
+    w.serving.output_len = pin(r.output_len, "--output-len", 10000000);
+    w.serving.concurrency = pin(r.concurrency, "--concurrency", 1000000);
+    if (w.is_training() && (r.prompt_len || r.output_len || r.concurrency))
+        throw UsageError("--prompt-len, --output-len and --concurrency apply to --task inference");
     if (w.task == Task::inference && w.zero_stage != 0) throw UsageError("--zero applies to training, not inference");
+    if (w.task == Task::inference && w.shape.decoder && w.kind == ModelKind::transformer) {
+        // Serving a decoder LM: prompt + generated tokens; each sample is one request.
+        const int context = p && p->max_seq_len > 0 ? p->max_seq_len : 1 << 20;
+        const int prompt = w.serving.prompt_len.value_or(r.seq_len.value_or(std::min(1024, context / 2)));
+        const int output = w.serving.output_len.value_or(std::min(256, std::max(1, context - prompt)));
+        if (prompt + output > context)
+            throw UsageError("--prompt-len + --output-len = " + std::to_string(prompt + output) + " exceeds " + w.model_id +
+                             "'s context of " + std::to_string(context) + " tokens");
+        if (!w.serving.prompt_len || !w.serving.output_len)
+            assume("serving: prompts of " + std::to_string(prompt) + " tokens, " + std::to_string(output) +
+                   " output tokens per request (set --prompt-len, --output-len)");
+        w.serving.prompt_len = prompt;
+        w.serving.output_len = output;
+        w.seq_len = prompt + output;
+    } else if (r.prompt_len || r.output_len || r.concurrency) {
+        throw UsageError("--prompt-len, --output-len and --concurrency apply to decoder language models (e.g. llama-2-7b)");
+    }
     // A user's own timing.
     if (r.hours_per_run || r.measured_on) {
         if (!r.hours_per_run || !r.measured_on)
@@ -293,13 +418,12 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         w.measured_gpu_count = r.measured_gpu_count.value_or(1);
         if (w.measured_gpu_count < 1 || w.measured_gpu_count > 4096) throw UsageError("the measured GPU count must be 1 to 4096");
     }
-    update_derived(w);
-    if (r.flops_per_sample) w.forward_flops_per_sample = need_quantity(r.flops_per_sample, "--flops-per-sample");
+    if (r.flops_per_sample) w.flops_per_sample_override = need_quantity(r.flops_per_sample, "--flops-per-sample");
     else if (r.flops_per_token) {
         if (w.seq_len <= 0) throw UsageError("--flops-per-token needs a token model; use --flops-per-sample");
-        w.forward_flops_per_sample = need_quantity(r.flops_per_token, "--flops-per-token") * w.seq_len;
+        w.flops_per_token_override = need_quantity(r.flops_per_token, "--flops-per-token");
     } else if (p && r.params) {
-        w.forward_flops_per_sample *= w.params / p->params;
+        w.flops_scale = w.params / p->params;
     }
     if (!p && !r.flops_per_sample && !r.flops_per_token) assume("forward FLOPs = 2 x parameters per token, plus attention");
     return w;

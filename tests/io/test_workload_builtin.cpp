@@ -99,7 +99,7 @@ TEST_CASE("with a measurement for the model and GPU the estimate uses it and say
     CHECK(t4.basis == TimeBasis::estimated);  // no T4 training measurement exists (gpu-facts §6)
 }
 
-TEST_CASE("llama-2-7b full fine-tune needs >= 16 B/param, shards with ZeRO-3, LoRA fits 24 GB", "[io][memory]") {
+TEST_CASE("llama-2-7b full fine-tune needs >= 16 B/param, fits sharded, min count is the best layout's", "[io][memory]") {
     const Catalog& c = builtin();
     WorkloadRequest r;
     r.model = "llama-2-7b";
@@ -111,17 +111,25 @@ TEST_CASE("llama-2-7b full fine-tune needs >= 16 B/param, shards with ZeRO-3, Lo
     const MemoryBreakdown& m = one.memory;
     CHECK((m.weights_gb + m.gradients_gb + m.optimizer_gb) * 1e9 / w.params >= 16.0);
     CHECK_FALSE(one.fits);
-    CHECK(one.min_gpu_count == 0);  // without sharding more GPUs do not help
-    CHECK(std::any_of(one.notes.begin(), one.notes.end(), [](const std::string& n) { return n.find("--zero 3") != std::string::npos; }));
-
-    r.zero_stage = 3;
-    Workload w3 = make_workload(c, r);
-    Estimate sharded = estimate_job(c, w3, h100, 1);
-    CHECK_FALSE(sharded.fits);
-    REQUIRE(sharded.min_gpu_count >= 2);
-    Estimate at_min = estimate_job(c, w3, h100, sharded.min_gpu_count);
+    // The planner shards (ZeRO / tensor parallel): a count exists, never 0.
+    REQUIRE(one.min_gpu_count);
+    CHECK(*one.min_gpu_count >= 2);
+    CHECK(std::any_of(one.notes.begin(), one.notes.end(), [](const std::string& n) { return n.find("sharded layout") != std::string::npos; }));
+    Estimate at_min = estimate_job(c, w, h100, *one.min_gpu_count);
     CHECK(at_min.fits);
-    CHECK_FALSE(estimate_job(c, w3, h100, sharded.min_gpu_count - 1).fits);
+    CHECK(at_min.config.layout.gpus() == *one.min_gpu_count);
+    CHECK(at_min.config.layout.zero_stage + at_min.config.layout.tensor + at_min.config.layout.pipeline > 2);  // sharded
+    CHECK_FALSE(estimate_job(c, w, h100, *one.min_gpu_count - 1).fits);
+
+    // Pinned ZeRO-0 data parallelism never fits: more GPUs do not help, and the note says what would.
+    r.zero_stage = 0;
+    r.tensor_parallel = 1;
+    r.pipeline_parallel = 1;
+    r.grad_checkpointing = true;
+    Workload w0 = make_workload(c, r);
+    Estimate ddp = estimate_job(c, w0, h100, 8);
+    CHECK_FALSE(ddp.fits);
+    CHECK(std::any_of(ddp.notes.begin(), ddp.notes.end(), [](const std::string& n) { return n.find("drop the pins") != std::string::npos; }));
 
     WorkloadRequest lr;
     lr.model = "llama-2-7b";
@@ -137,8 +145,9 @@ TEST_CASE("llama-2-7b fp16 inference: about 13.5 GB of weights plus the KV cache
     r.model = "llama-2-7b";
     r.task = "inference";
     r.precision = "fp16";
-    r.seq_len = 2048;
-    r.batch_size = 4;
+    r.prompt_len = 1536;  // + 512 output tokens: 2,048 tokens of KV cache per sequence
+    r.output_len = 512;
+    r.concurrency = 4;
     Workload w = make_workload(builtin(), r);
     Estimate e = estimate_job(builtin(), w, gpu("a100-80gb-sxm"), 1);
     CHECK(e.memory.weights_gb == Approx(13.5).epsilon(0.01));

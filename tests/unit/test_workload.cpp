@@ -122,7 +122,8 @@ TEST_CASE("KV cache of Llama-2-7B at 2,048 tokens is 1.07 GB per sequence in fp1
     WorkloadRequest r;
     r.model = "llama-2-7b";
     r.task = "inference";
-    r.seq_len = 2048;
+    r.prompt_len = 1536;  // + 512 output tokens: a 2,048-token context
+    r.output_len = 512;
     r.batch_size = 1;
     MemoryBreakdown m = estimate_memory(make_workload(c, r), Precision::fp16, 1);
     CHECK(m.kv_cache_gb == Approx(1.07).epsilon(0.01));  // [S30]
@@ -137,7 +138,10 @@ TEST_CASE("gradient checkpointing cuts transformer activations from 34·s·h to 
     r.seq_len = 2048;
     r.grad_checkpointing = false;
     Workload full = make_workload(c, r);
-    CHECK(full.activation_bytes_per_sample == Approx(34.0 * 2048 * 4096 * 32));
+    CHECK(full.activation_bytes_per_sample(false, Attention::flash) == Approx(34.0 * 2048 * 4096 * 32));
+    // Without FlashAttention-style kernels the s x s scores are stored too: + 5·a·s² per layer.
+    CHECK(full.activation_bytes_per_sample(false, Attention::eager) ==
+          Approx((34.0 * 2048 * 4096 + 5.0 * 32 * 2048 * 2048) * 32));
     r.grad_checkpointing = true;
     Workload ck = make_workload(c, r);
     CHECK(estimate_memory(ck, Precision::bf16, 1).activations_gb < estimate_memory(full, Precision::bf16, 1).activations_gb / 5);
@@ -180,6 +184,9 @@ TEST_CASE("all-reduce: NVLink scales, a 1 Gbit/s network between nodes does not"
     slow.inter_node_gbps = 1;
     Estimate two_nodes = estimate_job(c, w, nvlink, 8, slow);
     CHECK(two_nodes.gpu_count == 16);
+    CHECK(two_nodes.config.nodes == 2);
+    CHECK(two_nodes.config.gpus_per_node == 8);
+    CHECK(two_nodes.config.layout.gpus() == 16);
     CHECK(two_nodes.comm_share > 0.3);
     CHECK(two_nodes.scaling_efficiency < 0.7);
 }

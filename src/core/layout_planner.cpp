@@ -1,0 +1,576 @@
+// The layout planner and the multi-GPU time model (gpu-facts §3d, docs/methodology.md):
+// per-level collectives with bandwidth and latency terms (ring/tree all-reduce, reduce-scatter and
+// all-gather for ZeRO/FSDP, tensor-parallel all-reduces per layer, pipeline point-to-point and the
+// 1F1B bubble), overlap bounded by what frameworks achieve, and the serving model (prefill +
+// decode reading the weights and every active sequence's KV cache).
+#include "gpuadvise/layout_planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise {
+namespace {
+
+// PCIe-only boxes measure ~20-35 GB/s busbw on Gen4/5 ("8 GPUs: 28 GB/s", §3d); Gen3 has half the
+// line rate, so we take half.
+constexpr double kPcieGen4BusbwGBs = 25;
+constexpr double kPcieGen3BusbwGBs = 12;
+// Unknown network between nodes: a stated default (and a warning in the output), the common
+// non-RDMA cloud VM figure (e.g. AWS p3dn, GCP a2: 100 Gbit/s).
+constexpr double kDefaultNetworkGbps = 100;
+constexpr double kNetworkEfficiency = 0.8;  // node NIC GB/s × 0.8 (§3d; calculon uses 0.9, p4de measured ~0.5)
+constexpr double kIntraAllReduceLatencyS = 10e-6;  // NCCL small-message all-reduce over NVLink/PCIe (§3d α 5-20 µs)
+constexpr double kNetHopLatencyS = 10e-6;          // α ≈ 5-20 µs per hop between nodes
+// Overlap of communication with compute that frameworks achieve: DDP buckets hide the gradient
+// all-reduce behind up to this share of the backward pass; FSDP/ZeRO-3 prefetch hides the
+// all-gathers behind the same share of forward + backward. Tensor-parallel all-reduces sit on the
+// critical path (Megatron-LM without overlap), as do pipeline sends.
+constexpr double kOverlap = 0.8;
+constexpr double kBackwardShare = 2.0 / 3.0;
+// Input pipeline, stragglers and synchronisation: ResNet-50 on 8 × A100 loses 4-16 % with
+// negligible all-reduce time (DLE 84 % AMP, 96.5 % TF32 [S21]); we take 8 %.
+constexpr double kOtherMultiGpuLoss = 0.92;
+// Serving: share of HBM bandwidth decode reaches (memory-bound GEMV), and the per-step overhead of
+// the scheduler and sampling (the training per-step overhead of time_model.cpp).
+constexpr double kDecodeBandwidthShare = 0.8;
+constexpr double kStepOverheadS = 1.0e-3;
+constexpr int kMaxConcurrencyPerReplica = 256;  // vLLM's default max_num_seqs
+constexpr double kMatmulEfficiency = 0.84;      // time_model.cpp
+constexpr double kHiddenHalf = 512;
+
+bool is_transformer(const Workload& w) {
+    return (w.kind == ModelKind::transformer || w.kind == ModelKind::speech) && w.shape.layers > 0 && w.shape.hidden > 0;
+}
+bool adapter(const Workload& w) { return w.task == Task::lora || w.task == Task::qlora; }
+bool decoder_serving(const Workload& w) {
+    return !w.is_training() && w.shape.decoder && w.kind == ModelKind::transformer && w.serving.output_len.value_or(0) > 0;
+}
+double weight_bytes(Precision p) { return p == Precision::fp32 || p == Precision::tf32 ? 4.0 : p == Precision::fp8 ? 1.0 : 2.0; }
+double act_elem_bytes(Precision p) { return p == Precision::fp32 || p == Precision::tf32 ? 4.0 : 2.0; }
+
+std::vector<int> powers_of_two_dividing(int n, int max) {
+    std::vector<int> out;
+    for (int t = 1; t <= std::min(n, max); t *= 2)
+        if (n % t == 0) out.push_back(t);
+    return out;
+}
+
+std::vector<int> divisors(int n, int max) {
+    std::vector<int> out;
+    for (int d = 1; d <= std::min(n, max); ++d)
+        if (n % d == 0) out.push_back(d);
+    return out;
+}
+
+// Where the ranks of a layout sit: tensor innermost (inside a node), then data, then pipeline
+// (Megatron-LM's order), so a data group spans `nodes` nodes with `per_node` ranks on each.
+struct Placement {
+    int per_node = 1;  // data ranks of one group inside a node
+    int nodes = 1;     // nodes one data group spans
+};
+Placement data_placement(const Parallelism& l, int gpus_per_node) {
+    Placement p;
+    const int room = std::max(1, gpus_per_node / std::max(1, l.tensor));
+    p.per_node = std::max(1, std::min(l.data, room));
+    p.nodes = std::max(1, l.data / p.per_node);
+    return p;
+}
+
+// Time of a collective over one data group: `factor` = 2 for all-reduce, 1 for reduce-scatter or
+// all-gather, `bytes` per rank, issued as `count` operations (buckets, or one per layer).
+// Hierarchical: inside the node over NVLink/PCIe, then across nodes where the node's network is
+// shared by all its GPUs (each carries its shard: the node moves bytes x GPUs-per-rank-in-group).
+// Latency per operation: all-reduce runs as a tree across nodes (2·log2 N hops, NCCL's choice at
+// scale); reduce-scatter and all-gather only as rings (N - 1 hops), which is what stops ZeRO-3 /
+// FSDP from scaling over thousands of nodes.
+double collective_s(double bytes, double factor, const Placement& pl, int gpus_per_node, const Links& links,
+                    double count = 1) {
+    if (bytes <= 0) return 0;
+    double t = 0;
+    count = std::max(1.0, count);
+    if (pl.per_node > 1) {
+        const double g = pl.per_node;
+        t += factor * (g - 1) / g * bytes / (links.intra_gb_per_s * 1e9) + count * factor * kIntraAllReduceLatencyS;
+    }
+    if (pl.nodes > 1) {
+        const double n = pl.nodes;
+        const double sharing = static_cast<double>(gpus_per_node) / pl.per_node;
+        const double hops = factor >= 2 ? 2 * std::log2(n) : n - 1;
+        t += factor * (n - 1) / n * bytes * sharing / (links.inter_node_gb_per_s * 1e9) + count * hops * kNetHopLatencyS;
+    }
+    return t;
+}
+
+// PyTorch DDP buckets gradients in 25 MB (bucket_cap_mb); one all-reduce per bucket.
+constexpr double kBucketBytes = 25e6;
+constexpr double kInterruptionsPerGpuHour = 419.0 / (16384.0 * 54 * 24);
+constexpr double kHoursLostPerInterruption = 0.1 * 54 * 24 / 466;
+constexpr int kMaxVirtualStages = 4;
+
+// Virtual stages per GPU of the interleaved pipeline schedule (Megatron-LM): up to 4 model chunks
+// of at least one layer each, when there are at least as many micro-batches as stages.
+double virtual_stages(const Workload& w, const Parallelism& l) {
+    if (l.pipeline <= 1 || !is_transformer(w) || l.grad_accumulation < l.pipeline) return 1;
+    return std::max(1, std::min(kMaxVirtualStages, w.shape.layers / l.pipeline));
+}
+
+double matmul_efficiency(const Workload& w) {
+    double eff = kMatmulEfficiency;
+    if (is_transformer(w)) eff *= w.shape.hidden / (w.shape.hidden + kHiddenHalf);
+    return eff;
+}
+
+// Single-GPU speed at a micro-batch and checkpointing setting, cached per planning call.
+class SpeedCache {
+public:
+    SpeedCache(const Catalog& c, const Workload& w, const Gpu& g, Precision p) : catalog_(c), w_(w), gpu_(g), p_(p) {}
+    // The speed at the job's own per-GPU batch (a measurement where one exists), scaled to another
+    // micro-batch by the model's ratio between the two.
+    const SingleGpuSpeed& get(int micro_batch, bool checkpointing) {
+        auto key = std::make_pair(micro_batch, checkpointing);
+        auto it = cache_.find(key);
+        if (it != cache_.end()) return it->second;
+        Workload x = w_;
+        x.grad_checkpointing = checkpointing;
+        SingleGpuSpeed s = single_gpu_speed(catalog_, x, gpu_, p_);
+        if (micro_batch != w_.batch_size && s.samples_per_s > 0) {
+            const double at_job = single_gpu_speed(catalog_, x, gpu_, p_, false).samples_per_s;
+            x.batch_size = micro_batch;
+            const double at_micro = single_gpu_speed(catalog_, x, gpu_, p_, false).samples_per_s;
+            if (at_job > 0 && at_micro > 0) {
+                const double factor = at_micro / at_job;
+                s.samples_per_s *= factor;
+                s.utilisation *= factor;
+            }
+        }
+        return cache_.emplace(key, s).first->second;
+    }
+
+private:
+    const Catalog& catalog_;
+    const Workload& w_;
+    const Gpu& gpu_;
+    Precision p_;
+    std::map<std::pair<int, bool>, SingleGpuSpeed> cache_;
+};
+
+// Training step time of one layout.
+LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l, int gpus_per_node,
+                             int nodes, const Links& links, SpeedCache& speeds) {
+    LayoutTiming t;
+    const SingleGpuSpeed& sp = speeds.get(l.micro_batch, l.checkpointing);
+    if (sp.samples_per_s <= 0) return t;
+    const int total = l.gpus();
+    const double mp = static_cast<double>(l.tensor) * l.pipeline;
+    const double t_mb = l.micro_batch / sp.samples_per_s / mp;  // compute of one micro-batch on one stage
+    // Tensor parallel: 2 all-reduces of the layer's activations forward and 2 backward per layer
+    // (Megatron-LM; sequence parallelism moves the same volume as reduce-scatter + all-gather), one
+    // more pair when the forward is recomputed.
+    const double act_bytes = static_cast<double>(l.micro_batch) * w.seq_len * w.shape.hidden * act_elem_bytes(p);
+    const double layers_per_stage = is_transformer(w) ? static_cast<double>(w.shape.layers) / l.pipeline : 0;
+    double t_tp = 0;
+    if (l.tensor > 1) {
+        const double tp = l.tensor;
+        const double per = 2 * (tp - 1) / tp * act_bytes / (links.intra_gb_per_s * 1e9) + kIntraAllReduceLatencyS;
+        t_tp = (l.checkpointing ? 6 : 4) * layers_per_stage * per;
+    }
+    // Pipeline: the activation (and its gradient) of each micro-batch crosses each stage boundary;
+    // stages on different nodes share the node's network.
+    double t_p2p = 0;
+    if (l.pipeline > 1) {
+        const bool across = nodes > 1;
+        const double bw = across ? links.inter_node_gb_per_s / gpus_per_node : links.intra_gb_per_s;
+        t_p2p = 2 * (act_bytes / l.tensor / (bw * 1e9) + (across ? kNetHopLatencyS : kIntraAllReduceLatencyS));
+        t_p2p *= virtual_stages(w, l);
+    }
+    const Placement pl = data_placement(l, gpus_per_node);
+    const double trainable = adapter(w) ? w.lora_trainable_params() : w.params;
+    const double psi_rank = trainable / mp;
+    // ZeRO-3 / FSDP: all-gather the parameters for forward and again for backward, reduce-scatter
+    // the gradients, every micro-batch (16-bit), overlapped by prefetching [S29: 3Ψ vs 2Ψ].
+    double exposed_z3 = 0;
+    if (l.zero_stage >= 3 && l.data > 1) {
+        const double base = adapter(w) ? w.params / mp : psi_rank;  // FSDP gathers the frozen base too
+        const double units = is_transformer(w) ? layers_per_stage : 1;  // FSDP wraps each block
+        const double t_z3 = 2 * collective_s(2.0 * base, 1, pl, gpus_per_node, links, units) +
+                            collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, units);
+        exposed_z3 = std::max(0.0, t_z3 - kOverlap * t_mb);
+    }
+    const double t_micro = t_mb + t_tp + t_p2p + exposed_z3;
+    // 1F1B: (m + p - 1) micro-batch slots per step; the interleaved schedule with v virtual stages
+    // per GPU shrinks the bubble to (p - 1)/v slots (Narayanan et al. 2021) at v x the sends.
+    const double bubble_slots = (l.pipeline - 1) / virtual_stages(w, l);
+    const double t_pipe = (l.grad_accumulation + bubble_slots) * t_micro;
+    // Data parallel gradient synchronisation once per step: DDP all-reduces fp32 gradients
+    // (4 B/param, §3d); ZeRO-1/2 reduce-scatter 16-bit gradients and all-gather 16-bit parameters.
+    double exposed_dp = 0;
+    if (l.data > 1 && l.zero_stage < 3) {
+        const double buckets = 4.0 * psi_rank / kBucketBytes;
+        const double t_dp = l.zero_stage == 0 ? collective_s(4.0 * psi_rank, 2, pl, gpus_per_node, links, buckets)
+                                              : collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, buckets / 2) +
+                                                    collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, buckets / 2);
+        exposed_dp = std::max(0.0, t_dp - kOverlap * kBackwardShare * t_mb);
+    }
+    const double loss = total > 1 ? kOtherMultiGpuLoss : 1.0;
+    t.compute_s = l.grad_accumulation * t_mb;
+    t.bubble_s = bubble_slots * t_micro;
+    // Interruptions: a run over many GPUs loses time to failures and restarts. Llama 3 (Dubey et
+    // al. 2024, §3.3.4) saw 419 unexpected interruptions in 54 days on 16,384 H100s (2.0e-5 per
+    // GPU-hour) with over 90 % effective training time: about 0.28 h lost per interruption.
+    // Counted for multi-node runs (the clusters that rate comes from).
+    const double interruptions = nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
+    t.step_s = (t_pipe + exposed_dp) / loss * interruptions;
+    t.exposed_comm_s = l.grad_accumulation * (t_tp + t_p2p + exposed_z3) + exposed_dp;
+    t.samples_per_s = l.global_batch() / t.step_s;
+    const double peak = gpu.tflops.at(p).value_or(0) * 1e12;
+    t.utilisation = peak > 0 ? t.samples_per_s * flops_per_sample(w) / (total * peak) : 0;
+    t.basis = sp.basis;
+    t.basis_detail = sp.basis_detail;
+    t.band_low = sp.band_low;
+    t.band_high = sp.band_high;
+    return t;
+}
+
+// Serving of a decoder LM by `replicas` copies of a tensor x pipeline group (docs/methodology.md).
+std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l,
+                                              int concurrency_per_replica, const Links& links, LayoutTiming& t) {
+    const double peak = gpu.tflops.at(p).value_or(0) * 1e12;
+    const double bw = gpu.memory_bandwidth_gb_per_s.value_or(0) * 1e9 * kDecodeBandwidthShare;
+    if (peak <= 0 || bw <= 0) return std::nullopt;
+    ServingEstimate s;
+    s.prompt_len = *w.serving.prompt_len;
+    s.output_len = *w.serving.output_len;
+    s.concurrency = concurrency_per_replica * l.data;
+    const double mp = static_cast<double>(l.tensor) * l.pipeline;
+    const double eff = matmul_efficiency(w);
+    const double h = w.shape.hidden, L = w.shape.layers;
+    const double head_dim = h / w.shape.heads;
+    const double kv_per_token = 2.0 * L * std::max(1, w.shape.kv_heads) * head_dim * act_elem_bytes(p);
+    const double weights = w.params * weight_bytes(p);
+    const double c = concurrency_per_replica;
+    const double context = s.prompt_len + s.output_len / 2.0;  // average during generation
+    // Decode step: every GPU reads its weight shard and the KV cache of every active sequence
+    // (memory bound), or computes 2·N FLOPs per sequence, whichever is longer; per layer two
+    // tensor-parallel all-reduces of the step's hidden states; stages run one after another.
+    const double read = (weights + c * context * kv_per_token) / mp / bw;
+    const double compute = 2.0 * w.params * c / mp / (peak * eff);
+    double tp_comm = 0;
+    if (l.tensor > 1) {
+        const double tp = l.tensor;
+        const double per = 2 * (tp - 1) / tp * c * h * act_elem_bytes(p) / (links.intra_gb_per_s * 1e9) + kIntraAllReduceLatencyS;
+        tp_comm = 2 * L / l.pipeline * per;
+    }
+    const double t_decode = l.pipeline * (std::max(read, compute) + tp_comm) + kStepOverheadS;
+    // Prefill of one prompt: compute bound, 2·N + the attention term per token.
+    const double prefill_flops = (2.0 * w.params + 2.0 * L * s.prompt_len * h) * s.prompt_len;
+    double prefill_comm = 0;
+    if (l.tensor > 1) {
+        const double tp = l.tensor;
+        prefill_comm = 2 * L * (2 * (tp - 1) / tp * s.prompt_len * h * act_elem_bytes(p) / (links.intra_gb_per_s * 1e9) +
+                                kIntraAllReduceLatencyS);
+    }
+    const double t_prefill = prefill_flops / (l.tensor * peak * eff) + prefill_comm + kStepOverheadS;
+    // Continuous batching: a replica finishes `c` requests per (output_len decode steps + c prefills).
+    const double cycle = s.output_len * t_decode + c * t_prefill;
+    s.tokens_per_s = l.data * c * s.output_len / cycle;
+    s.time_to_first_token_s = t_prefill;
+    s.time_per_output_token_s = t_decode + c * t_prefill / s.output_len;
+    t.step_s = cycle;
+    t.compute_s = s.output_len * l.pipeline * std::max(read, compute) + c * prefill_flops / (l.tensor * peak * eff);
+    t.exposed_comm_s = s.output_len * l.pipeline * tp_comm + c * prefill_comm;
+    t.samples_per_s = l.data * c / cycle;  // requests per second
+    const double model_flops = t.samples_per_s * (prefill_flops + 2.0 * w.params * s.output_len);
+    t.utilisation = model_flops / (peak * l.gpus());
+    t.basis_detail = "serving model: prefill compute-bound, decode reads the weights and the KV cache per step";
+    return s;
+}
+
+// The most sequences whose KV cache fits in the memory a server uses (vLLM's default
+// gpu_memory_utilization of 0.9), at most 256 per replica.
+constexpr double kServingMemoryShare = 0.9;
+int max_concurrency(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l) {
+    const double cap = gpu.memory_gb * kServingMemoryShare;
+    if (layout_memory(w, gpu, p, l, 1).total_gb() > cap) return layout_memory(w, gpu, p, l, 1).total_gb() <= gpu.memory_gb ? 1 : 0;
+    int lo = 1, hi = kMaxConcurrencyPerReplica;
+    if (layout_memory(w, gpu, p, l, hi).total_gb() <= cap) return hi;
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) / 2;
+        (layout_memory(w, gpu, p, l, mid).total_gb() <= cap ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+struct Choices {
+    std::vector<int> tensor, zero;
+    std::vector<bool> checkpointing;
+};
+
+Choices layout_choices(const Workload& w, int gpus_per_node, int total, const Links& links) {
+    Choices c;
+    const bool transformer = is_transformer(w);
+    if (w.pins.tensor) c.tensor = {*w.pins.tensor};
+    else if (!transformer) c.tensor = {1};
+    else {
+        // Tensor parallel only inside a node; for training only over NVLink/NVSwitch (over PCIe
+        // the per-layer all-reduces cost more than they save); serving may use PCIe (vLLM does).
+        const int domain = w.is_training() ? links.nvlink_domain : 8;
+        for (int t : powers_of_two_dividing(gpus_per_node, domain))
+            if (w.shape.heads % t == 0) c.tensor.push_back(t);
+    }
+    if (!w.is_training()) c.zero = {0};
+    else if (w.zero_pinned) c.zero = {w.zero_stage};
+    else if (total == 1) c.zero = {0};
+    else c.zero = {0, 1, 2, 3};
+    if (!w.is_training()) c.checkpointing = {false};
+    else if (w.grad_checkpointing_pinned) c.checkpointing = {w.grad_checkpointing};
+    else c.checkpointing = {false, true};
+    return c;
+}
+
+std::vector<int> pipeline_choices(const Workload& w, int rest, bool serving) {
+    if (w.pins.pipeline) return {*w.pins.pipeline};
+    if (!is_transformer(w)) return {1};
+    return serving ? divisors(rest, std::min(64, w.shape.layers)) : divisors(rest, std::min(128, w.shape.layers));
+}
+
+// The planner's order: fitting first; then layouts leaving 10 % of memory for the allocator's
+// fragmentation before tighter ones; then the fastest; ties to less model parallelism, larger
+// micro-batches, lower ZeRO stages and no recompute.
+constexpr double kComfortableMemoryShare = 0.9;
+bool better(const PlannedLayout& a, const PlannedLayout& b, double memory_gb) {
+    if (a.fits != b.fits) return a.fits;
+    if (!a.fits) return a.memory.total_gb() < b.memory.total_gb();
+    const bool ca = a.memory.total_gb() <= kComfortableMemoryShare * memory_gb;
+    const bool cb = b.memory.total_gb() <= kComfortableMemoryShare * memory_gb;
+    if (ca != cb) return ca;
+    const double ta = a.timing.samples_per_s, tb = b.timing.samples_per_s;
+    if (std::fabs(ta - tb) > 1e-9 * std::max(ta, tb)) return ta > tb;
+    const auto key = [](const Parallelism& l) {
+        return std::make_tuple(l.tensor * l.pipeline, -l.micro_batch, l.zero_stage, l.checkpointing);
+    };
+    return key(a.layout) < key(b.layout);
+}
+
+// Training layouts of `total` GPUs over `gpus_per_node` per node; calls `visit` for each.
+template <typename Visit>
+void for_each_training_layout(const Workload& w, int gpus_per_node, int total, const Links& links, Visit&& visit) {
+    const Choices c = layout_choices(w, gpus_per_node, total, links);
+    const double global = w.pins.global_batch.value_or(static_cast<double>(w.batch_size) * total);
+    for (int tp : c.tensor) {
+        if (tp > gpus_per_node || gpus_per_node % tp != 0) continue;
+        for (int pp : pipeline_choices(w, total / tp, false)) {
+            if (total % (tp * pp) != 0) continue;
+            if (is_transformer(w) && pp > w.shape.layers) continue;
+            const int dp = total / (tp * pp);
+            if (dp > global) continue;  // fewer sequences than data ranks: needs more model parallelism
+            const int per_rank = static_cast<int>(std::ceil(global / dp - 1e-9));
+            std::vector<int> micro;
+            if (w.pins.micro_batch) micro = {std::min(*w.pins.micro_batch, per_rank)};
+            else {
+                for (int m = 1; m < per_rank; m *= 2) micro.push_back(m);
+                micro.push_back(per_rank);
+            }
+            for (int zero : c.zero) {
+                if (pp > 1 && zero >= 2) continue;  // DeepSpeed: ZeRO-2/3 do not combine with pipelines
+                for (bool ckpt : c.checkpointing)
+                    for (int m : micro) {
+                        Parallelism l;
+                        l.data = dp;
+                        l.tensor = tp;
+                        l.pipeline = pp;
+                        l.zero_stage = zero;
+                        l.micro_batch = m;
+                        l.grad_accumulation = static_cast<int>(std::ceil(static_cast<double>(per_rank) / m - 1e-9));
+                        l.checkpointing = ckpt;
+                        visit(l);
+                    }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+Links resolve_links(const Gpu& gpu, const LinkSpec& link) {
+    Links l;
+    // The NVLink domain from the interconnect the datasheet names: SXM/OAM boards join 8 GPUs
+    // (NVSwitch, hybrid cube mesh, Infinity Fabric); bridges join pairs; PCIe-only parts none.
+    const std::string ic = to_lower(gpu.interconnect);
+    const bool bridge = ic.find("bridge") != std::string::npos || ic.find("pairs") != std::string::npos ||
+                        ic.find("2-way") != std::string::npos || ic.find("2-gpu") != std::string::npos;
+    if ((gpu.form_factor == "sxm" || gpu.form_factor == "oam") &&
+        (ic.find("nvlink") != std::string::npos || ic.find("infinity fabric") != std::string::npos))
+        l.nvlink_domain = 8;
+    else if (bridge && ic.find("nvlink") != std::string::npos)
+        l.nvlink_domain = 2;
+    double intra = link.intra_node_busbw_gb_per_s > 0 ? link.intra_node_busbw_gb_per_s : gpu.intra_node_busbw_gb_per_s.value_or(0);
+    if (intra <= 0) {
+        intra = (ic.find("pcie3") != std::string::npos || ic.find("pcie 3") != std::string::npos) ? kPcieGen3BusbwGBs
+                                                                                                 : kPcieGen4BusbwGBs;
+    }
+    l.intra_gb_per_s = intra;
+    const double gbps = link.inter_node_gbps > 0 ? link.inter_node_gbps : kDefaultNetworkGbps;
+    l.inter_node_gb_per_s = gbps / 8.0 * kNetworkEfficiency;
+    return l;
+}
+
+bool any_layout_fits(const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node, int nodes) {
+    const int total = gpus_per_node * nodes;
+    LinkSpec link;
+    link.nodes = nodes;
+    const Links links = resolve_links(gpu, link);
+    if (!w.is_training()) {
+        const Choices c = layout_choices(w, gpus_per_node, total, links);
+        for (int tp : c.tensor)
+            for (int pp : pipeline_choices(w, total / tp, true)) {
+                Parallelism l;
+                l.tensor = tp;
+                l.pipeline = pp;
+                l.data = total / (tp * pp);
+                if (l.gpus() != total) continue;
+                if (layout_memory(w, gpu, p, l, 1).total_gb() <= gpu.memory_gb) return true;
+            }
+        return false;
+    }
+    bool found = false;
+    for_each_training_layout(w, gpus_per_node, total, links, [&](const Parallelism& l) {
+        if (!found && layout_memory(w, gpu, p, l).total_gb() <= gpu.memory_gb) found = true;
+    });
+    return found;
+}
+
+std::optional<int> minimum_gpus(const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node_max, int max_gpus) {
+    for (int n = 1; n <= std::min(gpus_per_node_max, max_gpus); ++n)
+        if (any_layout_fits(w, gpu, p, n, 1)) return n;
+    for (int nodes = 2; nodes * gpus_per_node_max <= max_gpus; nodes *= 2)
+        if (any_layout_fits(w, gpu, p, gpus_per_node_max, nodes)) {
+            // The smallest node count between nodes/2 and nodes that fits.
+            int lo = nodes / 2, hi = nodes;
+            while (hi - lo > 1) {
+                const int mid = (lo + hi) / 2;
+                (any_layout_fits(w, gpu, p, gpus_per_node_max, mid) ? hi : lo) = mid;
+            }
+            return hi * gpus_per_node_max;
+        }
+    return std::nullopt;
+}
+
+PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node,
+                          const LinkSpec& link) {
+    const int nodes = std::max(1, link.nodes);
+    const int total = gpus_per_node * nodes;
+    const Links links = resolve_links(gpu, link);
+    PlannedLayout best;
+    bool have = false;
+    auto consider = [&](PlannedLayout&& c) {
+        if (!have || better(c, best, gpu.memory_gb)) {
+            best = std::move(c);
+            have = true;
+        }
+    };
+    if (!w.is_training()) {
+        const Choices c = layout_choices(w, gpus_per_node, total, links);
+        SpeedCache speeds(catalog, w, gpu, p);
+        for (int tp : c.tensor) {
+            if (tp > gpus_per_node || gpus_per_node % tp != 0) continue;
+            for (int pp : pipeline_choices(w, total / tp, true)) {
+                if (total % (tp * pp) != 0) continue;
+                PlannedLayout x;
+                x.layout.tensor = tp;
+                x.layout.pipeline = pp;
+                x.layout.data = total / (tp * pp);
+                if (decoder_serving(w)) {
+                    int conc = 0;
+                    if (w.serving.concurrency) conc = std::max(1, *w.serving.concurrency / x.layout.data);
+                    else conc = max_concurrency(w, gpu, p, x.layout);
+                    x.memory = layout_memory(w, gpu, p, x.layout, std::max(1, conc));
+                    x.fits = conc > 0 && x.memory.total_gb() <= gpu.memory_gb;
+                    x.layout.micro_batch = std::max(1, conc);
+                    if (x.fits) {
+                        x.serving = serving_timing(w, gpu, p, x.layout, conc, links, x.timing);
+                        if (x.serving) x.serving->concurrency_from_memory = !w.serving.concurrency;
+                        else x.fits = false;
+                    }
+                } else {
+                    x.layout.micro_batch = w.batch_size;
+                    x.memory = layout_memory(w, gpu, p, x.layout);
+                    x.fits = x.memory.total_gb() <= gpu.memory_gb;
+                    const SingleGpuSpeed& sp = speeds.get(w.batch_size, false);
+                    x.timing.samples_per_s = sp.samples_per_s * x.layout.data * (total > 1 ? kOtherMultiGpuLoss : 1.0) /
+                                             std::max(1, tp * pp);
+                    x.timing.step_s = x.timing.samples_per_s > 0 ? w.batch_size * x.layout.data / x.timing.samples_per_s : 0;
+                    x.timing.compute_s = x.timing.step_s;
+                    x.timing.utilisation = sp.utilisation;
+                    x.timing.basis = sp.basis;
+                    x.timing.basis_detail = sp.basis_detail;
+                    x.timing.band_low = sp.band_low;
+                    x.timing.band_high = sp.band_high;
+                }
+                consider(std::move(x));
+            }
+        }
+        return best;
+    }
+    SpeedCache speeds(catalog, w, gpu, p);
+    for_each_training_layout(w, gpus_per_node, total, links, [&](const Parallelism& l) {
+        PlannedLayout x;
+        x.layout = l;
+        x.memory = layout_memory(w, gpu, p, l);
+        x.fits = x.memory.total_gb() <= gpu.memory_gb;
+        // Time only what can win: fitting layouts (or any, while nothing fits yet).
+        if (x.fits) x.timing = training_timing(w, gpu, p, l, gpus_per_node, nodes, links, speeds);
+        consider(std::move(x));
+    });
+    if (!have) {  // nothing expressible (e.g. pins that do not divide the count): the plain layout
+        best.layout.data = total;
+        best.layout.micro_batch = w.batch_size;
+        best.layout.zero_stage = w.zero_stage;
+        best.layout.checkpointing = w.grad_checkpointing;
+        best.memory = layout_memory(w, gpu, p, best.layout);
+        best.fits = false;
+    }
+    // A job that fits nowhere at this count still gets the time of its least-memory layout (what
+    // it would take with more memory), for comparison.
+    if (!best.fits) best.timing = training_timing(w, gpu, p, best.layout, gpus_per_node, nodes, links, speeds);
+    return best;
+}
+
+std::optional<InstanceNetwork> instance_network(std::string_view provider, std::string_view instance_type) {
+    struct Row {
+        const char* provider;
+        const char* prefix;
+        double gbps;
+        const char* kind;
+        const char* source;
+    };
+    // Per-node network of multi-GPU instance families (values as the vendors publish them, per
+    // instance; recalled from the vendors' instance pages, not re-checked here).
+    static const Row rows[] = {
+        {"aws", "p6-b300", 6400, "EFA", "AWS P6-B300 instance page: 6,400 Gbps EFAv4 (recalled, not re-checked)"},
+        {"aws", "p6-b200", 3200, "EFA", "AWS P6-B200 instance page: 3,200 Gbps EFAv4 (recalled, not re-checked)"},
+        {"aws", "p5en", 3200, "EFA", "AWS P5en instance page: 3,200 Gbps EFAv3 (recalled, not re-checked)"},
+        {"aws", "p5e", 3200, "EFA", "AWS P5e instance page: 3,200 Gbps EFA (recalled, not re-checked)"},
+        {"aws", "p5.48xlarge", 3200, "EFA", "AWS P5 instance page: 3,200 Gbps EFA (recalled, not re-checked)"},
+        {"aws", "p4de", 400, "EFA", "AWS P4de instance page: 400 Gbps EFA (4 x 100); nccl-tests on p4de [S36]"},
+        {"aws", "p4d", 400, "EFA", "AWS P4d instance page: 400 Gbps EFA (4 x 100) (recalled, not re-checked)"},
+        {"aws", "p3dn", 100, "EFA", "AWS P3dn instance page: 100 Gbps EFA (recalled, not re-checked)"},
+        {"aws", "p3.16xlarge", 25, "Ethernet", "AWS P3 instance page: 25 Gbps (recalled, not re-checked)"},
+        {"gcp", "a4-highgpu", 3200, "RoCE", "GCP A4 machine types: 3,200 Gbps RDMA (recalled, not re-checked)"},
+        {"gcp", "a3-ultragpu", 3200, "RoCE", "GCP A3 Ultra machine types: 3,200 Gbps RDMA (recalled, not re-checked)"},
+        {"gcp", "a3-megagpu", 1600, "Ethernet", "GCP A3 Mega: 1,600 Gbps GPUDirect-TCPXO (recalled, not re-checked)"},
+        {"gcp", "a3-highgpu-8g", 800, "Ethernet", "GCP A3 High: 800 Gbps GPUDirect-TCPX (recalled, not re-checked)"},
+        {"gcp", "a2-", 100, "Ethernet", "GCP A2 machine types: up to 100 Gbps (recalled, not re-checked)"},
+    };
+    for (const auto& r : rows)
+        if (iequals(provider, r.provider) && instance_type.size() >= std::string_view(r.prefix).size() &&
+            iequals(instance_type.substr(0, std::string_view(r.prefix).size()), r.prefix))
+            return InstanceNetwork{r.gbps, r.kind, r.source};
+    return std::nullopt;
+}
+
+}  // namespace gpuadvise
