@@ -29,6 +29,7 @@ std::string default_of(CLI::App& root, const std::string& option) {
 }
 
 int run_config_show(Context& ctx, CLI::App& root) {
+    (void)ctx.catalog();  // checks the file's provider ids and currency against the catalog (cli/config.cpp)
     const auto location = io::user_config_location();
     const io::UserConfig config = io::load_user_config(location);  // the same file apply_user_config read
     std::error_code ec;

@@ -17,9 +17,10 @@ std::string located(const SourceLocation& w) {
     return w.file + ":" + std::to_string(w.line) + ":" + std::to_string(w.column);
 }
 
-[[noreturn]] void bad_value(const io::UserSetting& s, const std::string& message) {
+[[noreturn]] void bad_value(const io::UserSetting& s, const std::string& message, std::size_t item = 0) {
+    const SourceLocation where = item < s.value_where.size() ? s.value_where[item] : s.where;
     throw DataError("the configuration file " + s.where.file + " has errors",
-                    {Diagnostic{Severity::error, s.where, s.key + ": " + message}},
+                    {Diagnostic{Severity::error, where, s.key + ": " + message}},
                     "fix the value, or remove the line to use the default (gpuadvise config show)");
 }
 
@@ -27,10 +28,10 @@ std::string located(const SourceLocation& w) {
 void check_provider_ids(const Catalog& catalog, const io::UserSetting& s) {
     std::vector<std::string> ids;
     for (const auto& p : catalog.providers) ids.push_back(p.id);
-    for (const auto& v : s.values)
-        if (!catalog.find_provider(v)) {
-            auto best = closest_match(v, ids);
-            bad_value(s, "unknown provider '" + v + "'" + (best ? "; did you mean '" + *best + "'?" : ""));
+    for (std::size_t i = 0; i < s.values.size(); ++i)
+        if (!catalog.find_provider(s.values[i])) {
+            auto best = closest_match(s.values[i], ids);
+            bad_value(s, "unknown provider '" + s.values[i] + "'" + (best ? "; did you mean '" + *best + "'?" : ""), i);
         }
 }
 

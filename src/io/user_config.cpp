@@ -74,7 +74,7 @@ UserConfig parse_user_config(std::string_view text, const std::string& path) {
             for (const auto& k : user_config_keys())
                 if (k.key == key) spec = &k;
             if (!spec || config.find(key)) continue;  // reported by check_keys
-            UserSetting s{key, {}, ctx.where(it->second)};
+            UserSetting s{key, {}, ctx.where(it->second), {}};
             const YAML::Node value = it->second;
             if (value.IsNull()) {
                 ctx.error(it->first, key, "no value; give one or remove the line");  // a null has no mark
@@ -82,12 +82,17 @@ UserConfig parse_user_config(std::string_view text, const std::string& path) {
             }
             if (spec->list && value.IsScalar()) {
                 s.values.push_back(value.Scalar());  // "providers: aws" means [aws]
+                s.value_where.push_back(s.where);
             } else if (spec->list) {
                 if (!ctx.expect_sequence(value, key)) continue;
                 for (std::size_t i = 0; i < value.size(); ++i)
-                    if (auto v = ctx.as_text(value[i], index_path(key, i))) s.values.push_back(*v);
+                    if (auto v = ctx.as_text(value[i], index_path(key, i))) {
+                        s.values.push_back(*v);
+                        s.value_where.push_back(ctx.where(value[i]));
+                    }
             } else if (auto v = ctx.as_text(value, key)) {
                 s.values.push_back(*v);
+                s.value_where.push_back(s.where);
             } else {
                 continue;
             }

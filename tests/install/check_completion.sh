@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The generated completion scripts: bash (loaded with bash-completion, candidates checked for a few
-# command lines), zsh and fish (they must parse: zsh -n, fish -n).
+# The generated completion scripts: bash (loaded with bash-completion), zsh (its function run with the
+# completion builtins stubbed) and fish (complete -C): candidates for a few command lines; zsh -n, fish -n.
 #   check_completion.sh GPUADVISE COMPLETIONS_DIR
 # COMPLETIONS_DIR holds gpuadvise, _gpuadvise and gpuadvise.fish (cmake/GenerateDocs.cmake).
 # Exit 77 (CTest skip) with a message when bash-completion, zsh or fish is not installed.
@@ -20,6 +20,31 @@ fail=0
 # zsh and fish: the scripts parse.
 zsh -n "$dir/_gpuadvise" || { echo "FAIL: zsh -n $dir/_gpuadvise"; fail=1; }
 fish -n "$dir/gpuadvise.fish" || { echo "FAIL: fish -n $dir/gpuadvise.fish"; fail=1; }
+# zsh: run the completion function with the completion system's builtins replaced by stubs that
+# print what they were given (a real zsh completion needs a terminal), for a few command lines.
+zsh_candidates() {  # WORDS...: the words typed, the last one being completed
+    env -i PATH="$(dirname "$bin"):/usr/bin:/bin" HOME=/nonexistent zsh -f -c '
+        _describe() { local name=$4; print -l -- ${${(P)name}%%:*}; }
+        compadd() { if [[ $1 == -a ]]; then print -l -- ${(P)2}; else [[ $1 == -- ]] && shift; print -l -- "$@"; fi; }
+        _files() { print -- "<files>"; }
+        compset() { :; }
+        _call_program() { shift; "$@"; }
+        words=("${@:2}")
+        CURRENT=${#words}
+        source "$1"' zsh "$dir/_gpuadvise" "$@" | grep -- "^${*: -1}" | sort | tr '\n' ' '
+}
+zsh_expect() {  # WANT WORDS...
+    local want=$1 got; shift
+    got=$(zsh_candidates "$@")
+    if [[ " $got" == *" $want "* ]]; then echo "ok: zsh '$*<Tab>' -> $got"; else echo "FAIL: zsh '$*<Tab>': got [$got], want $want among them"; fail=1; fi
+}
+zsh_expect recommend gpuadvise rec
+zsh_expect markdown gpuadvise recommend --format ""
+zsh_expect --objective gpuadvise recommend --obj
+zsh_expect A100 gpuadvise compare A1
+zsh_expect llama-2-7b gpuadvise recommend --model ll
+zsh_expect spot gpuadvise offers --plan ""
+
 # fish: load the script and ask for real candidates.
 fish_out=$(env -i PATH="$(dirname "$bin"):/usr/bin:/bin" HOME="$(mktemp -d)" fish --no-config -c \
     "source $dir/gpuadvise.fish; complete -C 'gpuadvise recommend --format '" 2>&1 | cut -f1)
