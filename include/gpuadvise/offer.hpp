@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "gpuadvise/commitment.hpp"
+
 namespace gpuadvise {
 
 // Where a piece of catalog data came from, for diagnostics (1-based; 0 = unknown).
@@ -58,6 +60,7 @@ struct Offer {
     std::string source;
     std::vector<std::string> notes;  // e.g. "GPU-only price: host VM not included"
     SourceLocation where;
+    std::vector<Commitment> commitments;  // 1-month, 1-year, 3-year … plans (reserved_per_month is one of 1 month)
 
     std::optional<double> price(Plan p) const;
     bool operator==(const Offer&) const = default;

@@ -15,6 +15,7 @@ struct RuleInput {
     const Candidate* winner;  // best ranked option, nullptr when nothing is feasible
     const std::vector<Candidate>& ranked;
     const std::vector<Candidate>& reservable;  // feasible options that have a reserved price, best first
+    const std::vector<std::string>& without_commitments;  // providers of the catalog with no commitment price
 };
 
 StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family);

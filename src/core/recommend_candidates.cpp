@@ -71,7 +71,9 @@ Plans price_plans(const Catalog& catalog, const Offer& o, int instances, double 
     Plans plans;
     for (Plan p : {Plan::on_demand, Plan::reserved, Plan::spot}) {
         if (p == Plan::spot && !r.interruptible) continue;
-        if (auto pc = cost_plan(catalog, o, instances, p, hours, r.runs_per_week, spot, r.currency))
+        if (r.plan && r.plan->plan != p) continue;
+        if (p == Plan::reserved && o.commitments.empty() && !o.reserved_per_month) continue;  // most offers: no commitment
+        if (auto pc = cost_plan(catalog, o, instances, p, hours, r.runs_per_week, spot, r.currency, r.plan ? r.plan->term_months : 0))
             plans.items[static_cast<std::size_t>(plans.count++)] = *pc;
     }
     return plans;
@@ -255,10 +257,21 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     if (o.requirement) c.reasons.push_back("PyTorch " + r.pytorch->text + ": " + *o.requirement);
     if (o.slow_network) c.warnings.push_back(slow_network_warning(o, b.min_network_gbps));
     // The same computation that chose the plan: the chosen one in full, and the others.
-    for (const auto& p : price_plans(catalog, *o.offer, o.instances, o.estimate->hours_per_run + b.setup_hours, r, b.spot)) {
+    const double hours = o.estimate->hours_per_run + b.setup_hours;
+    for (const auto& p : price_plans(catalog, *o.offer, o.instances, hours, r, b.spot)) {
         if (p.plan == o.cost.plan) c.cost = p;
         else c.alternatives.push_back(p);
     }
+    // The other commitment terms of the same configuration (the best one is the reserved plan above).
+    if (!r.plan || r.plan->plan == Plan::reserved)
+        for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.instances, hours, r.runs_per_week, r.currency)) {
+            if (r.plan && r.plan->term_months && t.term_months != r.plan->term_months) continue;
+            const bool shown = (c.cost.plan == Plan::reserved && c.cost.term_months == t.term_months) ||
+                               std::any_of(c.alternatives.begin(), c.alternatives.end(), [&](const PlanCost& a) {
+                                   return a.plan == Plan::reserved && a.term_months == t.term_months;
+                               });
+            if (!shown) c.alternatives.push_back(t);
+        }
     if (auto usd = catalog.convert(c.cost.price_per_hour, r.currency, "USD"))
         if (auto tf = o.gpu->tflops.at(c.estimate.precision); tf && *tf > 0) c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;
     if (c.estimate.total_flops > 0) c.cost_per_pflop = c.cost.cost_per_run / (c.estimate.total_flops / 1e15);
