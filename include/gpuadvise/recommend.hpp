@@ -79,6 +79,17 @@ struct Rejection {
     std::string reason;
 };
 
+// Where a commitment takes over from on-demand for this job: on the top option, or else on the best
+// listed option that has a commitment price (step 2).
+struct CommitmentCrossover {
+    const Offer* offer = nullptr;
+    int term_months = 0;
+    double break_even_utilisation = 0;             // share of the term's hours
+    std::optional<double> runs_per_week;           // nullopt: never wins (dearer than on-demand at full use)
+    double hours_per_run = 0;                      // billed, with set-up
+    bool top_option = false;                       // about the #1 option (else the best one with a commitment)
+};
+
 struct Recommendation {
     std::vector<StepReport> steps;
     std::vector<Candidate> ranked;       // best first, at most `top`
@@ -90,6 +101,7 @@ struct Recommendation {
     std::string binding_constraint;      // when nothing is feasible
     std::string nearest_miss;
     std::vector<std::string> providers_without_commitments;  // of the ranked options: no commitment price in the catalog
+    std::optional<CommitmentCrossover> crossover;
 };
 
 Recommendation recommend(const Catalog& catalog, const RecommendRequest& request);

@@ -229,6 +229,16 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     json["feasible_options"] = rec.feasible;
     json["warnings"] = rec.warnings;
     json["providers_without_commitment_prices"] = rec.providers_without_commitments;
+    if (rec.crossover) {
+        const auto& x = *rec.crossover;
+        json["plan_crossover"] = {{"provider", x.offer->provider}, {"gpu", x.offer->gpu}, {"gpu_count", x.offer->gpu_count},
+                                  {"instance_type", x.offer->instance_type}, {"region", x.offer->region},
+                                  {"term_months", x.term_months}, {"break_even_utilisation", x.break_even_utilisation},
+                                  {"crossover_runs_per_week", json_number(x.runs_per_week)},
+                                  {"hours_per_run", x.hours_per_run}, {"top_option", x.top_option}};
+    } else {
+        json["plan_crossover"] = nullptr;
+    }
     if (what_if) {
         nlohmann::ordered_json points = nlohmann::ordered_json::array();
         for (const auto& p : what_if->points)

@@ -118,12 +118,12 @@ const PlanCost* on_demand_of(const Candidate& c) {
 std::string commitment_name(const Candidate& c, const PlanCost& k) {
     const std::string who = c.provider ? c.provider->name : c.offer->provider;
     const std::string what = c.offer->instance_type.empty() ? c.gpu->id + " x" + std::to_string(c.offer->gpu_count) : c.offer->instance_type;
-    return who + "'s " + term_label(k.term_months) + " " + what + " commitment";
+    return who + "'s " + term_label(k.term_months) + " " + what + " commitment" + (c.offer->region.empty() ? "" : " in " + c.offer->region);
 }
 
 }  // namespace
 
-StepReport step2_frequency(const RuleInput& in) {
+StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossover>& crossover) {
     StepReport s{"2", "training frequency", {}};
     const auto& r = in.request;
     const double threshold = in.catalog.policy.get("reserved_runs_per_week_heuristic");
@@ -166,6 +166,9 @@ StepReport step2_frequency(const RuleInput& in) {
                 }
         if (where) {
             const PlanCost* x = best_commitment(*where);
+            if (x->break_even_utilisation)
+                crossover = CommitmentCrossover{where->offer, x->term_months, *x->break_even_utilisation, x->crossover_runs_per_week,
+                                                x->hours_per_run, where == c};
             if (x->crossover_runs_per_week)
                 s.findings.push_back(
                     {"2.crossover", "preference",
@@ -173,7 +176,7 @@ StepReport step2_frequency(const RuleInput& in) {
                          " beats on-demand" + (where == c ? "" : " (the best listed option with a commitment: " + where->offer->provider + " " +
                                                                     where->gpu->id + " x" + std::to_string(where->gpu_count) + ")") +
                          fmt("; this workload: %g runs a week", r.runs_per_week) +
-                         fmt("; the commitment is paid for the whole term (%g months) whether used or not", x->term_months)});
+                         "; the commitment is paid for its whole " + term_label(x->term_months) + " term whether used or not"});
             else if (x->break_even_utilisation)
                 s.findings.push_back({"2.crossover", "preference",
                                       commitment_name(*where, *x) + fmt(" costs %.0f%% of on-demand at full use: it never beats on-demand",

@@ -19,7 +19,7 @@ struct RuleInput {
 };
 
 StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family);
-StepReport step2_frequency(const RuleInput& in);
+StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossover>& crossover);
 StepReport step3_dataset(const RuleInput& in);
 StepReport step4_scaling(const RuleInput& in);
 StepReport pitfalls(const RuleInput& in);

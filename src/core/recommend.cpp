@@ -134,7 +134,7 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     out.providers_without_commitments = without;
     detail::RuleInput in{catalog, request, estimates, winner, ranked, reservable, out.providers_without_commitments};
     out.steps.push_back(detail::step1_model_size(in, out.heuristic_gpu_family));
-    out.steps.push_back(detail::step2_frequency(in));
+    out.steps.push_back(detail::step2_frequency(in, out.crossover));
     out.steps.push_back(detail::step3_dataset(in));
     out.steps.push_back(detail::step4_scaling(in));
     out.steps.push_back(detail::pitfalls(in));

@@ -108,14 +108,14 @@ void load_gcp_pricing(const TableRef& ref, std::string_view bytes, Catalog& cata
                                (list.generated.empty() ? "" : ", generated " + list.generated) +
                                " from the Cloud Billing Catalog API";
     for (const auto& m : list.machines) {
+        if (!(m.gpu_count >= 1) || m.gpu_count != std::floor(m.gpu_count) || m.gpu_count > 4096) {
+            count_skip(catalog, file, "fractional GPU count (a share of one GPU)");
+            continue;
+        }
         const char* name = gcp_gpu_name(m.gpu_key);
         const std::string id = name ? gpu_id(catalog, name) : "";
         if (id.empty()) {
             count_skip(catalog, file, "GPU of the machine type not in the GPU catalog (" + m.gpu_key + ")");
-            continue;
-        }
-        if (!(m.gpu_count >= 1) || m.gpu_count != std::floor(m.gpu_count) || m.gpu_count > 4096) {
-            count_skip(catalog, file, "fractional GPU count (a share of one GPU)");
             continue;
         }
         Offer o;
@@ -311,16 +311,44 @@ void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges)
                 const Offer& d = catalog.offers[i];
                 by_key.emplace(d.provider + "|" + d.instance_type + "|" + d.region, i);
             }
+            long different_basis = 0;
+            std::unordered_map<std::string, bool> listed_types;  // machine types another table lists (any region)
             for (std::size_t i = 0; i < catalog.offers.size(); ++i) {
                 if (donor[i]) continue;
                 Offer& o = catalog.offers[i];
+                if (!o.instance_type.empty()) listed_types[o.provider + "|" + o.instance_type] = true;
                 auto it = by_key.find(o.provider + "|" + o.instance_type + "|" + o.region);
                 if (it == by_key.end()) continue;
                 const Offer& d = catalog.offers[it->second];
                 if (d.gpu != o.gpu || d.gpu_count != o.gpu_count) continue;
-                for (const auto& c : d.commitments) o.commitments.push_back(c);
                 remove[it->second] = true;
+                // Commitments are priced against the price list's on-demand; where the offer table's
+                // on-demand differs, they are from another price basis and would mislead the break-even.
+                if (d.on_demand_per_hour && o.on_demand_per_hour &&
+                    std::fabs(*d.on_demand_per_hour - *o.on_demand_per_hour) > 0.05 * *o.on_demand_per_hour) {
+                    ++different_basis;
+                    continue;
+                }
+                for (const auto& c : d.commitments) o.commitments.push_back(c);
             }
+            if (different_basis)
+                count_skip(catalog, r.file, "commitments not attached: on-demand differs from the offer table's by more than 5 % (another price basis)",
+                           different_basis);
+            // A machine type the offer table lists, but not in this region: the price list has a price
+            // where the table says it is not offered; trust the table. Machine types the table does not
+            // list at all (g2, g4) stay as offers of their own, with a note.
+            long not_offered = 0;
+            for (std::size_t i = r.begin; i < r.end; ++i) {
+                if (remove[i]) continue;
+                Offer& d = catalog.offers[i];
+                if (listed_types.count(d.provider + "|" + d.instance_type)) {
+                    remove[i] = true;
+                    ++not_offered;
+                } else {
+                    d.notes.push_back("price list row (machine type not in the provider's offer table): availability in this region not checked");
+                }
+            }
+            if (not_offered) count_skip(catalog, r.file, "machine type the offer table lists, but not in this region", not_offered);
         } else {
             // Per GPU model: offers whose instance type contains the row's instance_match text take
             // that row; the others of the GPU take the row without one.

@@ -79,7 +79,7 @@ TEST_CASE("reserved picks the commitment term that costs the workload least", "[
     CHECK(cost_commitment_terms(c, o, 1, 8.5, 1, "USD").size() == 2);
 }
 
-TEST_CASE("--plan values: reserved of any term or of one term", "[core]") {
+TEST_CASE("plan filter values: reserved of any term or of one term", "[core]") {
     CHECK(parse_plan_filter("reserved") == PlanFilter{Plan::reserved, 0});
     CHECK(parse_plan_filter("reserved-1m") == PlanFilter{Plan::reserved, 1});
     CHECK(parse_plan_filter("reserved-1y") == PlanFilter{Plan::reserved, 12});
