@@ -217,7 +217,8 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         }
         const Plans plans = price_plans(catalog, o, instances, c.estimate->hours_per_run + b.setup_hours, r, b.spot);
         if (plans.count == 0) {
-            reject("price", r.interruptible ? "no usable price" : "only a spot price, and the job is not --interruptible");
+            reject("price", r.plan ? "no " + plan_filter_text(*r.plan) + " price (--plan)"
+                                   : r.interruptible ? "no usable price" : "only a spot price, and the job is not --interruptible");
             continue;
         }
         const PlanCost* chosen = choose_plan(plans, r);

@@ -171,12 +171,16 @@ void load_one_table(const TableRef& ref, std::map<std::string, std::string>& alr
 // built-in one. A prepared table whose inputs changed is read again from the embedded CSV.
 void load_tables(const std::vector<TableRef>& tables, std::map<std::string, std::string>& already_read,
                  std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog, Diagnostics& diags) {
-    std::vector<DonorRange> donors;  // commitment tables' rows, attached once every table is read
-    for (const auto& ref : tables) {
-        const std::size_t first = catalog.offers.size();
-        load_one_table(ref, already_read, prepared, gpus_unchanged, catalog, diags);
-        if (is_commitment_table_format(ref.format)) donors.push_back({ref.format, table_display_name(ref), first, catalog.offers.size()});
-    }
+    // Offer tables first, then the commitment tables: their rows land at the end, are attached to the
+    // offers before them, and leave without moving those.
+    std::vector<DonorRange> donors;
+    for (const bool commitments : {false, true})
+        for (const auto& ref : tables) {
+            if (is_commitment_table_format(ref.format) != commitments) continue;
+            const std::size_t first = catalog.offers.size();
+            load_one_table(ref, already_read, prepared, gpus_unchanged, catalog, diags);
+            if (commitments) donors.push_back({ref.format, table_display_name(ref), first, catalog.offers.size()});
+        }
     attach_commitments(catalog, donors);
 }
 

@@ -299,29 +299,36 @@ void load_commitment_table(const TableRef& ref, std::string_view bytes, Catalog&
 
 void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges) {
     if (ranges.empty()) return;
-    std::vector<bool> donor(catalog.offers.size(), false);
-    for (const auto& r : ranges)
-        for (std::size_t i = r.begin; i < r.end && i < donor.size(); ++i) donor[i] = true;
-    std::vector<bool> remove(catalog.offers.size(), false);
+    // Donor rows are the tail of catalog.offers (the loader reads commitment tables last).
+    std::size_t first_donor = catalog.offers.size();
+    for (const auto& r : ranges) first_donor = std::min(first_donor, r.begin);
+    std::vector<bool> remove(catalog.offers.size() - first_donor, false);
+    auto drop = [&](std::size_t i) { remove[i - first_donor] = true; };
+    auto dropped = [&](std::size_t i) { return static_cast<bool>(remove[i - first_donor]); };
     for (const auto& r : ranges) {
+        if (r.begin >= r.end) continue;
+        const std::string& provider = catalog.offers[r.begin].provider;  // one table, one provider
+        std::vector<std::size_t> mine;  // the provider's offers of the offer tables
+        for (std::size_t i = 0; i < first_donor; ++i)
+            if (catalog.offers[i].provider == provider) mine.push_back(i);
         if (r.format == "gcp-pricing") {
             // provider|machine type|region -> donor
             std::unordered_map<std::string, std::size_t> by_key;
             for (std::size_t i = r.begin; i < r.end; ++i) {
                 const Offer& d = catalog.offers[i];
-                by_key.emplace(d.provider + "|" + d.instance_type + "|" + d.region, i);
+                by_key.emplace(d.instance_type + "|" + d.region, i);
             }
             long different_basis = 0;
-            std::unordered_map<std::string, bool> listed_types;  // machine types another table lists (any region)
-            for (std::size_t i = 0; i < catalog.offers.size(); ++i) {
-                if (donor[i]) continue;
+            std::unordered_map<std::string, bool> listed_types;  // machine types the offer tables list (any region)
+            for (std::size_t i : mine) {
                 Offer& o = catalog.offers[i];
-                if (!o.instance_type.empty()) listed_types[o.provider + "|" + o.instance_type] = true;
-                auto it = by_key.find(o.provider + "|" + o.instance_type + "|" + o.region);
+                if (o.instance_type.empty()) continue;
+                listed_types[o.instance_type] = true;
+                auto it = by_key.find(o.instance_type + "|" + o.region);
                 if (it == by_key.end()) continue;
                 const Offer& d = catalog.offers[it->second];
                 if (d.gpu != o.gpu || d.gpu_count != o.gpu_count) continue;
-                remove[it->second] = true;
+                drop(it->second);
                 // Commitments are priced against the price list's on-demand; where the offer table's
                 // on-demand differs, they are from another price basis and would mislead the break-even.
                 if (d.on_demand_per_hour && o.on_demand_per_hour &&
@@ -339,10 +346,10 @@ void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges)
             // list at all (g2, g4) stay as offers of their own, with a note.
             long not_offered = 0;
             for (std::size_t i = r.begin; i < r.end; ++i) {
-                if (remove[i]) continue;
+                if (dropped(i)) continue;
                 Offer& d = catalog.offers[i];
-                if (listed_types.count(d.provider + "|" + d.instance_type)) {
-                    remove[i] = true;
+                if (listed_types.count(d.instance_type)) {
+                    drop(i);
                     ++not_offered;
                 } else {
                     d.notes.push_back("price list row (machine type not in the provider's offer table): availability in this region not checked");
@@ -355,15 +362,13 @@ void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges)
             std::map<std::string, long> unmatched;
             for (std::size_t i = r.begin; i < r.end; ++i) {
                 const Offer& d = catalog.offers[i];
-                remove[i] = true;
+                drop(i);
                 long matched = 0;
-                for (std::size_t j = 0; j < catalog.offers.size(); ++j) {
-                    if (donor[j]) continue;
+                for (std::size_t j : mine) {
                     Offer& o = catalog.offers[j];
-                    if (o.provider != d.provider || o.gpu != d.gpu) continue;
+                    if (o.gpu != d.gpu) continue;
                     if (!d.region.empty() && o.region != d.region) continue;
-                    const bool has_match = !d.instance_type.empty() && o.instance_type.find(d.instance_type) != std::string::npos;
-                    if (!d.instance_type.empty() && !has_match) continue;
+                    if (!d.instance_type.empty() && o.instance_type.find(d.instance_type) == std::string::npos) continue;
                     if (d.instance_type.empty()) {
                         // a more specific row of this table (instance_match) takes precedence
                         bool specific = false;
@@ -385,9 +390,9 @@ void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges)
             for (const auto& [reason, n] : unmatched) count_skip(catalog, r.file, reason, n);
         }
     }
-    std::size_t out = 0;
-    for (std::size_t i = 0; i < catalog.offers.size(); ++i)
-        if (!remove[i]) {
+    std::size_t out = first_donor;
+    for (std::size_t i = first_donor; i < catalog.offers.size(); ++i)
+        if (!dropped(i)) {
             if (out != i) catalog.offers[out] = std::move(catalog.offers[i]);
             ++out;
         }
