@@ -171,17 +171,14 @@ void load_one_table(const TableRef& ref, std::map<std::string, std::string>& alr
 // built-in one. A prepared table whose inputs changed is read again from the embedded CSV.
 void load_tables(const std::vector<TableRef>& tables, std::map<std::string, std::string>& already_read,
                  std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog, Diagnostics& diags) {
-    // Offer tables first, then the commitment tables: their rows land at the end, are attached to the
-    // offers before them, and leave without moving those.
-    std::vector<DonorRange> donors;
-    for (const bool commitments : {false, true})
-        for (const auto& ref : tables) {
-            if (is_commitment_table_format(ref.format) != commitments) continue;
-            const std::size_t first = catalog.offers.size();
-            load_one_table(ref, already_read, prepared, gpus_unchanged, catalog, diags);
-            if (commitments) donors.push_back({ref.format, table_display_name(ref), first, catalog.offers.size()});
-        }
-    attach_commitments(catalog, donors);
+    // A commitment table follows its provider's offer tables: its rows land at the end of the offers
+    // read so far and are attached at once (before a large table after it is read, so that nothing big moves).
+    for (const auto& ref : tables) {
+        const std::size_t first = catalog.offers.size();
+        load_one_table(ref, already_read, prepared, gpus_unchanged, catalog, diags);
+        if (is_commitment_table_format(ref.format))
+            attach_commitments(catalog, {{ref.format, table_display_name(ref), first, catalog.offers.size()}});
+    }
 }
 
 void load_one_table(const TableRef& ref, std::map<std::string, std::string>& already_read, std::vector<BuiltinTable>& prepared,

@@ -299,7 +299,7 @@ void load_commitment_table(const TableRef& ref, std::string_view bytes, Catalog&
 
 void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges) {
     if (ranges.empty()) return;
-    // Donor rows are the tail of catalog.offers (the loader reads commitment tables last).
+    // Donor rows are the tail of catalog.offers (the loader attaches each commitment table as it is read).
     std::size_t first_donor = catalog.offers.size();
     for (const auto& r : ranges) first_donor = std::min(first_donor, r.begin);
     std::vector<bool> remove(catalog.offers.size() - first_donor, false);
