@@ -15,8 +15,9 @@ struct CheapestPrice {
     std::string provider;
     double price = 0;      // per GPU
     std::string currency;
-    std::string unit;      // "per_gpu_hour" or "per_gpu_month"
+    std::string unit;      // "per_gpu_hour"; reserved: "per_gpu_hour_at_full_use" (the commitment's month over 730 h)
     const Offer* offer = nullptr;
+    int term_months = 0;   // reserved: the commitment's term
 };
 
 struct GpuComparison {

@@ -4,6 +4,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/configuration.hpp"
@@ -33,17 +35,45 @@ struct PlanCost {
     int reserved_sets = 0;      // reserved: configurations reserved so the monthly hours fit (730 h each)
     std::optional<double> break_even_hours_per_month;  // reserved monthly ÷ on-demand hourly, same configuration
     std::optional<double> spot_overhead;               // fraction added to the run time
+    // reserved (a commitment of any term): which one, and how it compares with on-demand.
+    const Commitment* commitment = nullptr;            // into the offer; nullptr for a bare reserved_per_month
+    int term_months = 0;
+    int committed_instances = 0;                       // slots paid for the term (reserved_sets x instances, or fewer)
+    double on_demand_overflow_per_month = 0;           // hours the committed slots do not cover, at on-demand
+    std::optional<double> break_even_utilisation;      // share of the term's hours above which it beats on-demand
+    std::optional<double> crossover_runs_per_week;     // runs a week of this job at that share; nullopt when >= 1
 };
 
+// A --plan value: on-demand, reserved (any term, or reserved-1m/-1y/-3y/-Nm), spot.
+struct PlanFilter {
+    Plan plan = Plan::on_demand;
+    int term_months = 0;  // reserved only; 0 = any term
+    bool operator==(const PlanFilter&) const = default;
+};
+std::optional<PlanFilter> parse_plan_filter(std::string_view text);
+std::string plan_filter_text(const PlanFilter& f);  // "on-demand", "reserved", "reserved-1y", "spot"
+
 // Cost of a plan, or nullopt when the offer has no such price (or it cannot be converted).
+// reserved: the commitment of `term_months` (0 = any term) that costs this workload least a month.
 std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, int instances, Plan plan,
                                   double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
-                                  const std::string& currency);
+                                  const std::string& currency, int term_months = 0);
+
+// reserved, one PlanCost per commitment term of the offer (the cheapest of each term), shortest first.
+std::vector<PlanCost> cost_commitment_terms(const Catalog& catalog, const Offer& offer, int instances, double hours_per_run,
+                                            double runs_per_week, const std::string& currency);
+
+// The offer's commitments, and a bare reserved_per_month as the 1-month commitment it is (offers
+// built in code; the catalog readers add it to `commitments` themselves).
+bool has_commitment(const Offer& offer, int term_months = 0);
+
+// The cheapest commitment of `term_months` (0 = any) per hour at full use (monthly / hours_per_month), whole offer.
+const Commitment* cheapest_commitment(const Offer& offer, int term_months = 0);
 
 // The same for a configuration: its instances are the copies of the offer rented (the offer's
 // GPUs per instance are config.gpus_per_node).
 std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, const Configuration& config, Plan plan,
                                   double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
-                                  const std::string& currency);
+                                  const std::string& currency, int term_months = 0);
 
 }  // namespace gpuadvise

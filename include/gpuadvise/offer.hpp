@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuadvise/commitment.hpp"
 #include "gpuadvise/names.hpp"
 
 namespace gpuadvise {
@@ -89,6 +90,7 @@ struct Offer {
     std::string source;
     std::vector<std::string> notes;  // e.g. "GPU-only price: host VM not included"
     SourceLocation where;
+    std::vector<Commitment> commitments;  // 1-month, 1-year, 3-year … plans (reserved_per_month is one of 1 month)
 
     std::optional<double> price(Plan p) const;
     bool operator==(const Offer&) const = default;

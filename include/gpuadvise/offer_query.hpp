@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
+#include "gpuadvise/cost_model.hpp"
 #include "gpuadvise/gpu_query.hpp"
 
 namespace gpuadvise {
@@ -18,6 +19,7 @@ struct OfferQuery {
     std::vector<std::string> providers;  // ids, case-insensitive; empty = all
     std::vector<std::string> regions;    // substrings, case-insensitive; empty = all
     std::optional<Plan> plan;            // keep offers with this plan, price them by it
+    int term_months = 0;                 // reserved: only commitments of this term (0 = any)
     std::optional<double> max_price;     // per hour for the whole offer, output currency (reserved: monthly / hours_per_month)
     std::string currency = "USD";
     OfferSort sort = OfferSort::price;
@@ -29,8 +31,10 @@ struct OfferRow {
     const Gpu* gpu = nullptr;
     // The offer's prices converted to the query currency (whole offer).
     std::optional<double> on_demand_per_hour;
-    std::optional<double> reserved_per_month;
+    std::optional<double> reserved_per_month;  // the cheapest commitment (of the asked term) per month
     std::optional<double> spot_per_hour;
+    const Commitment* commitment = nullptr;  // that commitment; nullptr for a bare reserved_per_month
+    int term_months = 0;                     // its term (reserved_per_month alone: 1)
     Plan plan = Plan::on_demand;            // the plan this row is priced by
     std::optional<double> hourly_price;     // that plan per hour, whole offer (reserved: monthly / hours_per_month)
     std::optional<double> hourly_price_per_gpu;
@@ -48,7 +52,9 @@ struct OfferList {
 OfferList query_offers(const Catalog& catalog, const OfferQuery& query);
 
 // Hourly-equivalent price of one plan in `currency`, whole offer; nullopt when the plan is absent.
-std::optional<double> hourly_price(const Catalog& catalog, const Offer& offer, Plan plan, const std::string& currency);
+// reserved: the cheapest commitment of `term_months` (0 = any) at full use (monthly / hours_per_month).
+std::optional<double> hourly_price(const Catalog& catalog, const Offer& offer, Plan plan, const std::string& currency,
+                                   int term_months = 0);
 // Peak dense TFLOPS used for $/TFLOPS-hour: FP16, or FP32 for GPUs without FP16 figures.
 std::optional<double> reference_tflops(const Gpu& gpu);
 

@@ -85,6 +85,7 @@ struct RecommendRequest {
     std::vector<std::string> regions;
     int top = 5;
     std::optional<PytorchVersion> pytorch;  // --pytorch: offers no wheel of it supports are excluded
+    std::optional<PlanFilter> plan;         // --plan: only this plan (reserved: of this term, 0 = any)
 };
 
 // One fired rule.
@@ -127,6 +128,17 @@ struct Rejection {
     std::string reason;
 };
 
+// Where a commitment takes over from on-demand for this job: on the top option, or else on the best
+// listed option that has a commitment price (step 2).
+struct CommitmentCrossover {
+    const Offer* offer = nullptr;
+    int term_months = 0;
+    double break_even_utilisation = 0;             // share of the term's hours
+    std::optional<double> runs_per_week;           // nullopt: never wins (dearer than on-demand at full use)
+    double hours_per_run = 0;                      // billed, with set-up
+    bool top_option = false;                       // about the #1 option (else the best one with a commitment)
+};
+
 struct Recommendation {
     std::vector<StepReport> steps;
     std::vector<Candidate> ranked;       // best first, at most `top`
@@ -137,8 +149,32 @@ struct Recommendation {
     std::string why_not_heuristic;       // when that family is not the winner
     Constraint binding_constraint = Constraint::filters;  // when nothing is feasible
     std::string nearest_miss;
+    std::vector<std::string> providers_without_commitments;  // of the ranked options: no commitment price in the catalog
+    std::optional<CommitmentCrossover> crossover;
 };
 
 Recommendation recommend(const Catalog& catalog, const RecommendRequest& request);
+
+// --what-if runs-per-week=FROM:TO[:STEP]: the best option of each plan (lowest monthly cost, the
+// request's constraints and filters) at each point, and where the cheapest plan changes.
+struct WhatIfBest {
+    std::string provider, gpu, instance_type, region;
+    int gpu_count = 0;
+    int term_months = 0;  // reserved only
+    double cost_per_month = 0;
+};
+struct WhatIfPoint {
+    double runs_per_week = 0;
+    std::optional<WhatIfBest> on_demand, reserved, spot;
+};
+struct WhatIfCrossover {
+    double runs_per_week = 0;  // the point where the two plans cost the same (refined between grid points)
+    Plan from = Plan::on_demand, to = Plan::reserved;  // cheapest below, cheapest above
+};
+struct WhatIf {
+    std::vector<WhatIfPoint> points;
+    std::vector<WhatIfCrossover> crossovers;
+};
+WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& request, double from, double to, double step);
 
 }  // namespace gpuadvise

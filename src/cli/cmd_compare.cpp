@@ -21,6 +21,7 @@ nlohmann::ordered_json price_json(const std::optional<CheapestPrice>& p) {
     j["currency"] = p->currency;
     j["unit"] = p->unit;
     j["gpu_count"] = p->offer->gpu_count;
+    j["term_months"] = p->term_months ? nlohmann::ordered_json(p->term_months) : nlohmann::ordered_json(nullptr);
     j["region"] = p->offer->region;
     j["as_of"] = p->offer->as_of;
     return j;
@@ -28,7 +29,7 @@ nlohmann::ordered_json price_json(const std::optional<CheapestPrice>& p) {
 
 std::string price_cell(const std::optional<CheapestPrice>& p, int decimals) {
     if (!p) return "-";
-    return io::fmt_number(p->price, decimals) + " (" + p->provider + ")";
+    return io::fmt_number(p->price, decimals) + " (" + p->provider + (p->term_months ? " " + term_short(p->term_months) : "") + ")";
 }
 
 std::string ratio_cell(const std::optional<double>& r) { return r ? io::fmt_number(*r, 2) + "x" : "-"; }
@@ -101,7 +102,7 @@ int run_compare(Context& ctx, const CompareOptions& opt) {
     });
     row("compute capability", [](const GpuComparison& r) { return r.gpu->compute_capability; });
     row("on-demand " + cur + "/GPU-h", [](const GpuComparison& r) { return price_cell(r.on_demand, 2); });
-    row("reserved " + cur + "/GPU-month", [](const GpuComparison& r) { return price_cell(r.reserved, 0); });
+    row("commitment " + cur + "/GPU-h, full use", [](const GpuComparison& r) { return price_cell(r.reserved, 2); });
     row("spot " + cur + "/GPU-h", [](const GpuComparison& r) { return price_cell(r.spot, 2); });
     row("USD/TFLOPS-h (FP16)", [](const GpuComparison& r) { return io::fmt_optional(r.usd_per_tflops_hour, 4); });
     row("FP16 vs first", [](const GpuComparison& r) { return ratio_cell(r.relative_fp16); });

@@ -1,4 +1,5 @@
 // gpuadvise offers: filter and sort provider offers.
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -55,6 +56,13 @@ void filter_by_pytorch(Context& ctx, const Catalog& catalog, const std::string& 
     list.rows = std::move(kept);
 }
 
+std::optional<PlanFilter> parse_plan(const std::string& s) {
+    if (s.empty()) return std::nullopt;
+    auto f = parse_plan_filter(s);
+    if (!f) throw UsageError("--plan " + s + ": not a plan", "use on-demand, reserved, reserved-1m, reserved-1y, reserved-3y or spot");
+    return f;
+}
+
 // One line naming the providers whose shown prices are older than policy max_price_age_days.
 void warn_stale_prices(Context& ctx, const Catalog& catalog, const OfferList& list) {
     const auto today = parse_iso_date(io::today_iso());
@@ -87,7 +95,11 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
     if (!opt.gpu.empty()) q.gpu = parse_gpu_spec(opt.gpu);
     q.providers = opt.providers;
     q.regions = opt.regions;
-    if (!opt.plan.empty()) q.plan = kPlanLabels.parse_or_throw(opt.plan, "--plan");
+    const auto plan = parse_plan(opt.plan);
+    if (plan) {
+        q.plan = plan->plan;
+        q.term_months = plan->term_months;
+    }
     q.max_price = opt.max_price;
     q.currency = ctx.currency();
     q.sort = opt.sort == "price-per-gpu" ? OfferSort::price_per_gpu
@@ -122,6 +134,19 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
         j["on_demand_per_hour"] = json_number(o.on_demand_per_hour);
         j["reserved_per_month"] = json_number(o.reserved_per_month);
         j["spot_per_hour"] = json_number(o.spot_per_hour);
+        nlohmann::ordered_json commitments = nlohmann::ordered_json::array();
+        for (const auto& c : o.commitments) {
+            nlohmann::ordered_json x;
+            x["term_months"] = c.term_months;
+            x["price_per_month"] = round_money(c.price_per_month);
+            x["upfront"] = c.upfront;
+            x["scope"] = c.scope;
+            x["source"] = c.source;
+            x["as_of"] = c.as_of;
+            if (!c.note.empty()) x["note"] = c.note;
+            commitments.push_back(x);
+        }
+        j["commitments"] = commitments;
         j["as_of"] = o.as_of;
         j["source"] = o.source;
         j["plan"] = to_string(r.plan);
@@ -138,9 +163,10 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
         json["offers"].push_back(j);
         table.rows.push_back({o.provider, o.gpu, std::to_string(o.gpu_count), o.region.empty() ? "-" : o.region,
                               o.instance_type.empty() ? "-" : o.instance_type, io::fmt_optional(r.on_demand_per_hour, 2),
-                              io::fmt_optional(r.reserved_per_month, 0), io::fmt_optional(r.spot_per_hour, 2),
-                              io::fmt_optional(r.hourly_price_per_gpu, 3), io::fmt_optional(r.usd_per_tflops_hour, 4),
-                              o.as_of});
+                              r.reserved_per_month ? io::fmt_number(*r.reserved_per_month, 0) + " (" + term_short(r.term_months) + ")" : "-",
+                              io::fmt_optional(r.spot_per_hour, 2), io::fmt_optional(r.hourly_price_per_gpu, 3),
+                              io::fmt_optional(r.usd_per_tflops_hour, 4),
+                              r.plan == Plan::reserved && r.commitment && !r.commitment->as_of.empty() ? r.commitment->as_of : o.as_of});
     }
     if (!fits.empty()) {
         table.columns.push_back({"PYTORCH " + opt.pytorch});
@@ -153,9 +179,26 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
     doc.tables.push_back(table);
     doc.notes.push_back("Prices in " + list.currency + " for the whole offer" +
                         (list.currency == "USD" ? "" : " (converted with the catalog's dated rates)") +
-                        "; PER GPU/H prices the " + (q.plan ? std::string(to_string(*q.plan)) : "on-demand") +
-                        " plan. " + std::to_string(list.rows.size()) + " of " + std::to_string(list.matched) +
-                        " matching offers shown.");
+                        "; PER GPU/H prices the " + (plan ? plan_filter_text(*plan) : std::string("on-demand")) +
+                        " plan" + (q.plan == Plan::reserved ? " at full use (the monthly commitment over 730 h; AS OF is the commitment's)" : "") +
+                        "; RESERVED/MO is the cheapest commitment (1m, 1y, 3y: its term). " + std::to_string(list.rows.size()) + " of " +
+                        std::to_string(list.matched) + " matching offers shown.");
+    // Say where commitment prices are unknown instead of implying a provider sells none.
+    if (q.plan == Plan::reserved || !q.providers.empty()) {
+        std::vector<std::string> providers = q.providers;
+        if (providers.empty())
+            for (const auto& p : catalog.providers)
+                if (p.kind != ProviderKind::placeholder && p.kind != ProviderKind::example) providers.push_back(p.id);
+        std::vector<std::string> unknown;
+        for (const auto& id : providers)
+            if (std::none_of(catalog.offers.begin(), catalog.offers.end(),
+                             [&](const Offer& o) { return iequals(o.provider, id) && has_commitment(o); }))
+                unknown.push_back(id);
+        if (!unknown.empty())
+            doc.notes.push_back("No commitment prices known for " + join(unknown, ", ") +
+                                " (the catalog has none; the provider may still sell them).");
+        json["providers_without_commitment_prices"] = unknown;
+    }
     ctx.emit(json, doc);
     warn_stale_prices(ctx, catalog, list);
     if (list.rows.empty()) {
@@ -174,8 +217,7 @@ Runner setup_offers(CLI::App& sub) {
     sub.add_option("--provider", opt->providers, "Only this provider (repeatable)")->type_name("ID");
     sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)")->type_name("TEXT");
     sub.add_option("--plan", opt->plan, "Only offers with this plan, priced by it")
-        ->check(CLI::IsMember(kPlanLabels.names()))
-        ->type_name("on-demand|reserved|spot");
+        ->type_name("on-demand|reserved|reserved-1m|reserved-1y|reserved-3y|spot");
     sub.add_option("--max-price", opt->max_price, "Highest price per hour for the whole offer (reserved: monthly / 730 h)")
         ->check(finite_range(0.0, 1e9))
         ->type_name("AMOUNT");

@@ -1,5 +1,7 @@
 // gpuadvise recommend: the four-step needs analysis and the cost model, ranked and explained.
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -30,6 +32,8 @@ struct RecommendOptions {
     bool explain = false;
     std::string pytorch;
     std::optional<double> tokens_per_month, requests_per_day;
+    std::string plan;     // --plan on-demand|reserved|reserved-1m|reserved-1y|reserved-3y|spot
+    std::string what_if;  // --what-if runs-per-week=FROM:TO[:STEP]
 };
 
 RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
@@ -77,6 +81,12 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     r.regions = opt.regions;
     r.top = opt.top;
     if (!opt.pytorch.empty()) r.pytorch = parse_pytorch_option(catalog, opt.pytorch);
+    if (!opt.plan.empty()) {
+        r.plan = parse_plan_filter(opt.plan);
+        if (!r.plan) throw UsageError("--plan " + opt.plan + ": not a plan", "use on-demand, reserved, reserved-1m, reserved-1y, reserved-3y or spot");
+        if (r.plan->plan == Plan::spot && !r.interruptible)
+            throw UsageError("--plan spot needs --interruptible", "mark the job --interruptible (it checkpoints and can restart)");
+    }
     return r;
 }
 
@@ -121,6 +131,16 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["gpu_hours_per_month"] = round_money(c.cost.gpu_hours_per_month);
     j["break_even_hours_per_month"] = json_number(c.break_even_hours_per_month);
     j["reserved_sets"] = c.cost.plan == Plan::reserved ? nlohmann::ordered_json(c.cost.reserved_sets) : nlohmann::ordered_json(nullptr);
+    // The best commitment of this configuration (the chosen plan, or the cheapest reserved alternative).
+    const PlanCost* k = c.cost.plan == Plan::reserved ? &c.cost : nullptr;
+    for (const auto& a : c.alternatives)
+        if (!k && a.plan == Plan::reserved) k = &a;
+        else if (k != &c.cost && a.plan == Plan::reserved && a.cost_per_month < k->cost_per_month) k = &a;
+    j["term_months"] = c.cost.plan == Plan::reserved ? nlohmann::ordered_json(c.cost.term_months) : nlohmann::ordered_json(nullptr);
+    j["break_even_utilisation"] = k ? json_number(k->break_even_utilisation) : nlohmann::ordered_json(nullptr);
+    j["crossover_runs_per_week"] = k ? json_number(k->crossover_runs_per_week) : nlohmann::ordered_json(nullptr);
+    j["commitment_term_months"] = k ? nlohmann::ordered_json(k->term_months) : nlohmann::ordered_json(nullptr);
+    j["committed_instances"] = c.cost.plan == Plan::reserved ? nlohmann::ordered_json(c.cost.committed_instances) : nlohmann::ordered_json(nullptr);
     j["spot_overhead_fraction"] = json_number(c.cost.spot_overhead);
     j["usd_per_tflops_hour"] = json_number(c.usd_per_tflops_hour);
     j["cost_per_pflop"] = json_number(c.cost_per_pflop);
@@ -137,6 +157,7 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     for (const auto& a : c.alternatives) {
         nlohmann::ordered_json x;
         x["plan"] = to_string(a.plan);
+        x["term_months"] = a.plan == Plan::reserved ? nlohmann::ordered_json(a.term_months) : nlohmann::ordered_json(nullptr);
         x["hours_per_run"] = round_money(a.hours_per_run);
         x["cost_per_run"] = round_money(a.cost_per_run);
         x["cost_per_month"] = round_money(a.cost_per_month);
@@ -146,12 +167,59 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     return j;
 }
 
+// "reserved 1y" for a commitment of a known term, else the plan's label.
+std::string plan_term_label(Plan p, int term_months) {
+    std::string label(plan_label(p));
+    if (p == Plan::reserved && term_months) label += " " + term_short(term_months);
+    return label;
+}
+
+// FROM:TO[:STEP] of --what-if runs-per-week=…
+struct WhatIfRange {
+    double from = 0, to = 0, step = 1;
+};
+WhatIfRange parse_what_if(const std::string& text) {
+    const std::string key = "runs-per-week=";
+    const UsageError bad("--what-if " + text + ": expected runs-per-week=FROM:TO[:STEP]", "e.g. --what-if runs-per-week=1:40");
+    if (text.rfind(key, 0) != 0) throw bad;
+    std::vector<double> v;
+    std::vector<std::string> parts(1);
+    for (char ch : text.substr(key.size())) {
+        if (ch == ':') parts.emplace_back();
+        else parts.back() += ch;
+    }
+    for (const auto& part : parts) {
+        double x = 0;
+        auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), x);
+        if (ec != std::errc() || ptr != part.data() + part.size() || !std::isfinite(x)) throw bad;
+        v.push_back(x);
+    }
+    if (v.size() < 2 || v.size() > 3) throw bad;
+    return {v[0], v[1], v.size() == 3 ? v[2] : 1.0};
+}
+
+nlohmann::ordered_json what_if_best_json(const std::optional<WhatIfBest>& b) {
+    if (!b) return nullptr;
+    nlohmann::ordered_json j;
+    j["provider"] = b->provider;
+    j["gpu"] = b->gpu;
+    j["gpu_count"] = b->gpu_count;
+    j["term_months"] = b->term_months ? nlohmann::ordered_json(b->term_months) : nlohmann::ordered_json(nullptr);
+    j["cost_per_month"] = round_money(b->cost_per_month);
+    return j;
+}
+
 int run_recommend(Context& ctx, const RecommendOptions& opt) {
     const Catalog& catalog = ctx.catalog();
     RecommendRequest request = build_request(ctx, opt);
     Recommendation rec = recommend(catalog, request);
     const Workload& w = request.workload;
     const std::string& cur = request.currency;
+    std::optional<WhatIf> what_if;
+    if (!opt.what_if.empty()) {
+        const WhatIfRange range = parse_what_if(opt.what_if);
+        what_if = what_if_runs_per_week(catalog, request, range.from, range.to, range.step);
+    }
 
     auto json = json_document();
     json["workload"] = recommend_workload_json(w, request);
@@ -171,6 +239,28 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     for (const auto& c : rec.ranked) json["recommendations"].push_back(candidate_json(c, cur));
     json["feasible_options"] = rec.feasible;
     json["warnings"] = rec.warnings;
+    json["providers_without_commitment_prices"] = rec.providers_without_commitments;
+    if (rec.crossover) {
+        const auto& x = *rec.crossover;
+        json["plan_crossover"] = {{"provider", x.offer->provider}, {"gpu", x.offer->gpu}, {"gpu_count", x.offer->gpu_count},
+                                  {"instance_type", x.offer->instance_type}, {"region", x.offer->region},
+                                  {"term_months", x.term_months}, {"break_even_utilisation", x.break_even_utilisation},
+                                  {"crossover_runs_per_week", json_number(x.runs_per_week)},
+                                  {"hours_per_run", x.hours_per_run}, {"top_option", x.top_option}};
+    } else {
+        json["plan_crossover"] = nullptr;
+    }
+    if (what_if) {
+        nlohmann::ordered_json points = nlohmann::ordered_json::array();
+        for (const auto& p : what_if->points)
+            points.push_back({{"runs_per_week", p.runs_per_week}, {"on_demand", what_if_best_json(p.on_demand)},
+                              {"reserved", what_if_best_json(p.reserved)}, {"spot", what_if_best_json(p.spot)}});
+        json["what_if"] = points;
+        nlohmann::ordered_json crossings = nlohmann::ordered_json::array();
+        for (const auto& x : what_if->crossovers)
+            crossings.push_back({{"runs_per_week", round_money(x.runs_per_week)}, {"from", to_string(x.from)}, {"to", to_string(x.to)}});
+        json["what_if_crossovers"] = crossings;
+    }
     if (rec.ranked.empty())
         json["nothing_fits"] = {{"binding_constraint", to_string(rec.binding_constraint)}, {"nearest_miss", rec.nearest_miss}};
     if (opt.explain) {
@@ -213,12 +303,42 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
         t.rows.push_back({std::to_string(c.rank), c.offer->provider,
                           c.gpu->id + " x" + std::to_string(c.gpu_count) + (c.instances > 1 ? " (" + std::to_string(c.instances) + " nodes)" : ""),
                           layout_label(c.estimate.config, w.is_training()),
-                          c.offer->region.empty() ? "-" : c.offer->region, std::string(plan_label(c.cost.plan)),
+                          c.offer->region.empty() ? "-" : c.offer->region, plan_term_label(c.cost.plan, c.cost.term_months),
                           io::fmt_number(c.cost.hours_per_run, 2), io::fmt_number(c.cost.cost_per_run, 2),
                           io::fmt_number(c.cost.cost_per_month, 2), io::fmt_optional(c.break_even_hours_per_month, 0),
                           io::fmt_optional(c.usd_per_tflops_hour, 4), notes});
     }
     doc.tables.push_back(t);
+    if (what_if) {
+        io::TextTable wt;
+        wt.title = "What if: monthly cost of the best option per plan (" + cur + ")";
+        wt.columns = {{"RUNS/WEEK", io::Align::right}, {"ON-DEMAND", io::Align::right}, {"RESERVED", io::Align::right},
+                      {"SPOT", io::Align::right}, {"CHEAPEST"}};
+        auto cell = [](const std::optional<WhatIfBest>& b) {
+            if (!b) return std::string("-");
+            return io::fmt_number(b->cost_per_month, 0) + (b->term_months ? " (" + term_short(b->term_months) + ")" : "");
+        };
+        for (const auto& p : what_if->points) {
+            std::string best = "-";
+            double low = 0;
+            for (Plan plan : {Plan::on_demand, Plan::reserved, Plan::spot}) {
+                const auto& b = plan == Plan::on_demand ? p.on_demand : plan == Plan::reserved ? p.reserved : p.spot;
+                if (b && (best == "-" || b->cost_per_month < low - 1e-9)) {
+                    low = b->cost_per_month;
+                    best = std::string(plan_label(plan)) + ": " + b->provider + " " + b->gpu + " x" + std::to_string(b->gpu_count) +
+                           (b->instance_type.empty() ? "" : " " + b->instance_type);
+                }
+            }
+            wt.rows.push_back({io::fmt_number(p.runs_per_week, 1), cell(p.on_demand), cell(p.reserved), cell(p.spot), best});
+        }
+        doc.tables.push_back(wt);
+        for (const auto& x : what_if->crossovers)
+            doc.notes.push_back("What if: at " + io::fmt_number(x.runs_per_week, 2) + " runs a week " + std::string(plan_label(x.to)) +
+                                " takes over from " + std::string(plan_label(x.from)) + ".");
+        if (what_if->crossovers.empty()) doc.notes.push_back("What if: the cheapest plan is the same across the range.");
+    }
+    for (const auto& p : rec.providers_without_commitments)
+        doc.notes.push_back("No commitment prices known for " + p + " (the catalog has none; the provider may still sell them).");
     for (const auto& c : rec.ranked) {
         if (c.rank == 1 || opt.explain)
             for (const auto& x : c.warnings) doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x.message);
@@ -276,6 +396,10 @@ Runner setup_recommend(CLI::App& sub) {
     sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)");
     sub.add_option("--top", opt->top, "How many options to list (default 5)")->check(CLI::Range(1, 1000));
     sub.add_option("--pytorch", opt->pytorch, "PyTorch version the job needs (e.g. 2.1 or 1.12+cu102): offers no wheel of it runs on are excluded");
+    sub.add_option("--plan", opt->plan, "Only this plan: on-demand, reserved (any term), reserved-1m, reserved-1y, reserved-3y, spot")
+        ->type_name("PLAN");
+    sub.add_option("--what-if", opt->what_if, "Monthly cost of the best option per plan over a range: runs-per-week=FROM:TO[:STEP]")
+        ->type_name("runs-per-week=FROM:TO");
     sub.add_flag("--explain", opt->explain, "Print every rule that fired and every rejected offer with the reason");
     sub.footer("Examples:\n  gpuadvise recommend --model bert --runs-per-week 4\n"
                "  gpuadvise recommend --model llama-2-7b --task lora --json\n"

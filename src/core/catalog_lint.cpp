@@ -95,6 +95,15 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
             *o.reserved_per_month >= hours_per_month * *o.on_demand_per_hour && *o.on_demand_per_hour > 0)
             d.warning(o.where, what_text() + ": reserved " + money(*o.reserved_per_month) + "/month costs more than " +
                                    money(hours_per_month) + " h of on-demand");
+        for (const auto& k : o.commitments) {
+            if (o.on_demand_per_hour && *o.on_demand_per_hour > 0 && k.price_per_month >= hours_per_month * *o.on_demand_per_hour &&
+                !(o.reserved_per_month && k.term_months == 1 && k.price_per_month == *o.reserved_per_month))  // warned above
+                d.warning(o.where, what_text() + ": " + std::to_string(k.term_months) + "-month commitment " + money(k.price_per_month) +
+                                       "/month costs more than " + money(hours_per_month) + " h of on-demand (it never pays off)");
+            if (k.term_months <= 0) d.error(o.where, what_text() + ": a commitment without a term (term_months)");
+            if (k.discount && (*k.discount < 0 || *k.discount > 0.95))
+                d.error(o.where, what_text() + ": commitment discount " + money(100 * *k.discount) + " % is outside 0-95 %");
+        }
         for (auto [name, price] : {std::pair{"on_demand_per_hour", o.on_demand_per_hour},
                                    std::pair{"reserved_per_month", o.reserved_per_month},
                                    std::pair{"spot_per_hour", o.spot_per_hour}})

@@ -12,14 +12,14 @@ std::optional<CheapestPrice> cheapest(const Catalog& catalog, const Gpu& gpu, Pl
     for (const auto& o : catalog.offers) {
         if (o.gpu != gpu.id) continue;
         if (const Provider* p = catalog.find_provider(o.provider); p && p->kind == ProviderKind::placeholder) continue;
-        auto price = o.price(plan);
+        // reserved: the cheapest commitment of any term, per GPU-hour at full use.
+        auto price = hourly_price(catalog, o, plan, currency);
         if (!price || *price <= 0) continue;
-        auto converted = catalog.convert(*price / o.gpu_count, o.currency, currency);
-        if (!converted) continue;
-        if (!best || *converted < best->price ||
-            (*converted == best->price && o.provider < best->provider)) {
-            best = CheapestPrice{o.provider, *converted, currency,
-                                 plan == Plan::reserved ? "per_gpu_month" : "per_gpu_hour", &o};
+        const double converted = *price / o.gpu_count;
+        if (!best || converted < best->price || (converted == best->price && o.provider < best->provider)) {
+            const Commitment* k = plan == Plan::reserved ? cheapest_commitment(o) : nullptr;
+            best = CheapestPrice{o.provider, converted, currency, plan == Plan::reserved ? "per_gpu_hour_at_full_use" : "per_gpu_hour", &o,
+                                 plan == Plan::reserved ? (k ? k->term_months : 1) : 0};
         }
     }
     return best;

@@ -1,5 +1,6 @@
 #include "gpuadvise/cost_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gpuadvise {
@@ -10,52 +11,137 @@ double spot_overhead_fraction(const SpotAssumptions& spot) {
     return spot.interruptions_per_hour * (spot.restart_minutes + spot.checkpoint_minutes / 2.0) / 60.0;
 }
 
+namespace {
+
+bool term_matches(const Commitment& c, int term_months) { return term_months == 0 || c.term_months == term_months; }
+
+// One commitment (price per month for one instance, in the offer's currency) costed for the workload.
+std::optional<PlanCost> cost_commitment(const Catalog& catalog, const Offer& offer, const Commitment* commitment,
+                                        double price_per_month, int term_months, int instances, double hours_per_run,
+                                        double runs_per_week, const std::string& currency) {
+    if (!(price_per_month > 0)) return std::nullopt;
+    auto converted = catalog.convert(price_per_month, offer.currency, currency);
+    if (!converted) return std::nullopt;
+    std::optional<double> od;
+    if (offer.on_demand_per_hour && *offer.on_demand_per_hour > 0) od = catalog.convert(*offer.on_demand_per_hour, offer.currency, currency);
+    const double hours_per_month = catalog.policy.get("hours_per_month");
+    const double busy_hours = runs_per_month(runs_per_week) * hours_per_run;
+    PlanCost c;
+    c.plan = Plan::reserved;
+    c.commitment = commitment;
+    c.term_months = term_months;
+    c.hours_per_run = hours_per_run;
+    // Paid whether used or not: the month's run hours of each copy must fit in its committed slots,
+    // or the rest runs on demand (a copy busier than the month needs a second slot, or on-demand hours).
+    c.committed_instances = best_committed_slots(*converted, od, instances, busy_hours, hours_per_month);
+    const CommitmentCost cc = cost_with_commitment(*converted, od, instances, c.committed_instances, busy_hours, hours_per_month);
+    c.reserved_sets = (c.committed_instances + instances - 1) / instances;
+    c.cost_per_month = cc.total_per_month;
+    c.on_demand_overflow_per_month = cc.on_demand_per_month;
+    c.price_per_hour = busy_hours > 0 ? c.cost_per_month / busy_hours : c.cost_per_month / hours_per_month;
+    if (od) {
+        c.break_even_hours_per_month = *converted / *od;
+        c.break_even_utilisation = break_even_utilisation(*converted, *od, hours_per_month);
+        c.crossover_runs_per_week = crossover_runs_per_week(*c.break_even_utilisation, hours_per_month, hours_per_run);
+    }
+    c.cost_per_run = c.hours_per_run * c.price_per_hour;
+    c.gpu_hours_per_month = busy_hours * offer.gpu_count * instances;
+    return c;
+}
+
+std::optional<PlanCost> cost_reserved(const Catalog& catalog, const Offer& offer, int instances, double hours_per_run,
+                                      double runs_per_week, const std::string& currency, int term_months) {
+    std::optional<PlanCost> best;
+    for (const auto& k : offer.commitments) {
+        if (!term_matches(k, term_months)) continue;
+        auto c = cost_commitment(catalog, offer, &k, k.price_per_month, k.term_months, instances, hours_per_run, runs_per_week, currency);
+        if (c && (!best || c->cost_per_month < best->cost_per_month - 1e-9 ||
+                  (std::fabs(c->cost_per_month - best->cost_per_month) <= 1e-9 && c->term_months < best->term_months)))
+            best = c;
+    }
+    if (offer.commitments.empty() && offer.reserved_per_month && (term_months == 0 || term_months == 1))
+        best = cost_commitment(catalog, offer, nullptr, *offer.reserved_per_month, 1, instances, hours_per_run, runs_per_week, currency);
+    return best;
+}
+
+}  // namespace
+
+std::optional<PlanFilter> parse_plan_filter(std::string_view text) {
+    if (text == "on-demand" || text == "on_demand") return PlanFilter{Plan::on_demand, 0};
+    if (text == "spot") return PlanFilter{Plan::spot, 0};
+    if (text == "reserved") return PlanFilter{Plan::reserved, 0};
+    if (text.substr(0, 9) != "reserved-" || text.size() < 11) return std::nullopt;
+    const std::string_view n = text.substr(9, text.size() - 10);
+    const char unit = text.back();
+    if (n.empty() || n.size() > 3 || !std::all_of(n.begin(), n.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) return std::nullopt;
+    const int value = std::stoi(std::string(n));
+    if (value <= 0 || (unit != 'm' && unit != 'y')) return std::nullopt;
+    return PlanFilter{Plan::reserved, unit == 'y' ? value * 12 : value};
+}
+
+std::string plan_filter_text(const PlanFilter& f) {
+    switch (f.plan) {
+        case Plan::on_demand: return "on-demand";
+        case Plan::spot: return "spot";
+        case Plan::reserved: return f.term_months ? "reserved-" + term_short(f.term_months) : "reserved";
+    }
+    return "";
+}
+
+bool has_commitment(const Offer& offer, int term_months) {
+    for (const auto& k : offer.commitments)
+        if (term_matches(k, term_months)) return true;
+    return offer.commitments.empty() && offer.reserved_per_month && (term_months == 0 || term_months == 1);
+}
+
+const Commitment* cheapest_commitment(const Offer& offer, int term_months) {
+    const Commitment* best = nullptr;
+    for (const auto& k : offer.commitments)
+        if (term_matches(k, term_months) && (!best || k.price_per_month < best->price_per_month)) best = &k;
+    return best;
+}
+
+std::vector<PlanCost> cost_commitment_terms(const Catalog& catalog, const Offer& offer, int instances, double hours_per_run,
+                                            double runs_per_week, const std::string& currency) {
+    std::vector<int> terms;
+    for (const auto& k : offer.commitments)
+        if (std::find(terms.begin(), terms.end(), k.term_months) == terms.end()) terms.push_back(k.term_months);
+    if (offer.commitments.empty() && offer.reserved_per_month) terms.push_back(1);
+    std::sort(terms.begin(), terms.end());
+    std::vector<PlanCost> out;
+    for (int t : terms)
+        if (auto c = cost_reserved(catalog, offer, instances, hours_per_run, runs_per_week, currency, t)) out.push_back(*c);
+    return out;
+}
+
 std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, int instances, Plan plan,
                                   double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
-                                  const std::string& currency) {
+                                  const std::string& currency, int term_months) {
+    if (plan == Plan::reserved) return cost_reserved(catalog, offer, instances, hours_per_run, runs_per_week, currency, term_months);
     auto raw = offer.price(plan);
     if (!raw || *raw <= 0) return std::nullopt;
     auto converted = catalog.convert(*raw, offer.currency, currency);
     if (!converted) return std::nullopt;
-    const double hours_per_month = catalog.policy.get("hours_per_month");
     const double runs = runs_per_month(runs_per_week);
 
     PlanCost c;
     c.plan = plan;
     c.hours_per_run = hours_per_run;
-    switch (plan) {
-        case Plan::on_demand:
-            c.price_per_hour = *converted * instances;
-            break;
-        case Plan::spot:
-            c.spot_overhead = spot_overhead_fraction(spot);
-            c.hours_per_run = hours_per_run * (1.0 + *c.spot_overhead);
-            c.price_per_hour = *converted * instances;
-            break;
-        case Plan::reserved: {
-            // A reservation is per instance per month: the month's run hours must fit in the reserved
-            // hours, so a workload needing more than 730 h a month reserves several configurations.
-            const double busy_hours = runs * hours_per_run;
-            c.reserved_sets = std::max(1, static_cast<int>(std::ceil(busy_hours / hours_per_month - 1e-9)));
-            const double monthly = *converted * instances * c.reserved_sets;
-            c.cost_per_month = monthly;
-            c.price_per_hour = busy_hours > 0 ? monthly / busy_hours : monthly / hours_per_month;
-            if (auto od = offer.on_demand_per_hour; od && *od > 0)
-                if (auto od_converted = catalog.convert(*od, offer.currency, currency))
-                    c.break_even_hours_per_month = *converted / *od_converted;
-            break;
-        }
+    c.price_per_hour = *converted * instances;
+    if (plan == Plan::spot) {
+        c.spot_overhead = spot_overhead_fraction(spot);
+        c.hours_per_run = hours_per_run * (1.0 + *c.spot_overhead);
     }
     c.cost_per_run = c.hours_per_run * c.price_per_hour;
-    if (plan != Plan::reserved) c.cost_per_month = c.cost_per_run * runs;
+    c.cost_per_month = c.cost_per_run * runs;
     c.gpu_hours_per_month = runs * hours_per_run * offer.gpu_count * instances;
     return c;
 }
 
 std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, const Configuration& config, Plan plan,
                                   double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
-                                  const std::string& currency) {
-    return cost_plan(catalog, offer, config.nodes, plan, hours_per_run, runs_per_week, spot, currency);
+                                  const std::string& currency, int term_months) {
+    return cost_plan(catalog, offer, config.nodes, plan, hours_per_run, runs_per_week, spot, currency, term_months);
 }
 
 }  // namespace gpuadvise

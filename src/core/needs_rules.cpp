@@ -99,56 +99,98 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
     return s;
 }
 
-StepReport step2_frequency(const RuleInput& in) {
+namespace {
+
+// The best commitment of a candidate's configuration: the chosen plan when it is one, else the
+// cheapest reserved alternative.
+const PlanCost* best_commitment(const Candidate& c) {
+    if (c.cost.plan == Plan::reserved) return &c.cost;
+    const PlanCost* best = nullptr;
+    for (const auto& a : c.alternatives)
+        if (a.plan == Plan::reserved && (!best || a.cost_per_month < best->cost_per_month)) best = &a;
+    return best;
+}
+
+const PlanCost* on_demand_of(const Candidate& c) {
+    if (c.cost.plan == Plan::on_demand) return &c.cost;
+    for (const auto& a : c.alternatives)
+        if (a.plan == Plan::on_demand) return &a;
+    return nullptr;
+}
+
+// "Google Cloud's 1-year a2-highgpu-1g commitment"
+std::string commitment_name(const Candidate& c, const PlanCost& k) {
+    const std::string who = c.provider ? c.provider->name : c.offer->provider;
+    const std::string what = c.offer->instance_type.empty() ? c.gpu->id + " x" + std::to_string(c.offer->gpu_count) : c.offer->instance_type;
+    return who + "'s " + term_label(k.term_months) + " " + what + " commitment" + (c.offer->region.empty() ? "" : " in " + c.offer->region);
+}
+
+}  // namespace
+
+StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossover>& crossover) {
     StepReport s{"2", "training frequency", {}};
     const auto& r = in.request;
     const double threshold = in.catalog.policy.get("reserved_runs_per_week_heuristic");
+    const double hours_per_month = in.catalog.policy.get("hours_per_month");
     const bool heuristic_reserved = r.runs_per_week > threshold;
     s.findings.push_back({"2.frequency_heuristic", FindingKind::heuristic,
-                          fmt("source rule: %g runs a week is ", r.runs_per_week) + (heuristic_reserved ? "more" : "not more") +
+                          fmt("the guide's rule of thumb: %g runs a week is ", r.runs_per_week) + (heuristic_reserved ? "more" : "not more") +
                               fmt(" than %g -> ", threshold) + (heuristic_reserved ? "monthly reserved" : "on-demand")});
     if (const Candidate* c = in.winner) {
         const double run_hours = c->run_hours_per_run;
         const double monthly_hours = runs_per_month(r.runs_per_week) * run_hours;
         std::string msg = fmt("computed: %.1f runs/month x %.2f h (with set-up) = %.0f h a month on the top option",
                               runs_per_month(r.runs_per_week), run_hours, monthly_hours);
-        const std::optional<double> break_even = c->break_even_hours_per_month;
-        if (break_even)
-            msg += fmt("; reserved breaks even at %.0f h a month per configuration", *break_even) +
-                   (monthly_hours > *break_even ? " -> reserved is cheaper" : " -> on-demand is cheaper");
+        const PlanCost* k = best_commitment(*c);
+        const PlanCost* od = on_demand_of(*c);
+        if (k && k->break_even_utilisation)
+            msg += "; its best commitment (" + term_label(k->term_months) + ") breaks even at " +
+                   fmt("%.0f%% of the term's hours", 100 * *k->break_even_utilisation) +
+                   fmt(" (%.0f h a month per instance)", *k->break_even_utilisation * hours_per_month) +
+                   (od && k->cost_per_month < od->cost_per_month ? " -> the commitment is cheaper" : " -> on-demand is cheaper");
+        else if (k)
+            msg += "; " + c->offer->provider + " has a commitment but no on-demand price for it";
+        else if (!has_commitment(*c->offer) && std::find(in.without_commitments.begin(), in.without_commitments.end(), c->offer->provider) != in.without_commitments.end())
+            msg += "; no commitment prices known for " + c->offer->provider;
         else
-            msg += "; " + c->offer->provider + " has no reserved price for it";
-        msg += std::string("; plan chosen: ") + to_string(c->cost.plan);
+            msg += "; " + c->offer->provider + " has no commitment price for it";
+        msg += std::string("; plan chosen: ") + to_string(c->cost.plan) +
+               (c->cost.plan == Plan::reserved ? " (" + term_label(c->cost.term_months) + ")" : "");
         s.findings.push_back({"2.break_even", FindingKind::preference, msg});
-        if (!break_even) {
-            // Show the trade-off where it exists: the best listed option that can be reserved.
-            for (const auto& other : in.reservable) {
-                const PlanCost* reserved = other.cost.plan == Plan::reserved ? &other.cost : nullptr;
-                const PlanCost* hourly = other.cost.plan == Plan::reserved ? nullptr : &other.cost;
-                for (const auto& a : other.alternatives) {
-                    if (a.plan == Plan::reserved) reserved = &a;
-                    else if (!hourly && a.plan == Plan::on_demand) hourly = &a;
+        // Where a commitment takes over, in runs a week of this job: on the top option, or else on the
+        // best listed option that has a commitment.
+        const Candidate* where = k ? c : nullptr;
+        if (!where)
+            for (const auto& other : in.reservable)
+                if (const PlanCost* x = best_commitment(other); x && x->crossover_runs_per_week) {
+                    where = &other;
+                    break;
                 }
-                if (!reserved || !other.break_even_hours_per_month) continue;
-                const double hours = runs_per_month(r.runs_per_week) * (hourly ? hourly->hours_per_run : other.cost.hours_per_run);
+        if (where) {
+            const PlanCost* x = best_commitment(*where);
+            if (x->break_even_utilisation)
+                crossover = CommitmentCrossover{where->offer, x->term_months, *x->break_even_utilisation, x->crossover_runs_per_week,
+                                                x->hours_per_run, where == c};
+            if (x->crossover_runs_per_week)
                 s.findings.push_back(
-                    {"2.break_even_reservable", FindingKind::preference,
-                     "best option with a reserved price: " + other.offer->provider + " " + other.gpu->id + " x" +
-                         std::to_string(other.gpu_count) +
-                         fmt(": %.0f h a month of use against a break-even of %.0f h -> ", hours,
-                             *other.break_even_hours_per_month) +
-                         (other.cost.plan == Plan::reserved ? "reserved" : "on-demand") + fmt(" (%.0f vs ", other.cost.cost_per_month) +
-                         fmt("%.0f ", other.cost.plan == Plan::reserved ? (hourly ? hourly->cost_per_month : 0) : reserved->cost_per_month) +
-                         r.currency + " a month)"});
-                break;
-            }
+                    {"2.crossover", FindingKind::preference,
+                     fmt("above %.1f runs a week of this job, ", *x->crossover_runs_per_week) + commitment_name(*where, *x) +
+                         " beats on-demand" + (where == c ? "" : " (the best listed option with a commitment: " + where->offer->provider + " " +
+                                                                    where->gpu->id + " x" + std::to_string(where->gpu_count) + ")") +
+                         fmt("; this workload: %g runs a week", r.runs_per_week) +
+                         "; the commitment is paid for its whole " + term_label(x->term_months) + " term whether used or not"});
+            else if (x->break_even_utilisation)
+                s.findings.push_back({"2.crossover", FindingKind::preference,
+                                      commitment_name(*where, *x) + fmt(" costs %.0f%% of on-demand at full use: it never beats on-demand",
+                                                                        100 * *x->break_even_utilisation)});
         }
         const bool chose_reserved = c->cost.plan == Plan::reserved;
         if (chose_reserved != heuristic_reserved && c->cost.plan != Plan::spot)
             s.findings.push_back({"2.heuristic_differs", FindingKind::explanation,
-                                  std::string("the source's rule would pick ") +
-                                      (heuristic_reserved ? "reserved" : "on-demand") +
-                                      "; the break-even for this workload's hours decides instead"});
+                                  std::string("the guide's rule of thumb would pick ") + (heuristic_reserved ? "reserved" : "on-demand") +
+                                      fmt("; the plan is chosen on the break-even instead: the rule counts runs, not hours or prices (%g runs of ", r.runs_per_week) +
+                                      fmt("%.1f h use %.0f%% of a month", run_hours, 100 * monthly_hours / hours_per_month) +
+                                      (k && k->break_even_utilisation ? fmt(", against a break-even of %.0f%%)", 100 * *k->break_even_utilisation) : std::string(")"))});
     }
     if (r.interruptible)
         s.findings.push_back({"2.spot", FindingKind::preference,

@@ -15,10 +15,11 @@ struct RuleInput {
     const Candidate* winner;  // best ranked option, nullptr when nothing is feasible
     const std::vector<Candidate>& ranked;
     const std::vector<Candidate>& reservable;  // feasible options that have a reserved price, best first
+    const std::vector<std::string>& without_commitments;  // providers of the catalog with no commitment price
 };
 
 StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family);
-StepReport step2_frequency(const RuleInput& in);
+StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossover>& crossover);
 StepReport step3_dataset(const RuleInput& in);
 StepReport step4_scaling(const RuleInput& in);
 StepReport pitfalls(const RuleInput& in);

@@ -30,8 +30,15 @@ std::optional<double> reference_tflops(const Gpu& gpu) {
     return gpu.tflops.fp32;
 }
 
-std::optional<double> hourly_price(const Catalog& catalog, const Offer& offer, Plan plan, const std::string& currency) {
-    auto price = offer.price(plan);
+std::optional<double> hourly_price(const Catalog& catalog, const Offer& offer, Plan plan, const std::string& currency,
+                                   int term_months) {
+    std::optional<double> price;
+    if (plan == Plan::reserved) {
+        if (const Commitment* c = cheapest_commitment(offer, term_months)) price = c->price_per_month;
+        else if (offer.commitments.empty() && (term_months == 0 || term_months == 1)) price = offer.reserved_per_month;
+    } else {
+        price = offer.price(plan);
+    }
     if (!price) return std::nullopt;
     double hourly = plan == Plan::reserved ? *price / catalog.policy.get("hours_per_month") : *price;
     return catalog.convert(hourly, offer.currency, currency);
@@ -68,18 +75,26 @@ OfferList query_offers(const Catalog& catalog, const OfferQuery& query) {
             return v ? catalog.convert(*v, o.currency, query.currency) : std::nullopt;
         };
         row.on_demand_per_hour = convert(o.on_demand_per_hour);
-        row.reserved_per_month = convert(o.reserved_per_month);
+        const int term = query.plan == Plan::reserved ? query.term_months : 0;
+        row.commitment = cheapest_commitment(o, term);
+        if (row.commitment) {
+            row.reserved_per_month = convert(row.commitment->price_per_month);
+            row.term_months = row.commitment->term_months;
+        } else if (o.commitments.empty() && o.reserved_per_month && term <= 1) {
+            row.reserved_per_month = convert(o.reserved_per_month);
+            row.term_months = 1;
+        }
         row.spot_per_hour = convert(o.spot_per_hour);
         if (query.plan) {
             row.plan = *query.plan;
         } else {
-            row.plan = o.on_demand_per_hour ? Plan::on_demand : o.reserved_per_month ? Plan::reserved : Plan::spot;
+            row.plan = o.on_demand_per_hour ? Plan::on_demand : row.reserved_per_month ? Plan::reserved : Plan::spot;
         }
-        row.hourly_price = hourly_price(catalog, o, row.plan, query.currency);
+        row.hourly_price = hourly_price(catalog, o, row.plan, query.currency, term);
         if (!row.hourly_price) continue;  // the requested plan does not exist for this offer
         if (query.max_price && *row.hourly_price > *query.max_price) continue;
         row.hourly_price_per_gpu = *row.hourly_price / o.gpu_count;
-        auto usd = hourly_price(catalog, o, row.plan, "USD");
+        auto usd = hourly_price(catalog, o, row.plan, "USD", term);
         if (row.gpu && usd)
             if (auto tf = reference_tflops(*row.gpu); tf && *tf > 0) row.usd_per_tflops_hour = *usd / o.gpu_count / *tf;
         list.rows.push_back(row);

@@ -94,9 +94,25 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     std::vector<Candidate> reservable;
     for (std::size_t k = 0; k < ranking.order.size() && reservable.size() < 3; ++k)
         if (options[ranking.order[k]].has_reserved) reservable.push_back(candidate(k));
-    detail::RuleInput in{catalog, request, estimates, winner, ranked, reservable};
+    // Providers without any commitment price: said so, rather than implying they sell none.
+    std::vector<std::string> without;
+    {
+        std::vector<std::string> with;
+        std::string_view last;
+        for (const auto& o : catalog.offers)
+            if (!o.commitments.empty() && o.provider != last) {
+                last = o.provider;
+                if (std::find(with.begin(), with.end(), o.provider) == with.end()) with.push_back(o.provider);
+            }
+        for (const auto& c : ranked)
+            if (std::find(with.begin(), with.end(), c.offer->provider) == with.end() &&
+                std::find(without.begin(), without.end(), c.offer->provider) == without.end())
+                without.push_back(c.offer->provider);
+    }
+    out.providers_without_commitments = without;
+    detail::RuleInput in{catalog, request, estimates, winner, ranked, reservable, out.providers_without_commitments};
     out.steps.push_back(detail::step1_model_size(in, out.heuristic_gpu_family));
-    out.steps.push_back(detail::step2_frequency(in));
+    out.steps.push_back(detail::step2_frequency(in, out.crossover));
     out.steps.push_back(detail::step3_dataset(in));
     out.steps.push_back(detail::step4_scaling(in));
     out.steps.push_back(detail::pitfalls(in));
@@ -136,8 +152,8 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     for (auto& c : ranked) {
         if (c.estimate.basis == TimeBasis::measured) c.reasons.insert(c.reasons.begin(), "time from a measurement: " + c.estimate.basis_detail);
         for (const auto& a : c.alternatives)
-            c.reasons.push_back(std::string(to_string(a.plan)) + " would cost " + detail::money(a.cost_per_month, request.currency) +
-                                " a month");
+            c.reasons.push_back(std::string(to_string(a.plan)) + (a.plan == Plan::reserved ? " (" + term_label(a.term_months) + ")" : "") +
+                                " would cost " + detail::money(a.cost_per_month, request.currency) + " a month");
     }
     out.ranked = std::move(ranked);
     out.rejected = std::move(pool.rejected);

@@ -86,7 +86,9 @@ Plans price_plans(const Catalog& catalog, const Offer& o, const Configuration& c
     Plans plans;
     for (Plan p : {Plan::on_demand, Plan::reserved, Plan::spot}) {
         if (p == Plan::spot && !r.interruptible) continue;
-        if (auto pc = cost_plan(catalog, o, config, p, hours, r.runs_per_week, spot, r.currency))
+        if (r.plan && r.plan->plan != p) continue;
+        if (p == Plan::reserved && o.commitments.empty() && !o.reserved_per_month) continue;  // most offers: no commitment
+        if (auto pc = cost_plan(catalog, o, config, p, hours, r.runs_per_week, spot, r.currency, r.plan ? r.plan->term_months : 0))
             plans.items[static_cast<std::size_t>(plans.count++)] = *pc;
     }
     return plans;
@@ -249,7 +251,8 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         }
         const Plans plans = price_plans(catalog, o, c.estimate->config, c.estimate->hours_per_run + b.setup_hours, r, b.spot);
         if (plans.count == 0) {
-            reject(Constraint::price, r.interruptible ? "no usable price" : "only a spot price, and the job is not --interruptible");
+            reject(Constraint::price, r.plan ? "no " + plan_filter_text(*r.plan) + " price (--plan)"
+                                   : r.interruptible ? "no usable price" : "only a spot price, and the job is not --interruptible");
             continue;
         }
         const PlanCost* chosen = choose_plan(plans, r);
@@ -291,6 +294,7 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     // The same computation that chose the plan: the chosen one in full, and the others.
     c.setup_hours_per_run = b.setup_hours;
     c.run_hours_per_run = o.estimate->hours_per_run + b.setup_hours;
+    const double hours = c.run_hours_per_run;
     for (const auto& p : price_plans(catalog, *o.offer, o.estimate->config, c.run_hours_per_run, r, b.spot)) {
         if (p.plan == o.cost.plan) c.cost = p;
         else c.alternatives.push_back(p);
@@ -299,6 +303,16 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     const double spot_factor = 1 + c.cost.spot_overhead.value_or(0);
     c.hours_low = (c.estimate.hours_low + b.setup_hours) * spot_factor;
     c.hours_high = (c.estimate.hours_high + b.setup_hours) * spot_factor;
+    // The other commitment terms of the same configuration (the best one is the reserved plan above).
+    if (!r.plan || r.plan->plan == Plan::reserved)
+        for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.estimate->config.nodes, hours, r.runs_per_week, r.currency)) {
+            if (r.plan && r.plan->term_months && t.term_months != r.plan->term_months) continue;
+            const bool shown = (c.cost.plan == Plan::reserved && c.cost.term_months == t.term_months) ||
+                               std::any_of(c.alternatives.begin(), c.alternatives.end(), [&](const PlanCost& a) {
+                                   return a.plan == Plan::reserved && a.term_months == t.term_months;
+                               });
+            if (!shown) c.alternatives.push_back(t);
+        }
     if (auto usd = catalog.convert(c.cost.price_per_hour, r.currency, "USD"))
         if (auto tf = o.gpu->tflops.at(c.estimate.precision); tf && *tf > 0) c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;
     if (c.estimate.total_flops > 0) c.cost_per_pflop = c.cost.cost_per_run / (c.estimate.total_flops / 1e15);

@@ -13,6 +13,7 @@
 #include "gpuadvise/text.hpp"
 #include "io/builtin_catalog.hpp"
 #include "io/catalog_sections.hpp"
+#include "io/commitment_tables.hpp"
 #include "io/embedded_data.hpp"
 #include "io/huge_pages.hpp"
 #include "io/offer_tables.hpp"
@@ -131,13 +132,19 @@ std::string parent_dir(const std::string& path) {
     return p.has_parent_path() ? p.parent_path().string() : std::string(".");
 }
 
+// An offer table, or a commitment table (its rows are attached to offers once every table is read).
+void load_any_table(const TableRef& ref, std::string_view bytes, Catalog& catalog, Diagnostics& diags) {
+    if (is_commitment_table_format(ref.format)) load_commitment_table(ref, bytes, catalog, diags);
+    else load_offer_table(ref, bytes, catalog, diags);
+}
+
 void read_builtin_table(const TableRef& ref, Catalog& catalog, Diagnostics& diags) {
     auto data = find_embedded(ref.resolved_path);
     if (!data) {
         diags.error(ref.where, "tables: built-in table '" + ref.path + "' does not exist");
         return;
     }
-    load_offer_table(ref, *data, catalog, diags);
+    load_any_table(ref, *data, catalog, diags);
 }
 
 // The rows a built-in table added when the snapshot was made, if reading it now would add the same:
@@ -154,12 +161,27 @@ BuiltinTable* reusable_table(const TableRef& ref, std::vector<BuiltinTable>& pre
     return &*it;
 }
 
+void load_one_table(const TableRef& ref, std::map<std::string, std::string>& already_read, std::vector<BuiltinTable>& prepared,
+                    bool gpus_unchanged, Catalog& catalog, Diagnostics& diags);
+
 // `already_read`: texts of tables given directly with --catalog, by path (read once to recognise them).
 // `prepared`: the built-in tables as read from the snapshot; `gpus_unchanged`: the GPU list is still the
 // built-in one. A prepared table whose inputs changed is read again from the embedded CSV.
 void load_tables(const std::vector<TableRef>& tables, std::map<std::string, std::string>& already_read,
                  std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog, Diagnostics& diags) {
+    // A commitment table follows its provider's offer tables: its rows land at the end of the offers
+    // read so far and are attached at once (before a large table after it is read, so that nothing big moves).
     for (const auto& ref : tables) {
+        const std::size_t first = catalog.offers.size();
+        load_one_table(ref, already_read, prepared, gpus_unchanged, catalog, diags);
+        if (is_commitment_table_format(ref.format))
+            attach_commitments(catalog, {{ref.format, table_display_name(ref), first, catalog.offers.size()}});
+    }
+}
+
+void load_one_table(const TableRef& ref, std::map<std::string, std::string>& already_read, std::vector<BuiltinTable>& prepared,
+                    bool gpus_unchanged, Catalog& catalog, Diagnostics& diags) {
+    {
         std::string bytes;
         if (auto it = already_read.find(ref.resolved_path); !ref.builtin && it != already_read.end()) {
             bytes = std::move(it->second);
@@ -172,16 +194,16 @@ void load_tables(const std::vector<TableRef>& tables, std::map<std::string, std:
             } else {
                 read_builtin_table(ref, catalog, diags);
             }
-            continue;
+            return;
         } else {
             try {
                 bytes = read_file(ref.resolved_path);
             } catch (const DataError& e) {
                 diags.error(ref.where, std::string("tables: ") + e.what());
-                continue;
+                return;
             }
         }
-        load_offer_table(ref, bytes, catalog, diags);
+        load_any_table(ref, bytes, catalog, diags);
     }
 }
 

@@ -62,11 +62,18 @@ void serialize(Archive& ar, Provider& x) {
        x.as_of, x.source, x.where, x.custom_kind);
 }
 
-GPUADVISE_MEMBERS(Offer, 16);
+GPUADVISE_MEMBERS(Commitment, 8);
+template <class Archive>
+void serialize(Archive& ar, Commitment& x) {
+    ar(x.term_months, x.price_per_month, x.discount, x.upfront, x.scope, x.source, x.as_of, x.note);
+}
+
+GPUADVISE_MEMBERS(Offer, 17);
 template <class Archive>
 void serialize(Archive& ar, Offer& x) {
     ar(x.provider, x.gpu, x.gpu_count, x.region, x.instance_type, x.currency, x.on_demand_per_hour,
-       x.reserved_per_month, x.spot_per_hour, x.vcpus, x.ram_gb, x.local_disk_gb, x.as_of, x.source, x.notes, x.where);
+       x.reserved_per_month, x.spot_per_hour, x.vcpus, x.ram_gb, x.local_disk_gb, x.as_of, x.source, x.notes, x.where,
+       x.commitments);
 }
 
 GPUADVISE_MEMBERS(ExchangeRate, 4);

@@ -3,6 +3,7 @@
 
 #include "gpuadvise/text.hpp"
 #include "io/catalog_sections.hpp"
+#include "io/commitment_tables.hpp"
 
 namespace gpuadvise::io {
 namespace {
@@ -47,11 +48,53 @@ Gpu read_gpu(const YAML::Node& node, YamlContext& ctx, const std::string& path) 
     return g;
 }
 
+// `commitments:` of an offer: [{term_months, price_per_month | price_per_hour | discount, upfront,
+// scope, source, as_of, note}]. Prices are for the whole offer; a discount is against its on-demand price.
+void read_commitments(const YAML::Node& node, YamlContext& ctx, const std::string& path, Offer& o) {
+    const YAML::Node list = node["commitments"];
+    if (!list.IsDefined() || list.IsNull()) return;
+    const std::string cpath = key_path(path, "commitments");
+    if (!ctx.expect_sequence(list, cpath)) return;
+    constexpr double kHoursPerMonth = 730;  // policy hours_per_month's default: 8760 / 12
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string cp = index_path(cpath, i);
+        const YAML::Node& n = list[i];
+        if (!ctx.expect_map(n, cp)) continue;
+        ctx.check_keys(n, cp, {"term_months", "price_per_month", "price_per_hour", "discount", "upfront", "scope", "source", "as_of", "note"});
+        Commitment c;
+        if (!n["term_months"]) ctx.error(n, cp, "commitment without a term: give term_months (1, 12, 36 …)");
+        c.term_months = static_cast<int>(ctx.integer(n, cp, "term_months", false, 1, 120).value_or(0));
+        const auto per_month = ctx.number(n, cp, "price_per_month", false, 0, 1e9);
+        const auto per_hour = ctx.number(n, cp, "price_per_hour", false, 0, 1e7);
+        if (n["discount"]) {
+            auto d = ctx.as_number(n["discount"], key_path(cp, "discount"), -1e9, 1e9);
+            if (d && (*d < 0 || *d > 0.95))
+                ctx.error(n["discount"], key_path(cp, "discount"),
+                          "discount " + std::to_string(*d) + " is outside 0-0.95 (a share of the on-demand price: 0.37 = 37 % off)");
+            else if (d) c.discount = d;
+        }
+        const int given = (n["price_per_month"] ? 1 : 0) + (n["price_per_hour"] ? 1 : 0) + (n["discount"] ? 1 : 0);
+        if (given != 1) ctx.error(n, cp, "give exactly one of price_per_month, price_per_hour, discount");
+        if (per_month) c.price_per_month = *per_month;
+        else if (per_hour) c.price_per_month = *per_hour * kHoursPerMonth;
+        else if (c.discount) {
+            if (!o.on_demand_per_hour) ctx.error(n["discount"], key_path(cp, "discount"), "a discount needs the offer's on_demand_per_hour");
+            else c.price_per_month = (1 - *c.discount) * *o.on_demand_per_hour * kHoursPerMonth;
+        }
+        c.upfront = ctx.number(n, cp, "upfront", false, 0, 1).value_or(0);
+        c.scope = ctx.text(n, cp, "scope").value_or("instance");
+        c.source = ctx.text(n, cp, "source").value_or(o.source);
+        c.as_of = ctx.text(n, cp, "as_of").value_or(o.as_of);
+        c.note = ctx.text(n, cp, "note").value_or("");
+        o.commitments.push_back(std::move(c));
+    }
+}
+
 Offer read_offer(const YAML::Node& node, YamlContext& ctx, const std::string& path, const Provider& p) {
     Offer o;
     ctx.check_keys(node, path,
                    {"gpu", "count", "region", "instance_type", "on_demand_per_hour", "reserved_per_month",
-                    "spot_per_hour", "vcpus", "ram_gb", "local_disk_gb", "as_of", "source", "notes"});
+                    "spot_per_hour", "vcpus", "ram_gb", "local_disk_gb", "as_of", "source", "notes", "commitments"});
     o.provider = p.id;
     o.currency = p.currency;
     o.where = ctx.where(node["gpu"].IsDefined() ? node["gpu"] : node);
@@ -68,8 +111,11 @@ Offer read_offer(const YAML::Node& node, YamlContext& ctx, const std::string& pa
     o.as_of = ctx.text(node, path, "as_of").value_or(p.as_of);
     o.source = ctx.text(node, path, "source").value_or(p.source);
     o.notes = ctx.text_list(node, path, "notes");
-    if (!node["on_demand_per_hour"] && !node["reserved_per_month"] && !node["spot_per_hour"])
-        ctx.error(node, path, "no price: give at least one of on_demand_per_hour, reserved_per_month, spot_per_hour");
+    if (o.reserved_per_month)  // the guide's monthly reserved price is a 1-month commitment
+        o.commitments.push_back({1, *o.reserved_per_month, std::nullopt, 0, "instance", o.source, o.as_of, "monthly reserved price"});
+    read_commitments(node, ctx, path, o);
+    if (!node["on_demand_per_hour"] && !node["reserved_per_month"] && !node["spot_per_hour"] && o.commitments.empty())
+        ctx.error(node, path, "no price: give at least one of on_demand_per_hour, reserved_per_month, spot_per_hour, commitments");
     return o;
 }
 
@@ -127,9 +173,9 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
                     ref.format = ctx.text(t[j], tp, "format", true).value_or("");
                     ref.path = ctx.text(t[j], tp, "path", true).value_or("");
                     ref.where = ctx.where(t[j]);
-                    if (!ref.format.empty() && ref.format != "skypilot")
+                    if (!ref.format.empty() && ref.format != "skypilot" && !is_commitment_table_format(ref.format))
                         ctx.error(t[j]["format"], key_path(tp, "format"),
-                                  "unknown table format '" + ref.format + "'; expected 'skypilot'");
+                                  "unknown table format '" + ref.format + "'; expected 'skypilot', 'gcp-pricing' or 'commitments-csv'");
                     tables.push_back(ref);
                 }
         }

@@ -83,7 +83,8 @@ io::BuiltinCatalog every_field_set() {
           200, 2020, {"alias"}, {"fp8"}, "src", "notes"};
     Provider p{"prov", "Prov", "EUR", ProviderKind::other, 100, true, 400, {"pytorch"}, {"free egress"}, "535.104.05",
                "2025-01-01", "src", at, "private"};
-    Offer o{"prov", "id", 8, "eu", "p4d", "EUR", 1.5, 900, 0.5, 96, 1152, 8000, "2025-01-02", "src", {"note"}, at};
+    Offer o{"prov", "id", 8, "eu", "p4d", "EUR", 1.5, 900, 0.5, 96, 1152, 8000, "2025-01-02", "src", {"note"}, at,
+            {{12, 1000.0, 0.3, 0.5, "machine type + region", "csrc", "2025-01-03", "cnote"}}};
     ModelPreset m{"bert", {"bert-large"}, "BERT", ModelKind::cnn, "images", 3.4e8, 1e9, 2e9, 224, 512, 1024, 12.5,
                   "basis", {24, 1024, 16, 8, 30522, 16, true}, 50,
                   {"finetune", 1000, 3, 32, 128, 224, true, "desc"}, {"params"}, "src", "notes", at};

@@ -147,8 +147,10 @@ TEST_CASE("compare finds the cheapest price per GPU and plan, relative to the fi
     const auto& a100_40 = cmp.gpus[1];
     CHECK(a100_40.gpu->id == "a100-40gb-pcie");
     CHECK(a100_40.on_demand->provider == "yuan");
-    CHECK(a100_40.reserved->price == Approx(5800 * 0.14));
-    CHECK(a100_40.reserved->unit == "per_gpu_month");
+    // reserved: the cheapest commitment per GPU-hour at full use (the monthly price over 730 h), with its term
+    CHECK(a100_40.reserved->price == Approx(5800 * 0.14 / 730));
+    CHECK(a100_40.reserved->unit == "per_gpu_hour_at_full_use");
+    CHECK(a100_40.reserved->term_months == 1);
     CHECK(*a100_40.relative_fp16 == Approx(312.0 / 65));
 }
 
