@@ -153,7 +153,7 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
     doc.tables.push_back(table);
     doc.notes.push_back("Prices in " + list.currency + " for the whole offer" +
                         (list.currency == "USD" ? "" : " (converted with the catalog's dated rates)") +
-                        "; PER GPU/H prices the " + (q.plan ? std::string(to_string(*q.plan)) : "on-demand") +
+                        "; PER GPU/H prices the " + (q.plan ? std::string(plan_label(*q.plan)) : "on-demand") +
                         " plan. " + std::to_string(list.rows.size()) + " of " + std::to_string(list.matched) +
                         " matching offers shown.");
     ctx.emit(json, doc);

@@ -114,7 +114,7 @@ StepReport step2_frequency(const RuleInput& in) {
                    (monthly_hours > *break_even ? " -> reserved is cheaper" : " -> on-demand is cheaper");
         else
             msg += "; " + c->offer->provider + " has no reserved price for it";
-        msg += std::string("; plan chosen: ") + to_string(c->cost.plan);
+        msg += "; plan chosen: " + std::string(plan_label(c->cost.plan));
         s.findings.push_back({"2.break_even", FindingKind::preference, msg});
         if (!break_even) {
             // Show the trade-off where it exists: the best listed option that can be reserved.
