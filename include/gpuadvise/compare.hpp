@@ -17,6 +17,7 @@ struct CheapestPrice {
     std::string currency;
     std::string unit;      // "per_gpu_hour" or "per_gpu_month"
     const Offer* offer = nullptr;
+    bool rentable = true;  // false: an example provider's quote (only with include_examples)
 };
 
 struct GpuComparison {
@@ -37,6 +38,9 @@ struct Comparison {
 };
 
 // Throws UsageError for unknown names (with "did you mean").
-Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& currency);
+// Cheapest prices come from rentable providers only, unless include_examples (then example
+// providers count too, marked; placeholders never).
+Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& currency,
+                        bool include_examples = false);
 
 }  // namespace gpuadvise

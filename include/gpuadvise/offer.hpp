@@ -98,6 +98,12 @@ struct Provider {
     bool operator==(const Provider&) const = default;
 };
 
+// Example (the guide's anonymised quotes) and placeholder providers cannot be rented as listed:
+// recommend, compare and offers leave them out unless asked (--include-examples).
+inline bool is_rentable(const Provider* p) {
+    return !p || (p->kind != ProviderKind::example && p->kind != ProviderKind::placeholder);
+}
+
 // The kind as the catalog spells it: "public", "example", "placeholder" or its own word.
 inline std::string kind_name(const Provider& p) {
     return p.kind == ProviderKind::other ? p.custom_kind : std::string(kProviderKindNames.name(p.kind));

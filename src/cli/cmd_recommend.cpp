@@ -29,6 +29,7 @@ struct RecommendOptions {
     int top = 5;
     bool explain = false;
     std::string pytorch;
+    bool include_examples = false;
 };
 
 RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
@@ -61,6 +62,7 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     r.providers = opt.providers;
     r.regions = opt.regions;
     r.top = opt.top;
+    r.include_examples = opt.include_examples;
     if (!opt.pytorch.empty()) r.pytorch = parse_pytorch_option(catalog, opt.pytorch);
     return r;
 }
@@ -248,6 +250,8 @@ Runner setup_recommend(CLI::App& sub) {
     sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)");
     sub.add_option("--top", opt->top, "How many options to list (default 5)")->check(CLI::Range(1, 1000));
     sub.add_option("--pytorch", opt->pytorch, "PyTorch version the job needs (e.g. 2.1 or 1.12+cu102): offers no wheel of it runs on are excluded");
+    sub.add_flag("--include-examples", opt->include_examples,
+                 "Also rank the source document's example providers (not rentable; each is marked with a warning)");
     sub.add_flag("--explain", opt->explain, "Print every rule that fired and every rejected offer with the reason");
     sub.footer("Examples:\n  gpuadvise recommend --model bert --runs-per-week 4\n"
                "  gpuadvise recommend --model llama-2-7b --task lora --json\n"
