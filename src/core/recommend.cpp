@@ -120,7 +120,10 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
                                     detail::hours_text(best_tier->cost.hours_per_run) + " per run, against " +
                                     detail::money(winner->cost.cost_per_month, request.currency) + " and " +
                                     detail::hours_text(winner->cost.hours_per_run) + " for the top option" +
-                                    (best_tier->cost.cost_per_month < winner->cost.cost_per_month ? " (it is outside your filters)" : "");
+                                    (best_tier->cost.cost_per_month >= winner->cost.cost_per_month ? ""
+                                     : !best_tier->in_filter ? " (it is outside your filters)"
+                                                             : " (cheaper, but the ranking is by " +
+                                                                   std::string(to_string(request.objective)) + ")");
         else {
             out.why_not_heuristic = "the source's tier rule picks " + out.heuristic_gpu_family +
                                     ", but no " + out.heuristic_gpu_family + " offer in the catalog can run this job within the constraints";
