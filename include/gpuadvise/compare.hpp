@@ -18,6 +18,7 @@ struct CheapestPrice {
     std::string unit;      // "per_gpu_hour"; reserved: "per_gpu_hour_at_full_use" (the commitment's month over 730 h)
     const Offer* offer = nullptr;
     int term_months = 0;   // reserved: the commitment's term
+    bool rentable = true;  // false: an example provider's quote (only with include_examples)
 };
 
 struct GpuComparison {
@@ -38,6 +39,9 @@ struct Comparison {
 };
 
 // Throws UsageError for unknown names (with "did you mean").
-Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& currency);
+// Cheapest prices come from rentable providers only, unless include_examples (then example
+// providers count too, marked; placeholders never).
+Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& currency,
+                        bool include_examples = false);
 
 }  // namespace gpuadvise

@@ -1,5 +1,5 @@
 // Error kinds that map to exit codes in one place (src/cli/app.cpp):
-// UsageError -> 2, DataError -> 1, NoResultError -> 3.
+// UsageError -> 2, DataError -> 1; a valid request with no result is exit 3, returned by the command.
 #pragma once
 
 #include <stdexcept>

@@ -1,6 +1,8 @@
 // Providers and their offers: what can be rented, where, at which prices.
 #pragma once
 
+#include <compare>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,9 +12,50 @@
 
 namespace gpuadvise {
 
+// An immutable string that every row with the same one shares (a table's file name, source,
+// provider, currency, as-of date): one allocation per table, 16 bytes per row. Reads as a
+// const std::string&; compares by content.
+class SharedText {
+public:
+    SharedText() = default;
+    SharedText(std::string text)  // NOLINT: implicit, like the std::string it replaces
+        : text_(text.empty() ? nullptr : std::make_shared<const std::string>(std::move(text))) {}
+    SharedText(const char* text) : SharedText(std::string(text)) {}  // NOLINT
+
+    const std::string& str() const { return text_ ? *text_ : empty_text(); }
+    operator const std::string&() const { return str(); }  // NOLINT
+    operator std::string_view() const { return str(); }    // NOLINT
+    bool empty() const { return !text_ || text_->empty(); }
+    std::size_t size() const { return str().size(); }
+    const char* c_str() const { return str().c_str(); }
+    const char* data() const { return str().data(); }
+    int compare(const SharedText& other) const { return str().compare(other.str()); }
+    bool same_storage(const SharedText& other) const { return text_ == other.text_; }
+
+    friend bool operator==(const SharedText& a, const SharedText& b) { return a.text_ == b.text_ || a.str() == b.str(); }
+    friend bool operator==(const SharedText& a, std::string_view b) { return a.str() == b; }
+    friend bool operator==(const SharedText& a, const std::string& b) { return a.str() == b; }
+    friend bool operator==(const SharedText& a, const char* b) { return a.str() == b; }
+    friend auto operator<=>(const SharedText& a, const SharedText& b) { return a.str() <=> b.str(); }
+    friend auto operator<=>(const SharedText& a, const std::string& b) { return a.str() <=> b; }
+    friend std::string operator+(const SharedText& a, const std::string& b) { return a.str() + b; }
+    friend std::string operator+(const std::string& a, const SharedText& b) { return a + b.str(); }
+    friend std::string operator+(const SharedText& a, const char* b) { return a.str() + b; }
+    friend std::string operator+(const char* a, const SharedText& b) { return a + b.str(); }
+    friend std::string operator+(std::string&& a, const SharedText& b) { return std::move(a) + b.str(); }
+    friend std::string operator+(const SharedText& a, char b) { return a.str() + b; }
+
+private:
+    static const std::string& empty_text() {
+        static const std::string empty;
+        return empty;
+    }
+    std::shared_ptr<const std::string> text_;
+};
+
 // Where a piece of catalog data came from, for diagnostics (1-based; 0 = unknown).
 struct SourceLocation {
-    std::string file;
+    SharedText file;
     int line = 0;
     int column = 0;
 
@@ -56,6 +99,12 @@ struct Provider {
     bool operator==(const Provider&) const = default;
 };
 
+// Example (the guide's anonymised quotes) and placeholder providers cannot be rented as listed:
+// recommend, compare and offers leave them out unless asked (--include-examples).
+inline bool is_rentable(const Provider* p) {
+    return !p || (p->kind != ProviderKind::example && p->kind != ProviderKind::placeholder);
+}
+
 // The kind as the catalog spells it: "public", "example", "placeholder" or its own word.
 inline std::string kind_name(const Provider& p) {
     return p.kind == ProviderKind::other ? p.custom_kind : std::string(kProviderKindNames.name(p.kind));
@@ -73,27 +122,32 @@ inline void set_kind(Provider& p, std::string_view word) {
 
 // One rentable configuration: provider x GPU x count x region. Prices are for the whole offer
 // (all its GPUs) in the offer's currency; nullopt where that plan does not exist.
+// Laid out for a million rows: the per-table strings are shared (SharedText), the rest is inline.
 struct Offer {
-    std::string provider;
+    SharedText provider;
     std::string gpu;  // canonical GPU id
     int gpu_count = 1;
     std::string region;
     std::string instance_type;
-    std::string currency = "USD";
+    SharedText currency = usd_text();
     std::optional<double> on_demand_per_hour;
     std::optional<double> reserved_per_month;
     std::optional<double> spot_per_hour;
     std::optional<double> vcpus;
     std::optional<double> ram_gb;
     std::optional<double> local_disk_gb;
-    std::string as_of;   // ISO date of the prices
-    std::string source;
+    SharedText as_of;   // ISO date of the prices
+    SharedText source;
     std::vector<std::string> notes;  // e.g. "GPU-only price: host VM not included"
     SourceLocation where;
     std::vector<Commitment> commitments;  // 1-month, 1-year, 3-year … plans (reserved_per_month is one of 1 month)
 
     std::optional<double> price(Plan p) const;
     bool operator==(const Offer&) const = default;
+    static const SharedText& usd_text() {
+        static const SharedText usd("USD");
+        return usd;
+    }
 };
 
 }  // namespace gpuadvise

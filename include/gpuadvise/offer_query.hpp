@@ -24,6 +24,7 @@ struct OfferQuery {
     std::string currency = "USD";
     OfferSort sort = OfferSort::price;
     std::optional<std::size_t> limit;
+    bool include_examples = false;  // also example and placeholder providers (rows marked); naming them in providers does too
 };
 
 struct OfferRow {
@@ -39,6 +40,7 @@ struct OfferRow {
     std::optional<double> hourly_price;     // that plan per hour, whole offer (reserved: monthly / hours_per_month)
     std::optional<double> hourly_price_per_gpu;
     std::optional<double> usd_per_tflops_hour;  // per-GPU USD/h over dense FP16 (FP32 where no FP16)
+    bool rentable = true;  // false: an example or placeholder provider (only with include_examples)
 };
 
 struct OfferList {

@@ -56,11 +56,12 @@ inline constexpr NameTable<Constraint, 9> kConstraintNames{{{{Constraint::budget
 inline const char* to_string(Constraint c) { return kConstraintNames.name(c).data(); }
 
 // What a warning on one option is about.
-enum class WarningKind { over_buying, slow_network, host_ram, local_disk };
-inline constexpr NameTable<WarningKind, 4> kWarningKindNames{{{{WarningKind::over_buying, "over_buying"},
+enum class WarningKind { over_buying, slow_network, host_ram, local_disk, example_provider };
+inline constexpr NameTable<WarningKind, 5> kWarningKindNames{{{{WarningKind::over_buying, "over_buying"},
                                                               {WarningKind::slow_network, "slow_network"},
                                                               {WarningKind::host_ram, "host_ram"},
-                                                              {WarningKind::local_disk, "local_disk"}}}};
+                                                              {WarningKind::local_disk, "local_disk"},
+                                                              {WarningKind::example_provider, "example_provider"}}}};
 struct OptionWarning {
     WarningKind kind;
     std::string message;
@@ -86,6 +87,7 @@ struct RecommendRequest {
     int top = 5;
     std::optional<PytorchVersion> pytorch;  // --pytorch: offers no wheel of it supports are excluded
     std::optional<PlanFilter> plan;         // --plan: only this plan (reserved: of this term, 0 = any)
+    bool include_examples = false;  // rank example providers' quotes too (each gets a warning); so does naming one in providers
 };
 
 // One fired rule.

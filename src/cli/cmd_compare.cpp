@@ -11,6 +11,7 @@ namespace {
 
 struct CompareOptions {
     std::vector<std::string> gpus;
+    bool include_examples = false;
 };
 
 nlohmann::ordered_json price_json(const std::optional<CheapestPrice>& p) {
@@ -24,19 +25,20 @@ nlohmann::ordered_json price_json(const std::optional<CheapestPrice>& p) {
     j["term_months"] = p->term_months ? nlohmann::ordered_json(p->term_months) : nlohmann::ordered_json(nullptr);
     j["region"] = p->offer->region;
     j["as_of"] = p->offer->as_of;
+    j["example"] = !p->rentable;
     return j;
 }
 
 std::string price_cell(const std::optional<CheapestPrice>& p, int decimals) {
     if (!p) return "-";
-    return io::fmt_number(p->price, decimals) + " (" + p->provider + (p->term_months ? " " + term_short(p->term_months) : "") + ")";
+    return io::fmt_number(p->price, decimals) + " (" + p->provider + (p->term_months ? " " + term_short(p->term_months) : "") + (p->rentable ? "" : ", example") + ")";
 }
 
 std::string ratio_cell(const std::optional<double>& r) { return r ? io::fmt_number(*r, 2) + "x" : "-"; }
 
 int run_compare(Context& ctx, const CompareOptions& opt) {
     const Catalog& catalog = ctx.catalog();
-    Comparison c = compare_gpus(catalog, opt.gpus, ctx.currency());
+    Comparison c = compare_gpus(catalog, opt.gpus, ctx.currency(), opt.include_examples);
 
     auto json = json_document();
     json["currency"] = c.currency;
@@ -131,6 +133,8 @@ Runner setup_compare(CLI::App& sub) {
     sub.add_option("gpus", opt->gpus, "GPU names: families (A100), variants (a100-80gb-sxm) or aliases")
         ->required()
         ->type_name("GPU");
+    sub.add_flag("--include-examples", opt->include_examples,
+                 "Let the source document's example providers be the cheapest (marked 'example')");
     sub.footer("Examples:\n  gpuadvise compare A100 V100 T4\n  gpuadvise compare h100-sxm a100-80gb-sxm --json");
     return [opt](Context& ctx) { return run_compare(ctx, *opt); };
 }

@@ -24,6 +24,7 @@ struct OffersOptions {
     std::string sort = "price";
     std::optional<std::size_t> limit;
     std::string pytorch;  // --pytorch VERSION[+cuXYZ]
+    bool include_examples = false;
 };
 
 // --pytorch: drops offers whose GPU no wheel of that release runs on (counted per reason on
@@ -106,6 +107,7 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
              : opt.sort == "usd-per-tflops" ? OfferSort::usd_per_tflops
                                             : OfferSort::price;
     q.limit = opt.pytorch.empty() ? opt.limit : std::nullopt;
+    q.include_examples = opt.include_examples;
     OfferList list = query_offers(catalog, q);
     std::vector<PytorchFit> fits;
     if (!opt.pytorch.empty()) filter_by_pytorch(ctx, catalog, opt.pytorch, list, opt.limit, fits);
@@ -155,18 +157,19 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
         j["converted_currency"] = list.currency;
         j["usd_per_tflops_hour"] = json_number(r.usd_per_tflops_hour);
         j["notes"] = o.notes;
+        j["example"] = !r.rentable;
         if (!fits.empty()) {
             const PytorchFit& fit = fits[static_cast<std::size_t>(&r - list.rows.data())];
             j["requirements"] = fit.requirement;
             j["pytorch_wheels"] = fit.wheels;
         }
         json["offers"].push_back(j);
-        table.rows.push_back({o.provider, o.gpu, std::to_string(o.gpu_count), o.region.empty() ? "-" : o.region,
+        table.rows.push_back({r.rentable ? o.provider.str() : o.provider + " (example)", o.gpu, std::to_string(o.gpu_count), o.region.empty() ? "-" : o.region,
                               o.instance_type.empty() ? "-" : o.instance_type, io::fmt_optional(r.on_demand_per_hour, 2),
                               r.reserved_per_month ? io::fmt_number(*r.reserved_per_month, 0) + " (" + term_short(r.term_months) + ")" : "-",
                               io::fmt_optional(r.spot_per_hour, 2), io::fmt_optional(r.hourly_price_per_gpu, 3),
                               io::fmt_optional(r.usd_per_tflops_hour, 4),
-                              r.plan == Plan::reserved && r.commitment && !r.commitment->as_of.empty() ? r.commitment->as_of : o.as_of});
+                              r.plan == Plan::reserved && r.commitment && !r.commitment->as_of.empty() ? r.commitment->as_of : o.as_of.str()});
     }
     if (!fits.empty()) {
         table.columns.push_back({"PYTORCH " + opt.pytorch});
@@ -227,6 +230,8 @@ Runner setup_offers(CLI::App& sub) {
     sub.add_option("--pytorch", opt->pytorch, "Only offers whose GPU a wheel of this PyTorch runs on, e.g. 2.1 or 2.1+cu118")
         ->type_name("VERSION[+cuXYZ]");
     sub.add_option("--limit", opt->limit, "Show at most N offers")->check(CLI::Range(1, 1000000000))->type_name("N");
+    sub.add_flag("--include-examples", opt->include_examples,
+                 "Also list example and placeholder providers (not rentable as listed; marked 'example')");
     sub.footer("Examples:\n  gpuadvise offers --gpu A100:80GB:8 --sort price-per-gpu\n"
                "  gpuadvise offers --gpu T4 --plan reserved --currency CNY\n"
                "  gpuadvise offers --gpu H100,H200 --max-price 30 --json\n\n"

@@ -34,6 +34,7 @@ struct RecommendOptions {
     std::optional<double> tokens_per_month, requests_per_day;
     std::string plan;     // --plan on-demand|reserved|reserved-1m|reserved-1y|reserved-3y|spot
     std::string what_if;  // --what-if runs-per-week=FROM:TO[:STEP]
+    bool include_examples = false;
 };
 
 RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
@@ -80,6 +81,7 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     r.providers = opt.providers;
     r.regions = opt.regions;
     r.top = opt.top;
+    r.include_examples = opt.include_examples;
     if (!opt.pytorch.empty()) r.pytorch = parse_pytorch_option(catalog, opt.pytorch);
     if (!opt.plan.empty()) {
         r.plan = parse_plan_filter(opt.plan);
@@ -400,6 +402,8 @@ Runner setup_recommend(CLI::App& sub) {
         ->type_name("PLAN");
     sub.add_option("--what-if", opt->what_if, "Monthly cost of the best option per plan over a range: runs-per-week=FROM:TO[:STEP]")
         ->type_name("runs-per-week=FROM:TO");
+    sub.add_flag("--include-examples", opt->include_examples,
+                 "Also rank the source document's example providers (not rentable; each is marked with a warning)");
     sub.add_flag("--explain", opt->explain, "Print every rule that fired and every rejected offer with the reason");
     sub.footer("Examples:\n  gpuadvise recommend --model bert --runs-per-week 4\n"
                "  gpuadvise recommend --model llama-2-7b --task lora --json\n"

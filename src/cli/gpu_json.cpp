@@ -26,6 +26,4 @@ nlohmann::ordered_json gpu_identity_json(const Gpu& g) {
     return j;
 }
 
-std::string gpu_label(const Gpu& g) { return g.id; }
-
 }  // namespace gpuadvise::cli

@@ -12,7 +12,5 @@ nlohmann::ordered_json tflops_json(const DenseTflops& t);
 // The keys every GPU object starts with: id, family, name, memory_gb, memory_bandwidth_gb_per_s, tflops,
 // compute_capability.
 nlohmann::ordered_json gpu_identity_json(const Gpu& g);
-// "A100 80GB SXM (a100-80gb-sxm)"-style short label for tables.
-std::string gpu_label(const Gpu& g);
 
 }  // namespace gpuadvise::cli

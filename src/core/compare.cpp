@@ -7,11 +7,14 @@
 namespace gpuadvise {
 namespace {
 
-std::optional<CheapestPrice> cheapest(const Catalog& catalog, const Gpu& gpu, Plan plan, const std::string& currency) {
+std::optional<CheapestPrice> cheapest(const Catalog& catalog, const Gpu& gpu, Plan plan, const std::string& currency,
+                                      bool include_examples) {
     std::optional<CheapestPrice> best;
     for (const auto& o : catalog.offers) {
         if (o.gpu != gpu.id) continue;
-        if (const Provider* p = catalog.find_provider(o.provider); p && p->kind == ProviderKind::placeholder) continue;
+        const Provider* p = catalog.find_provider(o.provider);
+        if (p && p->kind == ProviderKind::placeholder) continue;
+        if (!include_examples && !is_rentable(p)) continue;
         // reserved: the cheapest commitment of any term, per GPU-hour at full use.
         auto price = hourly_price(catalog, o, plan, currency);
         if (!price || *price <= 0) continue;
@@ -19,7 +22,7 @@ std::optional<CheapestPrice> cheapest(const Catalog& catalog, const Gpu& gpu, Pl
         if (!best || converted < best->price || (converted == best->price && o.provider < best->provider)) {
             const Commitment* k = plan == Plan::reserved ? cheapest_commitment(o) : nullptr;
             best = CheapestPrice{o.provider, converted, currency, plan == Plan::reserved ? "per_gpu_hour_at_full_use" : "per_gpu_hour", &o,
-                                 plan == Plan::reserved ? (k ? k->term_months : 1) : 0};
+                                 plan == Plan::reserved ? (k ? k->term_months : 1) : 0, is_rentable(p)};
         }
     }
     return best;
@@ -32,7 +35,8 @@ std::optional<double> ratio(const std::optional<double>& a, const std::optional<
 
 }  // namespace
 
-Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& currency) {
+Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& currency,
+                        bool include_examples) {
     Comparison c;
     c.currency = currency;
     for (const auto& name : names) {
@@ -43,9 +47,9 @@ Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& 
             GpuComparison row;
             row.gpu = g;
             row.query = name;
-            row.on_demand = cheapest(catalog, *g, Plan::on_demand, currency);
-            row.reserved = cheapest(catalog, *g, Plan::reserved, currency);
-            row.spot = cheapest(catalog, *g, Plan::spot, currency);
+            row.on_demand = cheapest(catalog, *g, Plan::on_demand, currency, include_examples);
+            row.reserved = cheapest(catalog, *g, Plan::reserved, currency, include_examples);
+            row.spot = cheapest(catalog, *g, Plan::spot, currency, include_examples);
             if (row.on_demand)
                 if (auto usd = catalog.convert(row.on_demand->price, currency, "USD"))
                     if (auto tf = reference_tflops(*g); tf && *tf > 0) row.usd_per_tflops_hour = *usd / *tf;

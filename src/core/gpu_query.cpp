@@ -47,9 +47,15 @@ GpuSpec parse_gpu_spec(std::string_view text) {
     const std::string hint = "a GPU spec is NAME[,NAME…][:MEMORY][:COUNT], e.g. A100, A100:8, 80GB, A100:80GB:8, H100,H200";
     GpuSpec spec;
     if (text.empty()) throw UsageError("empty GPU spec", hint);
-    for (const std::string& token : split(text, ':')) {
+    bool first = true;
+    for (std::string token : split(text, ':')) {
         if (token.empty()) throw UsageError("GPU spec '" + std::string(text) + "' has an empty part", hint);
-        if (all_digits(token)) {
+        // A count is ":N" after the name or memory, or "xN" anywhere; a bare first number ("4090") is a name.
+        const bool x_count = token.size() > 1 && (token[0] == 'x' || token[0] == 'X') && all_digits(token.substr(1));
+        if (x_count) token.erase(0, 1);
+        const bool is_count = x_count || (!first && all_digits(token));
+        first = false;
+        if (is_count) {
             if (spec.count) throw UsageError("GPU spec '" + std::string(text) + "' gives the count twice", hint);
             int count = 0;
             auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), count);
@@ -107,6 +113,29 @@ GpuMatch resolve_gpu_name(const Catalog& catalog, std::string_view name) {
         match.matched_by = "family+memory";
         return match;
     }
+    // A bare model number ("4090", "3090", "6000"): the family whose name is letters + that number.
+    if (folded.size() >= 3 && all_digits(folded)) {
+        auto is_model = [&](const std::string& n) {
+            const std::string f = fold_name(n);
+            if (f.size() <= folded.size() || f.compare(f.size() - folded.size(), folded.size(), folded) != 0) return false;
+            return std::all_of(f.begin(), f.end() - static_cast<long>(folded.size()), [](char c) { return c >= 'a' && c <= 'z'; });
+        };
+        std::set<std::string> families;
+        for (const auto& g : catalog.gpus) {
+            bool hit = is_model(g.family);
+            for (const auto& a : g.aliases) hit = hit || is_model(a);
+            if (hit) families.insert(g.family);
+        }
+        if (families.size() == 1) {
+            for (const auto& g : catalog.gpus)
+                if (g.family == *families.begin()) match.gpus.push_back(&g);
+            match.matched_by = "model number";
+            return match;
+        }
+        if (families.size() > 1)
+            throw UsageError("GPU '" + shorten(name) + "' is ambiguous: " + join({families.begin(), families.end()}, ", "),
+                             "name one of them; a GPU count goes after a colon (A100:8) or an x (x8)");
+    }
     std::vector<std::string> names;
     std::set<std::string> seen;
     for (const auto& g : catalog.gpus) {
@@ -116,6 +145,7 @@ GpuMatch resolve_gpu_name(const Catalog& catalog, std::string_view name) {
     }
     std::string hint = "run 'gpuadvise gpus' for the GPUs in the catalog";
     if (auto best = closest_match(name, names)) hint = "did you mean '" + *best + "'? (" + hint + ")";
+    if (all_digits(folded)) hint += "; a GPU count goes after a colon (A100:8) or an x (x8)";
     throw UsageError("unknown GPU '" + shorten(name) + "'", hint);
 }
 

@@ -120,7 +120,7 @@ const PlanCost* on_demand_of(const Candidate& c) {
 
 // "Google Cloud's 1-year a2-highgpu-1g commitment"
 std::string commitment_name(const Candidate& c, const PlanCost& k) {
-    const std::string who = c.provider ? c.provider->name : c.offer->provider;
+    const std::string who = c.provider ? c.provider->name : c.offer->provider.str();
     const std::string what = c.offer->instance_type.empty() ? c.gpu->id + " x" + std::to_string(c.offer->gpu_count) : c.offer->instance_type;
     return who + "'s " + term_label(k.term_months) + " " + what + " commitment" + (c.offer->region.empty() ? "" : " in " + c.offer->region);
 }
@@ -154,7 +154,7 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
             msg += "; no commitment prices known for " + c->offer->provider;
         else
             msg += "; " + c->offer->provider + " has no commitment price for it";
-        msg += std::string("; plan chosen: ") + to_string(c->cost.plan) +
+        msg += "; plan chosen: " + std::string(plan_label(c->cost.plan)) +
                (c->cost.plan == Plan::reserved ? " (" + term_label(c->cost.term_months) + ")" : "");
         s.findings.push_back({"2.break_even", FindingKind::preference, msg});
         // Where a commitment takes over, in runs a week of this job: on the top option, or else on the

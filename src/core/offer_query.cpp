@@ -56,9 +56,17 @@ OfferList query_offers(const Catalog& catalog, const OfferQuery& query) {
         return nullptr;
     };
 
+    std::string_view last_provider;  // offers come in runs of one provider: look it up once per run
+    bool rentable = true;
     for (const auto& o : catalog.offers) {
         const Gpu* gpu = wanted(o.gpu);
         if (!gpu) continue;
+        if (last_provider.data() == nullptr || o.provider != last_provider) {
+            rentable = is_rentable(catalog.find_provider(o.provider));
+            last_provider = o.provider;
+        }
+        // Not rentable as listed: only when asked for, by the flag or by naming the provider.
+        if (!rentable && !query.include_examples && query.providers.empty()) continue;
         if (query.gpu.count && o.gpu_count != *query.gpu.count) continue;
         if (!query.providers.empty() &&
             std::none_of(query.providers.begin(), query.providers.end(),
@@ -71,6 +79,7 @@ OfferList query_offers(const Catalog& catalog, const OfferQuery& query) {
         OfferRow row;
         row.offer = &o;
         row.gpu = gpu;
+        row.rentable = rentable;
         auto convert = [&](const std::optional<double>& v) -> std::optional<double> {
             return v ? catalog.convert(*v, o.currency, query.currency) : std::nullopt;
         };

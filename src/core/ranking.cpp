@@ -26,7 +26,7 @@ bool same_price(double kept, double c) { return std::fabs(kept - c) <= 1e-3 * st
 
 Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all) {
     // Everything the ranking reads is copied once, in catalog order, into one array that is then
-    // sorted: at a million options, reading the options in ranked order (scattered over 160 MB)
+    // sorted: at a million options, reading the options in ranked order (scattered over 100 MB)
     // cost more than the sort itself.
     struct Scored {
         double first, second;  // the objective's keys

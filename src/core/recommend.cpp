@@ -34,7 +34,7 @@ void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& 
         });
         out.binding_constraint = Constraint::budget;
         out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" + std::to_string(best->gpu_count) + " (" +
-                           to_string(best->cost.plan) + ") costs " + detail::money(best->cost.cost_per_month, r.currency) +
+                           std::string(plan_label(best->cost.plan)) + ") costs " + detail::money(best->cost.cost_per_month, r.currency) +
                            " a month, over the budget of " + detail::money(*r.budget_monthly, r.currency);
         return;
     }
@@ -131,12 +131,15 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
         if (best_tier)
             out.why_not_heuristic = "the source's tier rule picks " + out.heuristic_gpu_family + "; its best option (" +
                                     best_tier->offer->provider + " " + best_tier->gpu->id + " x" +
-                                    std::to_string(best_tier->gpu_count) + ", " + to_string(best_tier->cost.plan) + ") costs " +
+                                    std::to_string(best_tier->gpu_count) + ", " + std::string(plan_label(best_tier->cost.plan)) + ") costs " +
                                     detail::money(best_tier->cost.cost_per_month, request.currency) + " a month and " +
                                     detail::hours_text(best_tier->cost.hours_per_run) + " per run, against " +
                                     detail::money(winner->cost.cost_per_month, request.currency) + " and " +
                                     detail::hours_text(winner->cost.hours_per_run) + " for the top option" +
-                                    (best_tier->cost.cost_per_month < winner->cost.cost_per_month ? " (it is outside your filters)" : "");
+                                    (best_tier->cost.cost_per_month >= winner->cost.cost_per_month ? ""
+                                     : !best_tier->in_filter ? " (it is outside your filters)"
+                                                             : " (cheaper, but the ranking is by " +
+                                                                   std::string(to_string(request.objective)) + ")");
         else {
             out.why_not_heuristic = "the source's tier rule picks " + out.heuristic_gpu_family +
                                     ", but no " + out.heuristic_gpu_family + " offer in the catalog can run this job within the constraints";
@@ -152,7 +155,7 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     for (auto& c : ranked) {
         if (c.estimate.basis == TimeBasis::measured) c.reasons.insert(c.reasons.begin(), "time from a measurement: " + c.estimate.basis_detail);
         for (const auto& a : c.alternatives)
-            c.reasons.push_back(std::string(to_string(a.plan)) + (a.plan == Plan::reserved ? " (" + term_label(a.term_months) + ")" : "") +
+            c.reasons.push_back(std::string(plan_label(a.plan)) + (a.plan == Plan::reserved ? " (" + term_label(a.term_months) + ")" : "") +
                                 " would cost " + detail::money(a.cost_per_month, request.currency) + " a month");
     }
     out.ranked = std::move(ranked);

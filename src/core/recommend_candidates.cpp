@@ -187,6 +187,12 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
             reject(Constraint::price, "the catalog marks " + provider->id + "'s prices as placeholders, not real quotes");
             continue;
         }
+        if (!r.include_examples && !is_rentable(provider) &&
+            std::none_of(r.providers.begin(), r.providers.end(), [&](const std::string& p) { return iequals(p, o.provider); })) {
+            reject(Constraint::price, provider->id + "'s prices are an example from the source document, not a rentable "
+                                      "offer (--include-examples ranks them)");
+            continue;
+        }
         Option c;
         if (r.pytorch) {
             const PytorchFit& fit = pytorch_fit(*gpu, o, provider);
@@ -290,6 +296,10 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     c.gpu_count = o.gpu_count;
     c.estimate = *o.estimate;
     if (o.requirement) c.reasons.push_back("PyTorch " + r.pytorch->text + ": " + *o.requirement);
+    if (!is_rentable(o.provider))
+        c.warnings.push_back({WarningKind::example_provider,
+                              "example provider: " + o.provider->id + "'s price is the source document's illustrative quote, "
+                              "not an offer you can rent"});
     if (o.slow_network) c.warnings.push_back({WarningKind::slow_network, slow_network_warning(o, b.min_network_gbps)});
     // The same computation that chose the plan: the chosen one in full, and the others.
     c.setup_hours_per_run = b.setup_hours;

@@ -10,6 +10,7 @@
 #include <cereal/types/vector.hpp>
 
 #include <sstream>
+#include <unordered_map>
 #include <streambuf>
 
 #include "gpuadvise/errors.hpp"
@@ -31,6 +32,22 @@ constexpr std::size_t member_count() {
 }
 
 }  // namespace snapshot_detail
+
+// A shared string is written as its text; equal texts read back share one allocation again (the
+// snapshot's rows repeat a few per-table strings thousands of times).
+template <class Archive>
+void save(Archive& ar, const SharedText& x) {
+    ar(x.str());
+}
+template <class Archive>
+void load(Archive& ar, SharedText& x) {
+    std::string text;
+    ar(text);
+    thread_local std::unordered_map<std::string, SharedText> seen;
+    auto it = seen.find(text);
+    if (it == seen.end()) it = seen.emplace(text, SharedText(text)).first;
+    x = it->second;
+}
 
 #define GPUADVISE_MEMBERS(T, n) \
     static_assert(snapshot_detail::member_count<T>() == (n), #T " changed: update its serialize function below")

@@ -20,7 +20,7 @@ class YamlContext {
 public:
     YamlContext(std::string file, Diagnostics& diagnostics) : file_(std::move(file)), diags_(diagnostics) {}
 
-    const std::string& file() const { return file_; }
+    const std::string& file() const { return file_.str(); }
     Diagnostics& diagnostics() { return diags_; }
     SourceLocation where(const YAML::Node& node) const;
 
@@ -52,7 +52,7 @@ public:
     std::optional<std::string> as_text(const YAML::Node& node, const std::string& path);
 
 private:
-    std::string file_;
+    SharedText file_;  // shared by every location in the file
     Diagnostics& diags_;
 };
 

@@ -12,7 +12,14 @@
 #include <string>
 #include <vector>
 
+#include <ostream>
+
 #include "gpuadvise/recommend.hpp"
+
+// Shared per-table strings print as their text in failed assertions and INFO lines.
+namespace gpuadvise {
+inline std::ostream& operator<<(std::ostream& os, const SharedText& t) { return os << t.str(); }
+}  // namespace gpuadvise
 
 namespace enginetest {
 
