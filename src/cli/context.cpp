@@ -69,7 +69,9 @@ void Context::note(const std::string& message) {
 
 void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& doc) {
     switch (format()) {
-        case Format::json: out << json.dump(2) << "\n"; break;
+        // Text is validated as UTF-8 when read; `replace` keeps a file name or an environment value that
+        // is not from dying in the serializer (U+FFFD instead of an exception).
+        case Format::json: out << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n"; break;
         case Format::csv: out << io::render_csv(doc); break;
         case Format::markdown: out << io::render_markdown(doc); break;
         case Format::table: out << io::render_table(doc, color()); break;

@@ -36,8 +36,10 @@ std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, in
             // A reservation is per instance per month: the month's run hours must fit in the reserved
             // hours, so a workload needing more than 730 h a month reserves several configurations.
             const double busy_hours = runs * hours_per_run;
-            c.reserved_sets = std::max(1, static_cast<int>(std::ceil(busy_hours / hours_per_month - 1e-9)));
-            const double monthly = *converted * instances * c.reserved_sets;
+            // In double: a huge workload must not overflow an int (undefined) into a cheap month.
+            const double sets = std::max(1.0, std::ceil(busy_hours / hours_per_month - 1e-9));
+            c.reserved_sets = sets < 2e9 ? static_cast<int>(sets) : 2000000000;
+            const double monthly = *converted * instances * sets;
             c.cost_per_month = monthly;
             c.price_per_hour = busy_hours > 0 ? monthly / busy_hours : monthly / hours_per_month;
             if (auto od = offer.on_demand_per_hour; od && *od > 0)
