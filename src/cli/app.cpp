@@ -51,8 +51,8 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
 }
 
 int print_error(std::ostream& err, const std::string& message, const std::string& hint) {
-    err << "gpuadvise: error: " << message << "\n";
-    if (!hint.empty()) err << "hint: " << hint << "\n";
+    err << "gpuadvise: error: " << escape_control_chars(message) << "\n";
+    if (!hint.empty()) err << "hint: " << escape_control_chars(hint) << "\n";
     return 0;
 }
 
@@ -255,7 +255,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
         print_error(err, e.what(), e.hint());
         return 2;
     } catch (const DataError& e) {
-        for (const auto& d : e.details()) err << format_diagnostic(d) << "\n";
+        for (const auto& d : e.details()) err << escape_control_chars(format_diagnostic(d)) << "\n";
         print_error(err, e.what(), e.hint());
         return 1;
     } catch (const std::exception& e) {
