@@ -101,6 +101,14 @@ void lint_gpu_names(const Catalog& catalog, Diagnostics& d) {
 Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
     Diagnostics d;
     lint_gpu_names(catalog, d);
+    // A calibration point is used only for its model on its GPU: one naming neither is never used.
+    for (const auto& c : catalog.calibration) {
+        const bool gpu_known = std::any_of(catalog.gpus.begin(), catalog.gpus.end(), [&](const Gpu& g) { return g.id == c.gpu; });
+        const bool model_known =
+            std::any_of(catalog.models.begin(), catalog.models.end(), [&](const ModelPreset& m) { return m.id == c.model; });
+        if (!model_known) d.warning(c.where, "calibration: model '" + c.model + "' is not a model preset; the point is not used");
+        else if (!gpu_known) d.warning(c.where, "calibration: GPU '" + c.gpu + "' is not in the catalog; the point is not used");
+    }
     const double hours_per_month = catalog.policy.get("hours_per_month");
     const double max_age = catalog.policy.get("max_price_age_days");
     const auto today_days = parse_iso_date(today);

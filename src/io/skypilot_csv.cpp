@@ -167,7 +167,15 @@ private:
         for (std::size_t i = 0; i < rec.fields.size(); ++i) {
             std::string_view name = rec.fields[i];
             if (i == 0 && name.substr(0, 3) == "\xEF\xBB\xBF") name.remove_prefix(3);  // UTF-8 byte-order mark
-            if (auto it = want.find(name); it != want.end()) *it->second = static_cast<int>(i);
+            if (auto it = want.find(name); it != want.end()) {
+                if (*it->second >= 0) {
+                    error(source, rec.line, "column '" + std::string(name) + "' appears twice (columns " +
+                                                std::to_string(*it->second + 1) + " and " + std::to_string(i + 1) +
+                                                "); a vms.csv has each column once");
+                    return false;
+                }
+                *it->second = static_cast<int>(i);
+            }
         }
         width_ = rec.fields.size();
         std::vector<std::string> missing;
