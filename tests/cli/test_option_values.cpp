@@ -2,7 +2,11 @@
 // in another base, conflicting formats. Empty arguments cannot be written in a golden `cmd` file.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -39,4 +43,20 @@ TEST_CASE("numbers in another base and conflicting formats are usage errors", "[
     CHECK(run({"--json", "--format", "table", "gpus"}, err) == 2);
     CHECK(err.find("--json and --format table conflict") != std::string::npos);
     CHECK(run({"--json", "--format", "json", "gpus"}, err) == 0);
+}
+
+TEST_CASE("a file name that is not UTF-8 does not break JSON output", "[cli]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("gpuadvise-utf8-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string name = (dir / "caf\xe9.yaml").string();
+    std::ofstream(name) << "schema_version: 1\n";
+    std::vector<std::string> args{"gpuadvise", "--catalog", name, "catalog", "info", "--json"};
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    CHECK(gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err) == 0);
+    CHECK(err.str().find("internal error") == std::string::npos);
+    CHECK(out.str().find("caf\xef\xbf\xbd.yaml") != std::string::npos);  // U+FFFD in place of the byte
+    fs::remove_all(dir);
 }

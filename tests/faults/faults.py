@@ -157,6 +157,12 @@ def case_special_files():
             expect_error(["--catalog", cat, "offers"], f"tables: {path}: {kind}", what=f"tables: {path}")
             check(not os.path.exists(os.path.join(tmp, "out")), "import wrote something")
         sock.close()
+        # Open failures name the reason from errno.
+        loop = os.path.join(tmp, "loop.yaml")
+        os.symlink(loop, loop)
+        expect_error(["--catalog", loop, "gpus"], f"gpuadvise: error: {loop}: cannot open the file: Too many levels of symbolic links")
+        expect_error(["--catalog", os.path.join(tmp, "missing.yaml"), "gpus"], "cannot open the file: No such file or directory")
+        expect_error(["--catalog", "x" * 5000 + ".yaml", "gpus"], "cannot open the file: File name too long")
 
 
 def case_size_cap():
