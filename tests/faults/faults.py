@@ -10,6 +10,7 @@ blocking the suite (ctest adds its own TIMEOUT too).
 """
 import hashlib
 import os
+import resource
 import signal
 import socket
 import stat
@@ -254,6 +255,36 @@ def case_probe_background_child():
         if alive():
             os.kill(pid, signal.SIGKILL)
             raise AssertionError("the background child of the tool was left running")
+
+
+def limit_file_size(size):
+    def apply():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit then fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    return apply
+
+
+def case_write_file_size_limit():
+    # "Disk full" for one process: a file-size limit. The output file is cut at 1000 bytes.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "offers.json")
+        with open(path, "wb") as f:
+            p = run(["offers", "--json"], stdout=f, stderr=subprocess.PIPE, capture_output=False,
+                    preexec_fn=limit_file_size(1000))
+        check(p.returncode == 1, "output over the file-size limit: expected exit 1", p)
+        check(b"gpuadvise: error: writing the output: File too large\n" in p.stderr, "no 'writing the output' error", p)
+        # An import that cannot write its files leaves the previous catalog as it was, and no leftovers.
+        out = os.path.join(tmp, "out")
+        check(do_import(out, "2026-11-01", force=False).returncode == 0, "first import failed")
+        before = tree_digest(os.path.realpath(out))
+        p = run(["catalog", "import", "skypilot", LIUM, "--output", out, "--as-of", "2026-11-02", "--force"],
+                preexec_fn=limit_file_size(200))
+        check(p.returncode == 1, "import over the file-size limit: expected exit 1", p)
+        check(b"cannot write the file: File too large; the previous catalog (if any) is unchanged" in p.stderr,
+              "import: no reason given", p)
+        check(tree_digest(os.path.realpath(out)) == before and catalog_as_of(out) == "2026-11-01", "the old catalog changed")
+        left = sorted(n for n in os.listdir(tmp) if n not in ("out", "offers.json"))
+        check(len(left) == 1 and left[0].startswith(".out.v-"), f"leftovers after a failed import: {left}")
 
 
 def tree_digest(path):
