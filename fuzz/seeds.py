@@ -80,7 +80,40 @@ CLI = [
 ]
 
 
+# Issue #17 fault classes as bytes: what special files deliver (/dev/zero: NULs; /proc/self/mem and
+# FIFOs: nothing; a truncated read: half a document), invalid UTF-8 (Latin-1, overlong forms,
+# surrogates, above U+10FFFF, cut sequences), C1 controls and ANSI escapes in ids and names.
+BAD_UTF8 = [b"caf\xe9", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x82", b"\xff\xfe", b"\xc2\x9b31m"]
+FAULT_YAML = [b"\x00" * 4096, b"", b"schema_version: 1\ngpus:\n  - {id: t4, family: T4, name: NVIDIA T4, mem"] + [
+    b"schema_version: 1\ngpus:\n  - {id: t4" + bad + b", family: T4, name: NVIDIA T4, memory_gb: 16, tflops: {fp16: 65}, source: test}\n"
+    for bad in BAD_UTF8] + [
+    b'schema_version: 1\ngpus:\n  - {id: "evil\\e[31m", family: E, name: "x\\e]0;t\\a", memory_gb: 16, tflops: {fp16: 65}, source: s}\n',
+    b"schema_version: 1\npolicy: {hours_per_month: 0, run_setup_minutes: -5, max_price_age_days: 4.9e-324}\n",
+    b"schema_version: 1\nrates:\n  - {currency: 'EUR ', usd_per_unit: 1.1, as_of: 9999-12-31, source: s}\n",
+    b"schema_version: 1\ngpus:\n  - {id: 'a:b', family: A100, name: x, memory_gb: 16, tflops: {fp16: 0}, aliases: [A100], source: s}\n"]
+FAULT_CSV = [b"\x00" * 4096, b"InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\n"
+             b"gpu_1x_a100,A100,1,30,200,1.29,,S\xe3o Paulo\n",
+             b"InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,Price\n"
+             b"p3.2xlarge,V100,1,8,61,1e300,4.9e-324,us-east-1,0.01\n"] + [
+    b"InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\np3" + bad + b",V100,1,8,61,3.06,,r\n"
+    for bad in BAD_UTF8]
+FAULT_CLI = [["estimate", "--model", "bert", "--zero", ""], ["offers", "--pytorch", ""], ["--json", "--format", "csv", "gpus"],
+             ["estimate", "--model", "bert", "--batch-size", "0x10"], ["catalog", "valdate"], ["catalog"],
+             ["--provider-name", "x", "gpus"], ["estimate", "--model", "bert", "--epochs", "abc"],
+             ["compare", "A100\x1b[2J", "T4"], ["offers", "--gpu", "caf\xe9"]]
+
+
+def fault_seeds():
+    for data in FAULT_YAML:
+        put("catalog_yaml", data)
+    for i, data in enumerate(FAULT_CSV):
+        put("skypilot_csv", bytes([i % 4]) + data)
+    for args in FAULT_CLI:
+        put("cli", "\n".join(args).encode("latin-1"))
+
+
 def main():
+    fault_seeds()
     for path in sorted(glob.glob(os.path.join(ROOT, "data", "*.yaml"))):
         for piece in yaml_pieces(open(path, encoding="utf-8").read()):
             put("catalog_yaml", piece)
@@ -113,4 +146,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+    fault_seeds() if sys.argv[1:] == ["--faults"] else main()

@@ -14,6 +14,8 @@ struct PolicyKey {
     std::string_view name;
     double default_value;
     std::string_view meaning;  // one line, with the unit and where the default comes from
+    double min = 0;            // the valid range, checked when a catalog sets the key (docs/catalog.md)
+    double max = 1e12;
 };
 
 const std::vector<PolicyKey>& policy_keys();

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,5 +24,15 @@ inline std::size_t hash_combine(std::size_t seed, std::size_t value) {
 }
 // Input echoed in a message: at most `max` characters, then "..." (a field may be 100 MB long).
 std::string shorten(std::string_view text, std::size_t max = 40);
+
+// The offset of the first byte that is not part of well-formed UTF-8 (overlong forms, surrogates
+// and code points above U+10FFFF count as ill-formed); nullopt when all of `text` is valid.
+std::optional<std::size_t> first_invalid_utf8(std::string_view text);
+// Control characters (C0 except none, DEL, and C1 U+0080-U+009F) written as \xNN (C1: \u{NN}), so
+// that text from files or tools (an ANSI escape in an id, a raw byte from nvidia-smi) cannot drive
+// the terminal. Returns `text` unchanged when it has none.
+std::string escape_control_chars(std::string_view text);
+// 1-based line and column (in bytes) of `offset` in `text`.
+std::pair<int, int> line_and_column(std::string_view text, std::size_t offset);
 
 }  // namespace gpuadvise

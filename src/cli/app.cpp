@@ -5,7 +5,10 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <regex>
 
 #include "cli/build_info.hpp"
 #include "cli/commands.hpp"
@@ -50,8 +53,8 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
 }
 
 int print_error(std::ostream& err, const std::string& message, const std::string& hint) {
-    err << "gpuadvise: error: " << message << "\n";
-    if (!hint.empty()) err << "hint: " << hint << "\n";
+    err << "gpuadvise: error: " << escape_control_chars(message) << "\n";
+    if (!hint.empty()) err << "hint: " << escape_control_chars(hint) << "\n";
     return 0;
 }
 
@@ -85,6 +88,52 @@ std::string hint_for_extras(const CLI::App& root, const std::vector<std::string>
 }
 
 int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+// A value CLI11 would take that gpuadvise does not: an empty one (--zero "" read as 0, --pytorch ""
+// as no filter) and a number in another base (0x10 read as 16; YAML catalogs reject it too).
+std::string check_value(const std::string& value) {
+    if (value.empty()) return "an empty value";
+    static const std::regex other_base("[+-]?0[xXbBoO][0-9a-fA-F_]+");
+    if (std::regex_match(value, other_base))
+        return "'" + value + "': hexadecimal, binary and octal numbers are not accepted; write it in decimal";
+    return {};
+}
+
+void add_value_checks(CLI::App& app) {
+    for (CLI::Option* o : app.get_options())
+        if (o->get_type_size() != 0 && o->get_name() != "--help" && o->get_name() != "--version")
+            o->check(CLI::Validator(check_value, "", ""));
+    for (CLI::App* sub : app.get_subcommands({})) add_value_checks(*sub);
+}
+
+std::string format_number(const std::string& text) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (!end || *end) return text;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return buf;
+}
+
+// CLI11's messages in gpuadvise's words: "--epochs: 'abc' is not a number", ranges as "0 to 1e+09".
+std::string our_wording(const std::string& message) {
+    static const std::regex range("(\\S+): Value (.*) not in range (\\S+) to (\\S+)");
+    static const std::regex at_most("(\\S+): At Most (\\d+) required but received (\\d+)");
+    static const std::regex convert("Could not convert: (\\S+) = (.*)");
+    static const std::regex number("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?");
+    std::smatch m;
+    if (std::regex_match(message, m, range)) {
+        if (!std::regex_match(m[2].str(), number)) return m[1].str() + ": '" + m[2].str() + "' is not a number";
+        return m[1].str() + ": " + m[2].str() + " is out of range; expected " + format_number(m[3].str()) + " to " +
+               format_number(m[4].str());
+    }
+    if (std::regex_match(message, m, at_most))
+        return m[1].str() + ": takes at most " + m[2].str() + " value" + (m[2].str() == "1" ? "" : "s") + ", got " + m[3].str();
+    if (std::regex_match(message, m, convert)) return m[1].str() + ": '" + m[2].str() + "' is not a number";
+    static const std::regex missing("(\\S+): \\d+ required (\\S+) missing");
+    if (std::regex_match(message, m, missing)) return m[1].str() + ": needs a value (" + m[2].str() + ")";
+    return message;
+}
 
 }  // namespace
 
@@ -134,6 +183,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
         runners[sub] = c.setup(*sub);
         reads_config[sub] = c.reads_config;
     }
+    add_value_checks(app);
 
     try {
         app.parse(argc, argv);
@@ -165,8 +215,36 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
         return 2;
     } catch (const CLI::ParseError& e) {
         std::string help = "run 'gpuadvise --help'";
-        for (const CLI::App* sub : app.get_subcommands()) help = "run 'gpuadvise " + sub->get_name() + " --help'";
-        print_error(err, e.what(), help);
+        const CLI::App* active = nullptr;
+        for (const CLI::App* sub : app.get_subcommands()) {
+            help = "run 'gpuadvise " + sub->get_name() + " --help'";
+            active = sub;
+        }
+        // "catalog valdate": a command whose subcommand is missing or misspelt.
+        if (active && !active->get_subcommands({}).empty() && active->get_subcommands().empty()) {
+            std::vector<std::string> names;
+            for (const CLI::App* s : active->get_subcommands({})) names.push_back(s->get_name());
+            const std::vector<std::string> extras = app.remaining();
+            std::string word;
+            for (const auto& x : extras)
+                if (x.rfind("-", 0) != 0) {
+                    word = x;
+                    break;
+                }
+            if (word.empty()) {
+                print_error(err, "'" + active->get_name() + "' needs a subcommand: " + join(names, ", "), help);
+            } else {
+                std::string hint = help;
+                if (auto best = closest_match(word, names)) hint = "did you mean '" + *best + "'? (" + help + ")";
+                print_error(err, "unknown command '" + active->get_name() + " " + word + "'", hint);
+            }
+            return 2;
+        }
+        print_error(err, our_wording(e.what()), help);
+        return 2;
+    }
+    if (ctx.global.json && app.count("--format") > 0 && ctx.global.format != "json") {
+        print_error(err, "--json and --format " + ctx.global.format + " conflict", "give one of them");
         return 2;
     }
 
@@ -183,7 +261,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
         print_error(err, e.what(), e.hint());
         return 2;
     } catch (const DataError& e) {
-        for (const auto& d : e.details()) err << format_diagnostic(d) << "\n";
+        for (const auto& d : e.details()) err << escape_control_chars(format_diagnostic(d)) << "\n";
         print_error(err, e.what(), e.hint());
         return 1;
     } catch (const std::exception& e) {

@@ -34,8 +34,25 @@ const Catalog& Context::catalog() {
     if (!catalog_) {
         catalog_ = std::make_unique<Catalog>(io::load_catalog(catalog_options()));
         if (global.catalog_filter) global.catalog_filter(*catalog_);  // config.yaml's providers (cli/config.cpp)
+        summarize_data_warnings(*catalog_);
     }
     return *catalog_;
+}
+
+// Data warnings (a zero price, spot not below on-demand, a duplicate offer, a bad or future date)
+// are listed by 'catalog validate'; every other command that reads the catalog says how many there
+// are in one line. Old prices are left out: the commands that show prices name them already.
+void Context::summarize_data_warnings(const Catalog& catalog) {
+    std::size_t count = 0;
+    const Diagnostic* first = nullptr;
+    for (const auto& d : catalog.warnings.all())
+        if (d.severity == Severity::warning && d.message.find("(policy max_price_age_days)") == std::string::npos) {
+            if (!first) first = &d;
+            ++count;
+        }
+    if (!first) return;
+    warn("the catalog has " + std::to_string(count) + " data warning" + (count == 1 ? "" : "s") + " (first: " +
+         format_diagnostic(*first) + "); 'gpuadvise catalog validate' lists them");
 }
 
 Format Context::format() const {
@@ -66,16 +83,18 @@ std::string Context::currency() {
 }
 
 void Context::warn(const std::string& message) {
-    if (!global.quiet) err << "gpuadvise: warning: " << message << "\n";
+    if (!global.quiet) err << "gpuadvise: warning: " << escape_control_chars(message) << "\n";
 }
 
 void Context::note(const std::string& message) {
-    if (!global.quiet) err << "gpuadvise: note: " << message << "\n";
+    if (!global.quiet) err << "gpuadvise: note: " << escape_control_chars(message) << "\n";
 }
 
 void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& doc) {
     switch (format()) {
-        case Format::json: out << json.dump(2) << "\n"; break;
+        // Text is validated as UTF-8 when read; `replace` keeps a file name or an environment value that
+        // is not from dying in the serializer (U+FFFD instead of an exception).
+        case Format::json: out << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n"; break;
         case Format::csv: out << io::render_csv(doc); break;
         case Format::markdown: out << io::render_markdown(doc); break;
         case Format::table: out << io::render_table(doc, color()); break;

@@ -64,6 +64,7 @@ public:
     static void leave_catalogs_to_exit() { leave_catalogs_to_exit_ = true; }
 
 private:
+    void summarize_data_warnings(const Catalog& catalog);
     static inline bool leave_catalogs_to_exit_ = false;
     std::unique_ptr<Catalog> catalog_;
 };

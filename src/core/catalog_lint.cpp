@@ -59,10 +59,56 @@ std::vector<bool> later_duplicates(const std::vector<Offer>& offers) {
     return duplicate;
 }
 
+// GPU ids and names must resolve to one GPU each: an id is non-empty, has no ':' (the --gpu syntax
+// separator) and is unique ignoring case; an alias belongs to one GPU and is neither another GPU's id
+// nor the family name of other GPUs (it would take over the family: every offer naming it remapped).
+void lint_gpu_names(const Catalog& catalog, Diagnostics& d) {
+    std::map<std::string, const Gpu*> by_id;
+    std::map<std::string, std::vector<const Gpu*>> by_family;
+    for (const auto& g : catalog.gpus) {
+        by_family[to_lower(g.family)].push_back(&g);
+        if (g.id.empty()) {
+            d.error({}, "gpus: a GPU has an empty id" + (g.name.empty() ? std::string() : " (" + g.name + ")"));
+            continue;
+        }
+        if (g.id.find(':') != std::string::npos)
+            d.error({}, "gpus: id '" + g.id + "' contains ':', which separates the parts of a --gpu request; use '-'");
+        auto [it, fresh] = by_id.emplace(to_lower(g.id), &g);
+        if (!fresh)
+            d.error({}, "gpus: ids '" + it->second->id + "' and '" + g.id + "' are the same ignoring case; ids must be unique");
+    }
+    std::map<std::string, const Gpu*> by_alias;
+    for (const auto& g : catalog.gpus)
+        for (const auto& a : g.aliases) {
+            const std::string key = to_lower(a);
+            if (auto it = by_id.find(key); it != by_id.end() && it->second != &g)
+                d.error({}, "gpus: alias '" + a + "' of '" + g.id + "' is the id of '" + it->second->id + "'");
+            if (auto it = by_family.find(key); it != by_family.end())
+                for (const Gpu* other : it->second)
+                    if (other != &g) {
+                        d.error({}, "gpus: alias '" + a + "' of '" + g.id + "' is the family name of '" + other->id +
+                                        "' (it would take over the whole family); remove the alias or rename it");
+                        break;
+                    }
+            auto [it, fresh] = by_alias.emplace(key, &g);
+            if (!fresh && it->second != &g)
+                d.error({}, "gpus: alias '" + a + "' belongs to both '" + it->second->id + "' and '" + g.id + "'");
+        }
+}
+
 }  // namespace
 
 Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
     Diagnostics d;
+    lint_gpu_names(catalog, d);
+    // A calibration point is used only for its model on its GPU: one naming neither is never used.
+    for (const auto& c : catalog.calibration) {
+        const bool gpu_known = std::any_of(catalog.gpus.begin(), catalog.gpus.end(), [&](const Gpu& g) { return g.id == c.gpu; });
+        const bool model_known =
+            std::any_of(catalog.models.begin(), catalog.models.end(), [&](const ModelPreset& m) { return m.id == c.model; });
+        if (!model_known) d.warning(c.where, "calibration: model '" + c.model + "' is not a model preset; the point is not used");
+        else if (!gpu_known) d.warning(c.where, "calibration: GPU '" + c.gpu + "' is not in the catalog; the point is not used");
+    }
     const double hours_per_month = catalog.policy.get("hours_per_month");
     const double max_age = catalog.policy.get("max_price_age_days");
     const auto today_days = parse_iso_date(today);
@@ -76,8 +122,8 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
     // Runs on every load, so the common case (no warning) allocates nothing per offer: duplicates
     // are found through a table of key hashes, comparing offers only when the hashes are equal.
     const std::vector<bool> duplicate = later_duplicates(catalog.offers);
-    std::map<std::string, long> stale_by_provider;
-    std::map<std::string, SourceLocation> stale_where;
+    std::map<std::string, long> stale_by_provider, future_by_provider;
+    std::map<std::string, SourceLocation> stale_where, future_where;
     bool parsed_as_of = false;  // offers of one table share their as_of: parse it once
     std::string last_as_of;
     std::optional<long> last_as_of_days;
@@ -120,11 +166,16 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
             const auto& as_of = last_as_of_days;
             if (!as_of) {
                 d.warning(o.where, what_text() + ": as_of '" + o.as_of + "' is not a YYYY-MM-DD date");
+            } else if (*as_of > *today_days + 1) {  // a day of slack for time zones
+                if (future_by_provider[o.provider]++ == 0) future_where[o.provider] = o.where;
             } else if (static_cast<double>(*today_days - *as_of) > max_age) {
                 if (stale_by_provider[o.provider]++ == 0) stale_where[o.provider] = o.where;
             }
         }
     }
+    for (const auto& [provider, count] : future_by_provider)
+        d.warning(future_where[provider], "provider '" + provider + "': " + std::to_string(count) +
+                                              " price(s) dated after today (as_of in the future); check the date");
     for (const auto& [provider, count] : stale_by_provider)
         d.warning(stale_where[provider], "provider '" + provider + "': " + std::to_string(count) +
                                              " price(s) older than " + money(max_age) +

@@ -39,8 +39,10 @@ CommitmentCost cost_with_commitment(double price_per_month_per_instance, std::op
 
 int best_committed_slots(double price_per_month_per_instance, std::optional<double> on_demand_per_hour_per_instance,
                          int instances, double busy_hours, double hours_per_month) {
-    instances = std::max(1, instances);
-    const double lanes = busy_hours / hours_per_month;
+    instances = std::min(std::max(1, instances), 100000);
+    // Capped so that the slot counts stay far inside int (a huge workload must not overflow, which is
+    // undefined, into a cheap month): what the slots do not cover is costed on demand.
+    const double lanes = std::min(busy_hours / hours_per_month, 10000.0);
     const int high = std::max(1, static_cast<int>(std::ceil(lanes - 1e-9)));
     const int low = std::max(1, static_cast<int>(std::floor(lanes + 1e-9)));
     if (low == high) return high * instances;

@@ -8,22 +8,22 @@ namespace gpuadvise {
 // Defaults. Seed = the source documents in shared/seeds; facts = reference/gpu-facts.md.
 const std::vector<PolicyKey>& policy_keys() {
     static const std::vector<PolicyKey> keys = {
-        {"tier_small_max_params", 5e6, "step 1 heuristic: up to this many parameters is 'small' (LeNet-class -> T4; seed 3.1)"},
-        {"tier_medium_max_params", 1e8, "step 1 heuristic: up to this many parameters is 'medium' (ResNet-class -> V100; seed 3.1); above is 'large' (BERT-class -> A100)"},
-        {"reserved_runs_per_week_heuristic", 3, "step 2 heuristic: more runs a week than this -> monthly reserved (seed 3.1)"},
-        {"hours_per_month", 730, "hours in a month for reserved capacity and lint (8760 / 12)"},
-        {"overbuy_speed_fraction", 0.85, "pitfall: a cheaper GPU reaching this share of the premium one's speed is enough (seed 4.1, YOLOv5 A100 vs V100)"},
-        {"host_ram_per_gpu_memory", 2, "step 3: host RAM should be at least this multiple of total GPU memory (seed 1.1)"},
-        {"hires_min_gpu_memory_gb", 80, "step 3: high-resolution imaging (4K medical) wants this GPU memory class (seed 3.1)"},
-        {"multi_node_min_network_gbps", 25, "step 4: multi-node training wants RDMA of at least this many Gbit/s (seed 4.2)"},
-        {"slow_network_gbps", 1, "step 4: a network this slow or slower is flagged (seed 4.2: 1 Gbps, 40% of time in sync)"},
-        {"multi_node_min_scaling_efficiency", 0.5, "step 4: a multi-node configuration is ranked only when its estimated scaling efficiency reaches this share (unless --nodes pins the count)"},
-        {"multi_node_without_rdma_exclude", 0, "step 4: 1 = exclude multi-node offers without RDMA, 0 = keep them with a warning"},
-        {"comm_share_warn", 0.3, "step 4: warn when communication exceeds this share of step time after overlap (facts 3d)"},
-        {"run_setup_minutes", 10, "cost model: billed minutes each run spends starting the instance, pulling the image and staging data (assumption; keeps tiny jobs from looking free)"},
-        {"spot_interruptions_per_hour", 0.05, "cost model: expected spot interruptions per hour (assumption; no public source)"},
-        {"spot_restart_minutes", 10, "cost model: minutes lost per interruption to restart and reload (assumption)"},
-        {"max_price_age_days", 365, "freshness: prices older than this many days give a warning"},
+        {"tier_small_max_params", 5e6, "step 1 heuristic: up to this many parameters is 'small' (LeNet-class -> T4; seed 3.1)", 1, 1e15},
+        {"tier_medium_max_params", 1e8, "step 1 heuristic: up to this many parameters is 'medium' (ResNet-class -> V100; seed 3.1); above is 'large' (BERT-class -> A100)", 1, 1e15},
+        {"reserved_runs_per_week_heuristic", 3, "step 2 heuristic: more runs a week than this -> monthly reserved (seed 3.1)", 0, 10000},
+        {"hours_per_month", 730, "hours in a month for reserved capacity and lint (8760 / 12)", 1, 744},
+        {"overbuy_speed_fraction", 0.85, "pitfall: a cheaper GPU reaching this share of the premium one's speed is enough (seed 4.1, YOLOv5 A100 vs V100)", 0.01, 1},
+        {"host_ram_per_gpu_memory", 2, "step 3: host RAM should be at least this multiple of total GPU memory (seed 1.1)", 0, 100},
+        {"hires_min_gpu_memory_gb", 80, "step 3: high-resolution imaging (4K medical) wants this GPU memory class (seed 3.1)", 1, 100000},
+        {"multi_node_min_network_gbps", 25, "step 4: multi-node training wants RDMA of at least this many Gbit/s (seed 4.2)", 0, 100000},
+        {"slow_network_gbps", 1, "step 4: a network this slow or slower is flagged (seed 4.2: 1 Gbps, 40% of time in sync)", 0, 100000},
+        {"multi_node_min_scaling_efficiency", 0.5, "step 4: a multi-node configuration is ranked only when its estimated scaling efficiency reaches this share (unless --nodes pins the count)", 0, 1},
+        {"multi_node_without_rdma_exclude", 0, "step 4: 1 = exclude multi-node offers without RDMA, 0 = keep them with a warning", 0, 1},
+        {"comm_share_warn", 0.3, "step 4: warn when communication exceeds this share of step time after overlap (facts 3d)", 0, 1},
+        {"run_setup_minutes", 10, "cost model: billed minutes each run spends starting the instance, pulling the image and staging data (assumption; keeps tiny jobs from looking free)", 0, 10080},
+        {"spot_interruptions_per_hour", 0.05, "cost model: expected spot interruptions per hour (assumption; no public source)", 0, 100},
+        {"spot_restart_minutes", 10, "cost model: minutes lost per interruption to restart and reload (assumption)", 0, 10080},
+        {"max_price_age_days", 365, "freshness: prices older than this many days give a warning", 1, 36500},
     };
     return keys;
 }

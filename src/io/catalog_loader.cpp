@@ -23,6 +23,12 @@ namespace {
 
 constexpr int kMaxNesting = 64;
 
+std::string hex_byte(char c) {
+    static constexpr char kDigits[] = "0123456789ABCDEF";
+    const auto b = static_cast<unsigned char>(c);
+    return {kDigits[b >> 4], kDigits[b & 15]};
+}
+
 // yaml-cpp recurses once per nesting level; refuse documents deep enough to exhaust the stack.
 // Counts flow brackets and block indentation; both over-approximate, which is fine for a guard.
 bool nesting_too_deep(std::string_view text, SourceLocation& where) {
@@ -89,7 +95,8 @@ void replace_or_append(std::vector<T>& into, T item, Key key) {
 
 // Later layers override: same GPU id, provider id (with all its offers), currency, model id.
 void merge_into(Catalog& base, Catalog layer) {
-    for (auto& g : layer.gpus) replace_or_append(base.gpus, std::move(g), [](const Gpu& x) { return x.id; });
+    // GPU ids match ignoring case (docs/catalog.md): "A100-80GB-SXM" replaces the built-in a100-80gb-sxm.
+    for (auto& g : layer.gpus) replace_or_append(base.gpus, std::move(g), [](const Gpu& x) { return to_lower(x.id); });
     for (auto& p : layer.providers) {
         std::string id = p.id;
         base.offers.erase(std::remove_if(base.offers.begin(), base.offers.end(),
@@ -231,6 +238,12 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
         diags.error({origin, 0, 0}, "the file contains NUL bytes; expected a YAML text file");
         return;
     }
+    if (auto bad = first_invalid_utf8(text)) {
+        const auto [line, column] = line_and_column(text, *bad);
+        diags.error({origin, line, column}, "invalid UTF-8 (byte 0x" + hex_byte(text[*bad]) +
+                                                "); save the file as UTF-8 (a Latin-1 or Windows-1252 file needs converting, e.g. with iconv)");
+        return;
+    }
     if (SourceLocation where{origin, 0, 0}; nesting_too_deep(text, where)) {
         diags.error(where, "nesting deeper than " + std::to_string(kMaxNesting) + " levels; a catalog needs at most 4");
         return;
@@ -313,10 +326,17 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
     } else if (options.builtin) {
         parse_builtin_yaml(catalog, tables, diags);
     }
+    int csv_files = 0;
     for (const auto& file : options.files) {
         // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: cannot open the file: REASON".
         std::string text = read_file(file);
         if (looks_like_skypilot_csv(text)) {
+            ++csv_files;
+            if (!options.provider_name.empty() && csv_files > 1)
+                throw UsageError("--provider-name " + options.provider_name +
+                                     " names the provider of one SkyPilot table, but several were given (" + file + ")",
+                                 "load one table per --provider-name, or drop it to name each provider after its file "
+                                 "(lambda.csv -> lambda)");
             std::string stem = std::filesystem::path(file).stem().string();
             TableRef ref{options.provider_name.empty() ? stem : options.provider_name, "skypilot", file, file, false,
                          {file, 0, 0}};
@@ -349,6 +369,9 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                 if (tables[i].provider == p.id) tables.erase(tables.begin() + static_cast<long>(i));
         merge_into(catalog, std::move(layer));
     }
+    if (!options.provider_name.empty() && csv_files == 0)
+        throw UsageError("--provider-name " + options.provider_name + ": no SkyPilot table (vms.csv) was given with --catalog",
+                         "it names the provider of a CSV table given with --catalog; a YAML catalog names its providers itself");
     // Everything is checked even after an error, so that one run reports every problem.
     load_tables(tables, csv_texts, prepared, options.files.empty() || catalog.gpus == builtin_gpus, catalog, diags);
     resolve_offer_gpus(catalog, diags);

@@ -1,6 +1,8 @@
 // Readers for the gpus, providers (with offers), rates and policy sections.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "gpuadvise/text.hpp"
 #include "io/catalog_sections.hpp"
 #include "io/commitment_tables.hpp"
@@ -8,14 +10,23 @@
 namespace gpuadvise::io {
 namespace {
 
+// ISO 4217 style: three ASCII letters ("USD", "eur"); '' and 'EUR ' are not codes.
+void check_currency_code(YamlContext& ctx, const YAML::Node& map, const std::string& path, const std::string& code) {
+    const bool ok = code.size() == 3 && std::all_of(code.begin(), code.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+    });
+    if (!ok) ctx.error(map["currency"], key_path(path, "currency"), "'" + code + "' is not a currency code; expected three letters such as USD or EUR");
+}
+
+
 void read_tflops(const YAML::Node& node, YamlContext& ctx, const std::string& path, DenseTflops& t) {
     if (!ctx.expect_map(node, path)) return;
     ctx.check_keys(node, path, {"fp32", "tf32", "fp16", "bf16", "fp8"});
-    t.fp32 = ctx.number(node, path, "fp32", false, 0, 1e6);
-    t.tf32 = ctx.number(node, path, "tf32", false, 0, 1e6);
-    t.fp16 = ctx.number(node, path, "fp16", false, 0, 1e6);
-    t.bf16 = ctx.number(node, path, "bf16", false, 0, 1e6);
-    t.fp8 = ctx.number(node, path, "fp8", false, 0, 1e6);
+    t.fp32 = ctx.number(node, path, "fp32", false, 0.001, 1e6);
+    t.tf32 = ctx.number(node, path, "tf32", false, 0.001, 1e6);
+    t.fp16 = ctx.number(node, path, "fp16", false, 0.001, 1e6);
+    t.bf16 = ctx.number(node, path, "bf16", false, 0.001, 1e6);
+    t.fp8 = ctx.number(node, path, "fp8", false, 0.001, 1e6);
 }
 
 Gpu read_gpu(const YAML::Node& node, YamlContext& ctx, const std::string& path) {
@@ -126,7 +137,15 @@ void read_gpus_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
     for (std::size_t i = 0; i < node.size(); ++i) {
         const std::string path = index_path("gpus", i);
         if (!ctx.expect_map(node[i], path)) continue;
-        out.gpus.push_back(read_gpu(node[i], ctx, path));
+        Gpu g = read_gpu(node[i], ctx, path);
+        // Ids match ignoring case; within one file a second spelling would silently replace the first.
+        for (const auto& earlier : out.gpus)
+            if (!g.id.empty() && to_lower(earlier.id) == to_lower(g.id)) {
+                ctx.error(node[i]["id"], key_path(path, "id"),
+                          "'" + g.id + "' is already the id of an earlier GPU in this file ('" + earlier.id + "'; ids match ignoring case)");
+                break;
+            }
+        out.gpus.push_back(std::move(g));
     }
 }
 
@@ -144,6 +163,7 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
         p.id = ctx.text(n, path, "id", true).value_or("");
         p.name = ctx.text(n, path, "name").value_or(p.id);
         p.currency = ctx.text(n, path, "currency").value_or("USD");
+        check_currency_code(ctx, n, path, p.currency);
         set_kind(p, ctx.text(n, path, "kind").value_or("public"));
         p.network_gbps = ctx.number(n, path, "network_gbps", false, 0, 1e6);
         p.rdma = ctx.boolean(n, path, "rdma").value_or(false);
@@ -191,6 +211,7 @@ void read_rates_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) 
         ctx.check_keys(node[i], path, {"currency", "usd_per_unit", "as_of", "source"});
         ExchangeRate r;
         r.currency = ctx.text(node[i], path, "currency", true).value_or("");
+        if (node[i]["currency"].IsDefined()) check_currency_code(ctx, node[i], path, r.currency);
         r.usd_per_unit = ctx.number(node[i], path, "usd_per_unit", true, 1e-9, 1e9).value_or(0);
         r.as_of = ctx.text(node[i], path, "as_of", true).value_or("");
         r.source = ctx.text(node[i], path, "source", true).value_or("");
@@ -205,7 +226,10 @@ void read_policy_section(const YAML::Node& node, YamlContext& ctx, Catalog& out)
     for (const auto& k : policy_keys()) names.emplace_back(k.name);
     for (auto it = node.begin(); it != node.end(); ++it) {
         const std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
-        auto value = ctx.as_number(it->second, key_path("policy", key), -1e12, 1e12);
+        const PolicyKey* spec = nullptr;
+        for (const auto& k : policy_keys())
+            if (k.name == key) spec = &k;
+        auto value = ctx.as_number(it->second, key_path("policy", key), spec ? spec->min : -1e12, spec ? spec->max : 1e12);
         if (!value) continue;
         if (!out.policy.set(key, *value)) {
             std::string message = "unknown policy key '" + key + "'";

@@ -4,6 +4,7 @@
 // zone (data/skypilot/PROVENANCE.md, "GCP pricing representation"). What cannot be used is
 // counted per reason in Catalog::skipped; malformed input is a located error.
 #include <algorithm>
+#include <cmath>
 #include <bit>
 #include <charconv>
 #include <chrono>
@@ -24,6 +25,7 @@ namespace {
 constexpr int kMaxErrorsPerFile = 20;
 // GCP writes 700.0 for TPU slices that a zone does not offer (PROVENANCE.md, caveats).
 constexpr double kGcpSentinelPrice = 700.0;
+constexpr double kMaxTableNumber = 1e7;
 
 struct Columns {
     int instance = -1, accelerator = -1, count = -1, vcpus = -1, memory = -1, gpu_info = -1, price = -1, spot = -1,
@@ -170,7 +172,15 @@ private:
         for (std::size_t i = 0; i < rec.fields.size(); ++i) {
             std::string_view name = rec.fields[i];
             if (i == 0 && name.substr(0, 3) == "\xEF\xBB\xBF") name.remove_prefix(3);  // UTF-8 byte-order mark
-            if (auto it = want.find(name); it != want.end()) *it->second = static_cast<int>(i);
+            if (auto it = want.find(name); it != want.end()) {
+                if (*it->second >= 0) {
+                    error(source, rec.line, "column '" + std::string(name) + "' appears twice (columns " +
+                                                std::to_string(*it->second + 1) + " and " + std::to_string(i + 1) +
+                                                "); a vms.csv has each column once");
+                    return false;
+                }
+                *it->second = static_cast<int>(i);
+            }
         }
         width_ = rec.fields.size();
         std::vector<std::string> missing;
@@ -193,9 +203,17 @@ private:
         const std::string_view text = rec.fields[static_cast<std::size_t>(col)];
         if (text.empty()) return true;
         out = parse_decimal(text);
-        if (out && *out >= 0) return true;
+        // A price per hour lies in [0, 1e7] (other columns have their own checks); a denormal is noise.
+        const double max = std::string_view(name).find("Price") != std::string_view::npos ? kMaxTableNumber : HUGE_VAL;
+        if (out && *out >= 0 && *out <= max && (*out == 0 || std::fpclassify(*out) != FP_SUBNORMAL))
+            return true;
         const std::string shown = shorten(text);
-        error(source, rec.line, std::string(name) + (out ? ": " + shown + " is negative" : ": '" + shown + "' is not a number"));
+        std::string why = !out          ? ": '" + shown + "' is not a number"
+                          : *out < 0    ? ": " + shown + " is negative"
+                          : *out > max  ? ": " + shown + " is out of range; expected 0 to 10000000"
+                                                   : ": " + shown + " is too small to be represented exactly (a denormal)";
+        error(source, rec.line, std::string(name) + why);
+        out.reset();
         return false;
     }
 
@@ -205,6 +223,12 @@ private:
         if (auto nul = src.bytes.find('\0'); nul != std::string_view::npos) {
             const auto line = 1 + std::count(src.bytes.begin(), src.bytes.begin() + static_cast<long>(nul), '\n');
             error(source, static_cast<int>(line), "the table contains a NUL byte; expected a CSV text file (UTF-8)");
+            return;
+        }
+        if (auto bad = first_invalid_utf8(src.bytes)) {
+            const auto [line, column] = line_and_column(src.bytes, *bad);
+            diags_.error({display_names_[source], line, column},
+                         "invalid UTF-8; save the table as UTF-8 (a Latin-1 or Windows-1252 file needs converting, e.g. with iconv)");
             return;
         }
         bool header = true, header_ok = false;

@@ -1,5 +1,8 @@
 #include "io/terminal.hpp"
 
+#include "gpuadvise/dates.hpp"
+#include "gpuadvise/errors.hpp"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -20,7 +23,12 @@ bool use_color(ColorMode mode) {
 }
 
 std::string today_iso() {
-    if (const char* fixed = std::getenv("GPUADVISE_TODAY"); fixed && *fixed) return fixed;
+    if (const char* fixed = std::getenv("GPUADVISE_TODAY"); fixed && *fixed) {
+        if (!parse_iso_date(fixed))
+            throw UsageError(std::string("GPUADVISE_TODAY: '") + fixed + "' is not a YYYY-MM-DD date",
+                             "unset it to use today's date, or give e.g. GPUADVISE_TODAY=2026-11-29");
+        return fixed;
+    }
     std::time_t now = std::time(nullptr);
     std::tm tm{};
     gmtime_r(&now, &tm);

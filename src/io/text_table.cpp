@@ -1,5 +1,7 @@
 #include "io/text_table.hpp"
 
+#include "gpuadvise/text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -43,7 +45,21 @@ std::string md_cell(const std::string& s) {
 
 }  // namespace
 
-std::string render_table(const TextDocument& doc, bool color) {
+// Text from catalogs and tools is shown on a terminal: its control characters are escaped first.
+TextDocument escaped(const TextDocument& raw) {
+    TextDocument doc = raw;
+    for (auto& l : doc.lead) l = escape_control_chars(l);
+    for (auto& n : doc.notes) n = escape_control_chars(n);
+    for (auto& t : doc.tables) {
+        t.title = escape_control_chars(t.title);
+        for (auto& row : t.rows)
+            for (auto& cell : row) cell = escape_control_chars(cell);
+    }
+    return doc;
+}
+
+std::string render_table(const TextDocument& raw, bool color) {
+    const TextDocument doc = escaped(raw);
     const char* bold = color ? "\x1b[1m" : "";
     const char* reset = color ? "\x1b[0m" : "";
     std::string out;

@@ -115,8 +115,12 @@ std::optional<double> YamlContext::as_number(const YAML::Node& node, const std::
         error(node, path, "number '" + s + "' is not finite");
         return std::nullopt;
     }
+    if (value != 0 && std::fpclassify(value) == FP_SUBNORMAL) {
+        error(node, path, "number '" + shorten(s) + "' is too small to be represented exactly (a denormal); use 0 or a larger value");
+        return std::nullopt;
+    }
     if (value < min || value > max) {
-        error(node, path, fmt::format("number {} is out of range; expected {:g} to {:g}", s, min, max));
+        error(node, path, fmt::format("number {} is out of range; expected {:g} to {:g}", shorten(s), min, max));
         return std::nullopt;
     }
     return value;

@@ -10,6 +10,7 @@ blocking the suite (ctest adds its own TIMEOUT too).
 """
 import hashlib
 import os
+import resource
 import signal
 import socket
 import stat
@@ -159,6 +160,12 @@ def case_special_files():
             expect_error(["--catalog", cat, "offers"], f"tables: {path}: {kind}", what=f"tables: {path}")
             check(not os.path.exists(os.path.join(tmp, "out")), "import wrote something")
         sock.close()
+        # Open failures name the reason from errno.
+        loop = os.path.join(tmp, "loop.yaml")
+        os.symlink(loop, loop)
+        expect_error(["--catalog", loop, "gpus"], f"gpuadvise: error: {loop}: cannot open the file: Too many levels of symbolic links")
+        expect_error(["--catalog", os.path.join(tmp, "missing.yaml"), "gpus"], "cannot open the file: No such file or directory")
+        expect_error(["--catalog", "x" * 5000 + ".yaml", "gpus"], "cannot open the file: File name too long")
 
 
 def case_size_cap():
@@ -183,7 +190,8 @@ def case_read_error_midfile():
         check(os.path.getsize(cat) > (1 << 20) + 4096, "test catalog too small")
         args = ["--catalog", cat, "gpus", "--json"]
         trace = os.path.join(tmp, "trace")
-        p = subprocess.run(["strace", "-qq", "-o", trace, "-e", "trace=read,openat", BINARY] + args, env=env_base(),
+        traced_env = env_base(ASAN_OPTIONS="detect_leaks=0")  # LeakSanitizer cannot run under ptrace
+        p = subprocess.run(["strace", "-qq", "-o", trace, "-e", "trace=read,openat", BINARY] + args, env=traced_env,
                            capture_output=True, timeout=HANG_GUARD)
         check(p.returncode == 0, "the test catalog does not load without the fault", p)
         reads, fd = 0, None
@@ -197,7 +205,7 @@ def case_read_error_midfile():
                     break  # the first read of the catalog
         check(fd is not None, "strace saw no open of the catalog")
         p = subprocess.run(["strace", "-qq", "-o", "/dev/null", "-e", "trace=read",
-                            "-e", f"inject=read:error=EIO:when={reads + 1}", BINARY] + args, env=env_base(),
+                            "-e", f"inject=read:error=EIO:when={reads + 1}", BINARY] + args, env=traced_env,
                            capture_output=True, timeout=HANG_GUARD)
         check(p.returncode == 1, "EIO midway: expected exit 1", p)
         check(f"gpuadvise: error: {cat}: read error after {1 << 20} bytes: Input/output error; nothing of the file "
@@ -250,6 +258,36 @@ def case_probe_background_child():
         if alive():
             os.kill(pid, signal.SIGKILL)
             raise AssertionError("the background child of the tool was left running")
+
+
+def limit_file_size(size):
+    def apply():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit then fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    return apply
+
+
+def case_write_file_size_limit():
+    # "Disk full" for one process: a file-size limit. The output file is cut at 1000 bytes.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "offers.json")
+        with open(path, "wb") as f:
+            p = run(["offers", "--json"], stdout=f, stderr=subprocess.PIPE, capture_output=False,
+                    preexec_fn=limit_file_size(1000))
+        check(p.returncode == 1, "output over the file-size limit: expected exit 1", p)
+        check(b"gpuadvise: error: writing the output: File too large\n" in p.stderr, "no 'writing the output' error", p)
+        # An import that cannot write its files leaves the previous catalog as it was, and no leftovers.
+        out = os.path.join(tmp, "out")
+        check(do_import(out, "2026-11-01", force=False).returncode == 0, "first import failed")
+        before = tree_digest(os.path.realpath(out))
+        p = run(["catalog", "import", "skypilot", LIUM, "--output", out, "--as-of", "2026-11-02", "--force"],
+                preexec_fn=limit_file_size(200))
+        check(p.returncode == 1, "import over the file-size limit: expected exit 1", p)
+        check(b"cannot write the file: File too large; the previous catalog (if any) is unchanged" in p.stderr,
+              "import: no reason given", p)
+        check(tree_digest(os.path.realpath(out)) == before and catalog_as_of(out) == "2026-11-01", "the old catalog changed")
+        left = sorted(n for n in os.listdir(tmp) if n not in ("out", "offers.json"))
+        check(len(left) == 1 and left[0].startswith(".out.v-"), f"leftovers after a failed import: {left}")
 
 
 def tree_digest(path):
