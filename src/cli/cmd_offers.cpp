@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/freshness.hpp"
 #include "cli/pytorch_option.hpp"
 #include "gpuadvise/dates.hpp"
 #include "gpuadvise/compat.hpp"
@@ -71,21 +72,22 @@ void warn_stale_prices(Context& ctx, const Catalog& catalog, const OfferList& li
     std::size_t stale = 0;
     for (const auto& r : list.rows) {
         auto d = parse_iso_date(r.offer->as_of);
-        if (!d || static_cast<double>(*today - *d) <= max_age) continue;
+        if (!r.offer->as_of.empty() && (!d || static_cast<double>(*today - *d) <= max_age)) continue;  // "" = as-of unknown
         ++stale;
         auto& o = oldest[r.offer->provider];
         if (o.empty() || r.offer->as_of < o) o = r.offer->as_of;
     }
     if (!stale) return;
     std::vector<std::string> names;
-    for (const auto& [p, d] : oldest) names.push_back(p + " " + d);
+    for (const auto& [p, d] : oldest) names.push_back(p + " " + (d.empty() ? std::string("as-of unknown") : d));
     if (names.size() > 4) {
         const std::size_t more = names.size() - 4;
         names.resize(4);
         names.push_back("+" + std::to_string(more) + " more");
     }
     ctx.warn(std::to_string(stale) + " of " + std::to_string(list.rows.size()) + " shown prices are older than " +
-             io::fmt_number(max_age, 0) + " days (" + join(names, ", ") + "); check them before renting");
+             io::fmt_number(max_age, 0) + " days or of unknown date (" + join(names, ", ") +
+             "); check them before renting, or run 'gpuadvise catalog update'");
 }
 
 int run_offers(Context& ctx, const OffersOptions& opt) {
@@ -126,13 +128,13 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
         j["region"] = o.region;
         j["instance_type"] = o.instance_type;
         j["currency"] = o.currency;
-        j["on_demand_per_hour"] = json_number(o.on_demand_per_hour);
-        j["reserved_per_month"] = json_number(o.reserved_per_month);
-        j["spot_per_hour"] = json_number(o.spot_per_hour);
+        j["on_demand_per_hour"] = json_price(o.on_demand_per_hour);
+        j["reserved_per_month"] = json_price(o.reserved_per_month);
+        j["spot_per_hour"] = json_price(o.spot_per_hour);
         j["as_of"] = o.as_of;
         j["source"] = o.source;
         j["plan"] = to_string(r.plan);
-        j["price_per_hour_converted"] = json_number(r.hourly_price);
+        j["price_per_hour_converted"] = json_price(r.hourly_price);
         j["price_per_gpu_hour_converted"] = json_number(r.hourly_price_per_gpu);
         j["converted_currency"] = list.currency;
         j["usd_per_tflops_hour"] = json_number(r.usd_per_tflops_hour);
@@ -147,7 +149,7 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
                               o.instance_type.empty() ? "-" : o.instance_type, io::fmt_optional(r.on_demand_per_hour, 2),
                               io::fmt_optional(r.reserved_per_month, 0), io::fmt_optional(r.spot_per_hour, 2),
                               io::fmt_optional(r.hourly_price_per_gpu, 3), io::fmt_optional(r.usd_per_tflops_hour, 4),
-                              o.as_of});
+                              o.as_of.empty() ? "unknown" : o.as_of});
     }
     if (!fits.empty()) {
         table.columns.push_back({"PYTORCH " + opt.pytorch});

@@ -27,6 +27,8 @@ const Catalog& Context::catalog() {
         options.files.insert(options.files.end(), global.catalogs.begin(), global.catalogs.end());
         options.provider_name = global.provider_name;
         options.today = io::today_iso();
+        options.strict_variants = global.strict_variants;
+        options.as_of = global.as_of;
         catalog_ = std::make_unique<Catalog>(io::load_catalog(options));
     }
     return *catalog_;

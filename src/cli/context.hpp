@@ -26,6 +26,8 @@ struct GlobalOptions {
     std::string color = "auto";
     std::string currency = "USD";
     bool quiet = false;
+    bool strict_variants = false;  // --strict-variants
+    std::string as_of;             // --as-of for SkyPilot tables given with --catalog
 };
 
 class Context {
