@@ -303,3 +303,25 @@ TEST_CASE("JSON carries every catalog price exactly as the table writes it (a wh
     CHECK(compared == static_cast<long>(lowest.size()));
     CHECK(noisy > 0);  // the table has values a 6-digit rounding would change
 }
+
+TEST_CASE("catalog import skypilot reads a SkyPilot tree: one provider per cloud directory", "[cli]") {
+    TempDir dir("import-tree");
+    write(dir.path / "catalogs" / "v9" / "lambda" / "vms.csv", kHeader + row("gpu_1x_a10", "A10", 1, "0.75", "us-east-1"));
+    write(dir.path / "catalogs" / "v9" / "runpod" / "vms.csv", kHeader + row("1x_L4", "L4", 1, "0.44", "CA"));
+    Env sky("GPUADVISE_SKY_DIR", "");
+    Env cache("GPUADVISE_CACHE_DIR", "/nonexistent/gpuadvise-cache");
+    const fs::path out = dir.path / "out";
+    auto r = run({"catalog", "import", "skypilot", (dir.path / "catalogs" / "v9").string(), "--output", out.string(),
+                  "--as-of", "2026-11-20"});
+    INFO(r.err);
+    REQUIRE(r.exit == 0);
+    auto info = run({"--catalog", (out / "catalog.yaml").string(), "catalog", "info", "--json"});
+    INFO(info.err);
+    REQUIRE(info.exit == 0);
+    const auto j = info.json();  // kept alive for the loop
+    std::map<std::string, long> offers;
+    for (const auto& p : j["providers"]) offers[p["id"].get<std::string>()] = p["offers"].get<long>();
+    CHECK(offers["lambda"] == 1);
+    CHECK(offers["runpod"] == 1);
+    CHECK(!offers.count("vms"));
+}
