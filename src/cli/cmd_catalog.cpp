@@ -12,6 +12,7 @@
 #include "io/catalog_loader.hpp"
 #include "io/offer_tables.hpp"
 #include "io/terminal.hpp"
+#include "io/update_cache.hpp"
 
 namespace gpuadvise::cli {
 
@@ -135,6 +136,16 @@ int run_info(Context& ctx) {
     json["providers"] = nlohmann::ordered_json::array();
     io::TextDocument doc;
     doc.lead.push_back("Sources: " + join(catalog.files, ", "));
+    {  // which tables came from the `catalog update` cache or SkyPilot's local copy (the rest: built-in, your files)
+        std::vector<std::string> cached, local;
+        for (const auto& p : catalog.providers) {
+            if (p.source.rfind("gpuadvise cache", 0) == 0) cached.push_back(p.id);
+            if (p.source.rfind("local copy of the SkyPilot catalog", 0) == 0) local.push_back(p.id);
+        }
+        json["price_cache"] = {{"dir", io::cache_dir()}, {"providers", cached}, {"sky_local_copy", local}};
+        if (!cached.empty()) doc.lead.push_back("From the catalog update cache (" + io::cache_dir() + "): " + join(cached, ", "));
+        if (!local.empty()) doc.lead.push_back("From SkyPilot's local copy (~/.sky/catalogs): " + join(local, ", "));
+    }
     io::TextTable t;
     t.title = "Providers:";
     t.columns = {{"PROVIDER"}, {"KIND"}, {"CURRENCY"}, {"AS OF"}, {"AGE DAYS", io::Align::right},
