@@ -9,16 +9,14 @@ A case folder holds:
   stdout, stderr, exit   the expectations
 
 The binary runs with the case folder as its working directory (so `--catalog catalog.yaml`
-names a file beside `cmd`), with NO_COLOR=1, LC_ALL=C, GPUADVISE_TODAY=2026-11-29, no other
-GPUADVISE_* variable and XDG_CONFIG_HOME an empty directory (a developer's own config.yaml never
-reaches a case; a case sets GPUADVISE_CONFIG in `env` to test one). With GPUADVISE_UPDATE_GOLDEN=1 the expectations are rewritten instead of
+names a file beside `cmd`), with NO_COLOR=1, LC_ALL=C, GPUADVISE_TODAY=2026-11-29, no
+GPUADVISE_CATALOG, no price cache and no ~/.sky/catalogs. With GPUADVISE_UPDATE_GOLDEN=1 the expectations are rewritten instead of
 compared; review the diff before committing.
 """
 import difflib
 import os
 import subprocess
 import sys
-import tempfile
 
 
 def main() -> int:
@@ -30,8 +28,8 @@ def main() -> int:
         args = [line.rstrip("\n") for line in f if line.strip() and not line.startswith("#")]
     env = {k: v for k, v in os.environ.items() if not k.startswith("GPUADVISE_")}
     env.update({"NO_COLOR": "1", "LC_ALL": "C", "TERM": "dumb", "GPUADVISE_TODAY": "2026-11-29"})
-    no_config = tempfile.TemporaryDirectory(prefix="gpuadvise-golden-xdg-")
-    env["XDG_CONFIG_HOME"] = no_config.name
+    # No `catalog update` cache and no ~/.sky/catalogs of the machine running the tests (a case's env may set them).
+    env.update({"GPUADVISE_CACHE_DIR": os.path.join(case, ".no-cache"), "GPUADVISE_SKY_DIR": ""})
     env_file = os.path.join(case, "env")
     if os.path.exists(env_file):
         with open(env_file, encoding="utf-8") as f:

@@ -35,6 +35,7 @@ enum class SkipKind {
     sentinel_price,            // GCP's 700.0 placeholder
     accelerator,               // the accelerator is not a GPU, unknown or ambiguous: row skipped
     merged,                    // zone duplicate merged into another offer
+    variant_assumed,           // GPU variant not told: kept as the family's most conservative variant, marked
     other,                     // GPU-only prices, no usable price, bad counts
 };
 

@@ -50,6 +50,9 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
     app.add_option("--currency", g.currency, "Currency of the prices shown (converted with the catalog's dated rates)")
         ->type_name("CODE");
     app.add_flag("-q,--quiet", g.quiet, "Hide warnings and notes on stderr (errors are always shown)");
+    app.add_flag("--strict-variants", g.strict_variants, "Drop SkyPilot rows whose GPU variant cannot be told (bare A100/H100) instead of assuming the most conservative one");
+    app.add_option("--as-of", g.as_of, "Date of the prices of SkyPilot tables given with --catalog (default: as-of unknown, treated as stale)")
+        ->type_name("YYYY-MM-DD");
 }
 
 int print_error(std::ostream& err, const std::string& message, const std::string& hint) {

@@ -12,11 +12,13 @@
 #include "io/catalog_loader.hpp"
 #include "io/offer_tables.hpp"
 #include "io/terminal.hpp"
+#include "io/update_cache.hpp"
 
 namespace gpuadvise::cli {
 
 int run_catalog_import(Context& ctx, const std::string& format, const std::vector<std::string>& paths,
                        const std::string& output, bool force, const std::string& as_of);  // cmd_catalog_import.cpp
+CLI::App* setup_catalog_update(CLI::App& catalog, std::function<int(Context&)>& runner);  // cmd_catalog_update.cpp
 
 namespace {
 
@@ -124,6 +126,16 @@ int run_info(Context& ctx) {
     json["providers"] = nlohmann::ordered_json::array();
     io::TextDocument doc;
     doc.lead.push_back("Sources: " + join(catalog.files, ", "));
+    {  // which tables came from the `catalog update` cache or SkyPilot's local copy (the rest: built-in, your files)
+        std::vector<std::string> cached, local;
+        for (const auto& p : catalog.providers) {
+            if (p.source.rfind("gpuadvise cache", 0) == 0) cached.push_back(p.id);
+            if (p.source.rfind("local copy of the SkyPilot catalog", 0) == 0) local.push_back(p.id);
+        }
+        json["price_cache"] = {{"dir", io::cache_dir()}, {"providers", cached}, {"sky_local_copy", local}};
+        if (!cached.empty()) doc.lead.push_back("From the catalog update cache (" + io::cache_dir() + "): " + join(cached, ", "));
+        if (!local.empty()) doc.lead.push_back("From SkyPilot's local copy (~/.sky/catalogs): " + join(local, ", "));
+    }
     io::TextTable t;
     t.title = "Providers:";
     t.columns = {{"PROVIDER"}, {"KIND"}, {"CURRENCY"}, {"AS OF"}, {"AGE DAYS", io::Align::right},
@@ -153,17 +165,40 @@ int run_info(Context& ctx) {
         j["offers"] = offers;
         j["offers_by_gpu_family"] = by_family;
         json["providers"].push_back(j);
-        t.rows.push_back({p.id, kind_name(p), p.currency, p.as_of.empty() ? "-" : p.as_of,
-                          age ? std::to_string(*age) + (static_cast<double>(*age) > max_age ? " (stale)" : "") : "-",
+        if (p.as_of.empty() && offers > 0) j["stale"] = true;  // as-of unknown: treated as stale
+        t.rows.push_back({p.id, kind_name(p), p.currency, p.as_of.empty() ? "unknown" : p.as_of,
+                          age ? std::to_string(*age) + (static_cast<double>(*age) > max_age ? " (stale)" : "")
+                              : (p.as_of.empty() && offers > 0 ? "- (stale)" : "-"),
                           std::to_string(offers), join(families, ", ")});
     }
     json["skipped"] = skipped_json(catalog);
+    json["variant_assumed_rows"] = io::variant_assumed_rows(catalog);
+    json["rates"] = nlohmann::ordered_json::array();
+    io::TextTable rates;
+    rates.title = "Exchange rates (to USD):";
+    rates.columns = {{"CURRENCY"}, {"USD PER UNIT", io::Align::right}, {"AS OF"}, {"AGE DAYS", io::Align::right}, {"SOURCE"}};
+    for (const auto& r : catalog.rates) {
+        std::optional<long> age;
+        if (auto d = parse_iso_date(r.as_of); d && today) age = *today - *d;
+        const bool stale = !age || static_cast<double>(*age) > max_age;
+        json["rates"].push_back({{"from", r.currency}, {"to", "USD"}, {"rate", r.usd_per_unit}, {"as_of", r.as_of},
+                                 {"age_days", age ? nlohmann::ordered_json(*age) : nlohmann::ordered_json(nullptr)},
+                                 {"stale", stale}, {"source", r.source}});
+        rates.rows.push_back({r.currency, io::fmt_number(r.usd_per_unit, 4), r.as_of,
+                              age ? std::to_string(*age) + (stale ? " (stale)" : "") : "-",
+                              r.source.substr(0, r.source.find(". "))});
+    }
     doc.tables.push_back(t);
+    if (!catalog.rates.empty()) doc.tables.push_back(rates);
     if (!catalog.skipped.empty()) doc.tables.push_back(skipped_table(catalog));
     doc.notes.push_back(std::to_string(catalog.gpus.size()) + " GPUs, " + std::to_string(catalog.providers.size()) +
                         " providers, " + std::to_string(catalog.offers.size()) + " offers. Prices older than " +
                         io::fmt_number(max_age, 0) +
                         " days (policy max_price_age_days) are stale. Sources per provider: --format json.");
+    if (const long assumed = io::variant_assumed_rows(catalog); assumed > 0)
+        doc.notes.push_back(std::to_string(assumed) + " table rows name no GPU variant (a bare A100/H100): kept as the "
+                            "family's most conservative variant, marked \"variant assumed\" in their notes; "
+                            "--strict-variants drops them.");
     ctx.emit(json, doc);
     return 0;
 }
@@ -194,10 +229,13 @@ Runner setup_catalog(CLI::App& sub) {
     import->add_flag("--force", opt->force, "Replace --output if it exists");
     import->add_option("--as-of", opt->as_of, "Date of the prices (default: each file's modification date)")
         ->type_name("YYYY-MM-DD");
+    auto update_runner = std::make_shared<std::function<int(Context&)>>();
+    CLI::App* update = setup_catalog_update(sub, *update_runner);
     sub.footer("Examples:\n  gpuadvise catalog validate my-catalog.yaml\n  gpuadvise catalog info --json\n"
                "  gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/lambda/vms.csv --output lambda-catalog\n\n"
                "validate exits 1 when the catalog has errors.");
-    return [opt, validate, info](Context& ctx) {
+    return [opt, validate, info, update, update_runner](Context& ctx) {
+        if (update->parsed()) return (*update_runner)(ctx);
         if (validate->parsed()) return run_validate(ctx, *opt);
         if (info->parsed()) return run_info(ctx);
         return run_catalog_import(ctx, opt->import_format, opt->import_paths, opt->output, opt->force, opt->as_of);

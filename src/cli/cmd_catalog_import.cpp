@@ -39,9 +39,15 @@ std::string modification_date(const std::string& path) {
 // SkyPilot vms.csv tables (accelerators.csv, metadata.csv) are reported and left out.
 std::vector<InputFile> collect_inputs(const std::vector<std::string>& paths, std::vector<std::string>& ignored) {
     std::vector<std::string> files;
+    std::map<std::string, std::string> cloud_of;  // SkyPilot-tree files: path -> cloud (its directory's name)
     for (const auto& p : paths) {
         std::error_code ec;
-        if (fs::is_directory(p, ec)) {
+        if (fs::is_directory(p, ec) && !io::skypilot_tree_tables(p).empty()) {  // catalogs/v9, DIR/<cloud>/vms.csv
+            for (const auto& t : io::skypilot_tree_tables(p)) {
+                files.push_back(t.path);
+                cloud_of[t.path] = t.provider;
+            }
+        } else if (fs::is_directory(p, ec)) {
             std::vector<std::string> in_dir;
             for (const auto& entry : fs::directory_iterator(p, ec))
                 if (entry.is_regular_file() && entry.path().extension() == ".csv") in_dir.push_back(entry.path().string());
@@ -60,7 +66,11 @@ std::vector<InputFile> collect_inputs(const std::vector<std::string>& paths, std
             ignored.push_back(f);
             continue;
         }
-        inputs.push_back({f, fs::path(f).stem().string(), std::move(bytes)});
+        std::string stem = fs::path(f).stem().string();
+        if (auto c = cloud_of.find(f); c != cloud_of.end()) stem = c->second;
+        else if (fs::path(f).filename() == "vms.csv" && !fs::path(f).parent_path().filename().empty())
+            stem = fs::path(f).parent_path().filename().string();  // <cloud>/vms.csv
+        inputs.push_back({f, stem, std::move(bytes)});
     }
     return inputs;
 }

@@ -2,9 +2,11 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/freshness.hpp"
 #include "cli/gpu_json.hpp"
 #include "gpuadvise/compare.hpp"
 #include "gpuadvise/text.hpp"
+#include "io/terminal.hpp"
 
 namespace gpuadvise::cli {
 namespace {
@@ -18,7 +20,7 @@ nlohmann::ordered_json price_json(const std::optional<CheapestPrice>& p) {
     if (!p) return nullptr;
     nlohmann::ordered_json j;
     j["provider"] = p->provider;
-    j["price"] = round_money(p->price);
+    j["price"] = json_price(p->price);  // the catalog's price, exactly
     j["currency"] = p->currency;
     j["unit"] = p->unit;
     j["gpu_count"] = p->offer->gpu_count;
@@ -122,6 +124,11 @@ int run_compare(Context& ctx, const CompareOptions& opt) {
     doc.notes.push_back("TFLOPS are dense peak (sparse figures are 2x and never used here). Cheapest price per GPU across "
                         "the catalog, in " + cur + ", with its provider; USD/TFLOPS-h uses the cheapest on-demand price.");
     doc.notes.push_back("? = value marked uncertain in its source.");
+    std::vector<const Offer*> shown;
+    for (const auto& r : c.gpus)
+        for (const auto* p : {&r.on_demand, &r.reserved, &r.spot})
+            if (*p) shown.push_back((*p)->offer);
+    apply_freshness(ctx, check_freshness(catalog, shown, c.currency, io::today_iso()), json, doc);
     ctx.emit(json, doc);
     return 0;
 }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/freshness.hpp"
 #include "cli/pytorch_option.hpp"
 #include "gpuadvise/dates.hpp"
 #include "gpuadvise/compat.hpp"
@@ -73,21 +74,22 @@ void warn_stale_prices(Context& ctx, const Catalog& catalog, const OfferList& li
     std::size_t stale = 0;
     for (const auto& r : list.rows) {
         auto d = parse_iso_date(r.offer->as_of);
-        if (!d || static_cast<double>(*today - *d) <= max_age) continue;
+        if (!r.offer->as_of.empty() && (!d || static_cast<double>(*today - *d) <= max_age)) continue;  // "" = as-of unknown
         ++stale;
         auto& o = oldest[r.offer->provider];
         if (o.empty() || r.offer->as_of < o) o = r.offer->as_of;
     }
     if (!stale) return;
     std::vector<std::string> names;
-    for (const auto& [p, d] : oldest) names.push_back(p + " " + d);
+    for (const auto& [p, d] : oldest) names.push_back(p + " " + (d.empty() ? std::string("as-of unknown") : d));
     if (names.size() > 4) {
         const std::size_t more = names.size() - 4;
         names.resize(4);
         names.push_back("+" + std::to_string(more) + " more");
     }
     ctx.warn(std::to_string(stale) + " of " + std::to_string(list.rows.size()) + " shown prices are older than " +
-             io::fmt_number(max_age, 0) + " days (" + join(names, ", ") + "); check them before renting");
+             io::fmt_number(max_age, 0) + " days or of unknown date (" + join(names, ", ") +
+             "); check them before renting, or run 'gpuadvise catalog update'");
 }
 
 int run_offers(Context& ctx, const OffersOptions& opt) {
@@ -133,14 +135,14 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
         j["region"] = o.region;
         j["instance_type"] = o.instance_type;
         j["currency"] = o.currency;
-        j["on_demand_per_hour"] = json_number(o.on_demand_per_hour);
-        j["reserved_per_month"] = json_number(o.reserved_per_month);
-        j["spot_per_hour"] = json_number(o.spot_per_hour);
+        j["on_demand_per_hour"] = json_price(o.on_demand_per_hour);
+        j["reserved_per_month"] = json_price(o.reserved_per_month);
+        j["spot_per_hour"] = json_price(o.spot_per_hour);
         nlohmann::ordered_json commitments = nlohmann::ordered_json::array();
         for (const auto& c : o.commitments) {
             nlohmann::ordered_json x;
             x["term_months"] = c.term_months;
-            x["price_per_month"] = round_money(c.price_per_month);
+            x["price_per_month"] = json_price(c.price_per_month);
             x["upfront"] = c.upfront;
             x["scope"] = c.scope;
             x["source"] = c.source;
@@ -152,7 +154,7 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
         j["as_of"] = o.as_of;
         j["source"] = o.source;
         j["plan"] = to_string(r.plan);
-        j["price_per_hour_converted"] = json_number(r.hourly_price);
+        j["price_per_hour_converted"] = json_price(r.hourly_price);
         j["price_per_gpu_hour_converted"] = json_number(r.hourly_price_per_gpu);
         j["converted_currency"] = list.currency;
         j["usd_per_tflops_hour"] = json_number(r.usd_per_tflops_hour);
@@ -169,7 +171,7 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
                               r.reserved_per_month ? io::fmt_number(*r.reserved_per_month, 0) + " (" + term_short(r.term_months) + ")" : "-",
                               io::fmt_optional(r.spot_per_hour, 2), io::fmt_optional(r.hourly_price_per_gpu, 3),
                               io::fmt_optional(r.usd_per_tflops_hour, 4),
-                              r.plan == Plan::reserved && r.commitment && !r.commitment->as_of.empty() ? r.commitment->as_of : o.as_of.str()});
+                              r.plan == Plan::reserved && r.commitment && !r.commitment->as_of.empty() ? r.commitment->as_of : (o.as_of.empty() ? std::string("unknown") : o.as_of.str())});
     }
     if (!fits.empty()) {
         table.columns.push_back({"PYTORCH " + opt.pytorch});

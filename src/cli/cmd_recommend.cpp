@@ -6,11 +6,13 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/freshness.hpp"
 #include "cli/pytorch_option.hpp"
 #include "cli/workload_options.hpp"
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/recommend.hpp"
 #include "gpuadvise/text.hpp"
+#include "io/terminal.hpp"
 
 namespace gpuadvise::cli {
 namespace {
@@ -126,7 +128,7 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["setup_hours_per_run"] = round_money(c.setup_hours_per_run);
     j["hours_per_run_band"] = {round_money(c.hours_low), round_money(c.hours_high)};
     j["time_basis"] = to_string(c.estimate.basis);
-    j["price_per_hour"] = round_money(c.cost.price_per_hour);
+    j["price_per_hour"] = json_price(c.cost.price_per_hour);  // the catalog's price, exactly
     j["cost_per_run"] = round_money(c.cost.cost_per_run);
     j["cost_per_month"] = round_money(c.cost.cost_per_month);
     j["currency"] = currency;
@@ -152,6 +154,7 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["pareto"] = c.pareto;
     j["as_of"] = c.offer->as_of;
     j["source"] = c.offer->source;
+    j["offer_notes"] = c.offer->notes;  // e.g. "variant assumed: ..." (a bare A100 in the table)
     j["reasons"] = c.reasons;
     j["warnings"] = nlohmann::ordered_json::array();
     for (const auto& w : c.warnings) j["warnings"].push_back(w.message);
@@ -302,6 +305,8 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
             notes += std::string(notes.empty() ? "" : ", ") + io::fmt_number(*c.estimate.serving->cost_per_million_tokens, 3) + " " + cur +
                      "/M tokens";
         if (!c.warnings.empty()) notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.warnings.size()) + " warning(s)";
+        for (const auto& n : c.offer->notes)
+            if (n.rfind("variant assumed", 0) == 0) notes += std::string(notes.empty() ? "" : ", ") + "variant assumed";
         t.rows.push_back({std::to_string(c.rank), c.offer->provider,
                           c.gpu->id + " x" + std::to_string(c.gpu_count) + (c.instances > 1 ? " (" + std::to_string(c.instances) + " nodes)" : ""),
                           layout_label(c.estimate.config, w.is_training()),
@@ -363,6 +368,9 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     if (!opt.explain && !rec.rejected.empty()) {
         doc.notes.push_back(std::to_string(rec.rejected.size()) + " offers rejected; --explain lists them with the reason.");
     }
+    std::vector<const Offer*> shown;
+    for (const auto& c : rec.ranked) shown.push_back(c.offer);
+    apply_freshness(ctx, check_freshness(catalog, shown, cur, io::today_iso()), json, doc);
     ctx.emit(json, doc);
     if (rec.ranked.empty()) {
         ctx.err << "gpuadvise: nothing satisfies the request (binding constraint: " << to_string(rec.binding_constraint) << ")\n";

@@ -27,6 +27,8 @@ io::CatalogOptions Context::catalog_options(const std::vector<std::string>& extr
     options.files.insert(options.files.end(), extra.begin(), extra.end());
     options.provider_name = global.provider_name;
     options.today = io::today_iso();
+    options.strict_variants = global.strict_variants;
+    options.as_of = global.as_of;
     return options;
 }
 

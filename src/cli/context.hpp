@@ -31,6 +31,8 @@ struct GlobalOptions {
     bool quiet = false;
     std::map<std::string, std::string> setting_origins;  // where config settings came from (cli/config.cpp)
     std::function<void(Catalog&)> catalog_filter;        // the configuration's provider filters (cli/config.cpp)
+    bool strict_variants = false;  // --strict-variants
+    std::string as_of;             // --as-of for SkyPilot tables given with --catalog
 };
 
 class Context {

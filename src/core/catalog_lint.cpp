@@ -124,6 +124,8 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
     const std::vector<bool> duplicate = later_duplicates(catalog.offers);
     std::map<std::string, long> stale_by_provider, future_by_provider;
     std::map<std::string, SourceLocation> stale_where, future_where;
+    std::map<std::string, long> unknown_by_provider;
+    std::map<std::string, SourceLocation> unknown_where;
     bool parsed_as_of = false;  // offers of one table share their as_of: parse it once
     std::string last_as_of;
     std::optional<long> last_as_of_days;
@@ -164,7 +166,9 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
                 last_as_of_days = parse_iso_date(o.as_of);
             }
             const auto& as_of = last_as_of_days;
-            if (!as_of) {
+            if (o.as_of.empty()) {  // as-of unknown (a table dated only by a file time): treated as stale
+                if (unknown_by_provider[o.provider]++ == 0) unknown_where[o.provider] = o.where;
+            } else if (!as_of) {
                 d.warning(o.where, what_text() + ": as_of '" + o.as_of + "' is not a YYYY-MM-DD date");
             } else if (*as_of > *today_days + 1) {  // a day of slack for time zones
                 if (future_by_provider[o.provider]++ == 0) future_where[o.provider] = o.where;
@@ -180,6 +184,10 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
         d.warning(stale_where[provider], "provider '" + provider + "': " + std::to_string(count) +
                                              " price(s) older than " + money(max_age) +
                                              " days (policy max_price_age_days); re-check them before relying on them");
+    for (const auto& [provider, count] : unknown_by_provider)
+        d.warning(unknown_where[provider], "provider '" + provider + "': " + std::to_string(count) +
+                                               " price(s) of unknown date (as-of unknown: only a file time is known), "
+                                               "treated as stale; give --as-of DATE or run 'gpuadvise catalog update'");
     return d;
 }
 

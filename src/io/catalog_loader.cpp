@@ -1,6 +1,9 @@
 #include "io/catalog_loader.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iterator>
 #include <map>
@@ -17,6 +20,8 @@
 #include "io/embedded_data.hpp"
 #include "io/huge_pages.hpp"
 #include "io/offer_tables.hpp"
+#include "io/skypilot_gpu_names.hpp"
+#include "io/update_cache.hpp"
 
 namespace gpuadvise::io {
 namespace {
@@ -214,6 +219,90 @@ void load_one_table(const TableRef& ref, std::map<std::string, std::string>& alr
     }
 }
 
+bool is_variant_assumed(std::string_view text) { return text.substr(0, kVariantAssumedNote.size()) == kVariantAssumedNote; }
+
+// --strict-variants: offers whose GPU variant was assumed go; their rows are counted as dropped.
+void drop_assumed_variants(Catalog& catalog) {
+    std::erase_if(catalog.offers, [](const Offer& o) {
+        return std::any_of(o.notes.begin(), o.notes.end(), [](const std::string& n) { return is_variant_assumed(n); });
+    });
+    for (auto& s : catalog.skipped) {
+        std::map<std::string, long> kept;
+        for (auto& [reason, n] : s.rows_by_reason) {
+            if (!is_variant_assumed(reason)) {
+                kept[reason] += n;
+                continue;
+            }
+            // "variant assumed: A100 could be x, y; x assumed (...) (kept, ...)" -> "ambiguous variant: A100 could be x, y (...)"
+            std::string what = reason.substr(kVariantAssumedNote.size() + 2);
+            what = what.substr(0, what.find("; "));
+            kept["ambiguous variant: " + what + " (dropped by --strict-variants)"] += n;
+        }
+        s.rows_by_reason = std::move(kept);
+        if (auto it = s.rows_by_kind.find(SkipKind::variant_assumed); it != s.rows_by_kind.end()) {
+            s.rows_by_kind[SkipKind::accelerator] += it->second;  // now dropped, as an unknown accelerator is
+            s.rows_by_kind.erase(it);
+        }
+    }
+}
+
+// ---- SkyPilot trees (`<cloud>/vms.csv`, `catalogs/v<N>/<cloud>/vms.csv`) and local copies
+
+namespace fs = std::filesystem;
+
+std::string file_mtime_date(const std::string& path) {
+    std::error_code ec;
+    auto t = fs::last_write_time(path, ec);
+    if (ec) return "";
+    auto sys = std::chrono::file_clock::to_sys(t);
+    std::chrono::year_month_day ymd{std::chrono::floor<std::chrono::days>(sys)};
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                  static_cast<unsigned>(ymd.day()));
+    return buf;
+}
+
+// `<dir>/<cloud>/vms.csv` for every cloud directory that has one, sorted by cloud.
+std::vector<TreeTable> cloud_tables(const fs::path& dir) {
+    std::vector<TreeTable> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        std::error_code ec2;
+        if (!e.is_directory(ec2)) continue;
+        const fs::path vms = e.path() / "vms.csv";
+        if (fs::is_regular_file(vms, ec2)) out.push_back({to_lower(e.path().filename().string()), vms.string()});
+    }
+    std::sort(out.begin(), out.end(), [](const TreeTable& a, const TreeTable& b) { return a.provider < b.provider; });
+    return out;
+}
+
+// The version directories `v<N>` under `dir` that this gpuadvise reads, newest first.
+std::vector<fs::path> schema_dirs(const fs::path& dir) {
+    std::vector<std::pair<int, fs::path>> found;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.size() < 2 || name[0] != 'v') continue;
+        const auto n = parse_decimal(std::string_view(name).substr(1));
+        if (!n || *n != static_cast<double>(static_cast<int>(*n))) continue;
+        const int v = static_cast<int>(*n);
+        std::error_code ec2;
+        if (v >= kOldestSkypilotSchema && v <= kNewestSkypilotSchema && e.is_directory(ec2)) found.emplace_back(v, e.path());
+    }
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<fs::path> out;
+    for (auto& [v, p] : found) out.push_back(std::move(p));
+    return out;
+}
+
+// The newest-schema-version tables of a `catalogs/` directory (or of a directory holding one).
+std::vector<TreeTable> newest_version_tables(const fs::path& dir) {
+    for (const fs::path& root : {dir, dir / "catalogs"})
+        for (const fs::path& version : schema_dirs(root))
+            if (auto t = cloud_tables(version); !t.empty()) return t;
+    return {};
+}
+
 // The four built-in YAML documents, merged in this order.
 void parse_builtin_yaml(Catalog& catalog, std::vector<TableRef>& tables, Diagnostics& diags) {
     for (std::string_view name : {"providers.yaml", "market.yaml", "models.yaml", "compat.yaml"}) {
@@ -226,6 +315,25 @@ void parse_builtin_yaml(Catalog& catalog, std::vector<TableRef>& tables, Diagnos
 }
 
 }  // namespace
+
+std::vector<TreeTable> skypilot_tree_tables(const std::string& dir) {
+    if (auto direct = cloud_tables(dir); !direct.empty()) return direct;
+    return newest_version_tables(dir);
+}
+
+std::string skypilot_home_catalogs() {
+    if (const char* env = std::getenv("GPUADVISE_SKY_DIR")) return env;  // tests; "" = none
+    const char* home = std::getenv("HOME");
+    if (!home || !*home) return "";
+    return (fs::path(home) / ".sky" / "catalogs").string();
+}
+
+long variant_assumed_rows(const Catalog& catalog) {
+    long n = 0;
+    for (const auto& s : catalog.skipped)
+        if (auto it = s.rows_by_kind.find(SkipKind::variant_assumed); it != s.rows_by_kind.end()) n += it->second;
+    return n;
+}
 
 void parse_catalog_yaml(std::string_view text, const std::string& origin, bool builtin, const std::string& base_dir,
                         Catalog& out, std::vector<TableRef>& tables, Diagnostics& diags) {
@@ -326,10 +434,136 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
     } else if (options.builtin) {
         parse_builtin_yaml(catalog, tables, diags);
     }
+    // A SkyPilot table read directly: it replaces the provider's offers and tables so far, and dates it.
+    // `as_of` empty = unknown (only a file time is known): shown as "as-of unknown", treated as stale.
+    auto add_direct_table = [&](const std::string& file, const std::string& provider, std::string text,
+                                const std::string& as_of, const std::string& source) {
+        TableRef ref{provider, "skypilot", file, file, false, {file, 0, 0}};
+        Provider* existing = nullptr;
+        for (auto& p : catalog.providers)
+            if (p.id == ref.provider) existing = &p;
+        if (!existing) {
+            Provider p;
+            p.id = ref.provider;
+            p.name = ref.provider;
+            p.currency = "USD";
+            p.kind = ProviderKind::public_prices;
+            p.where = {file, 0, 0};
+            catalog.providers.push_back(p);
+            existing = &catalog.providers.back();
+        }
+        existing->as_of = as_of;
+        existing->source = source;
+        // The table replaces the provider's offers: those loaded so far and its tables not yet read
+        // (the built-in aws table, say, when `--catalog vms.csv --provider-name aws`).
+        catalog.offers.erase(std::remove_if(catalog.offers.begin(), catalog.offers.end(),
+                                            [&](const Offer& o) { return o.provider == ref.provider; }),
+                             catalog.offers.end());
+        std::erase_if(tables, [&](const TableRef& t) { return t.provider == ref.provider; });
+        catalog.files.push_back(file);
+        tables.push_back(ref);
+        csv_texts[file] = std::move(text);
+    };
+    auto user_table_source = [&](const std::string& file) {
+        if (!options.as_of.empty()) return "SkyPilot catalog table " + file + "; as_of from --as-of";
+        return "SkyPilot catalog table " + file + "; as-of unknown (only the file's modification time is known; "
+               "give --as-of DATE)";
+    };
+    // ~/.sky/catalogs (SkyPilot's own downloads), under the user's files: a table replaces a
+    // provider's built-in one only when it is newer. Dated by its file time, marked "local copy".
+    if (options.builtin && options.sky_catalogs) {
+        const std::string sky = skypilot_home_catalogs();
+        std::error_code ec;
+        if (!sky.empty() && fs::is_directory(sky, ec))
+            for (const auto& t : newest_version_tables(sky)) {
+                const std::string date = file_mtime_date(t.path);
+                const Provider* p = catalog.find_provider(t.provider);
+                if (date.empty() || (p && !p->as_of.empty() && p->as_of >= date)) continue;
+                std::string text;
+                try {
+                    text = read_file(t.path);
+                } catch (const DataError& e) {
+                    diags.warning({t.path, 0, 0}, std::string("local copy skipped: ") + e.what());
+                    continue;
+                }
+                if (!looks_like_skypilot_csv(text)) {
+                    diags.warning({t.path, 0, 0}, "local copy skipped: not a SkyPilot vms.csv (no InstanceType/AcceleratorName header)");
+                    continue;
+                }
+                add_direct_table(t.path, t.provider, std::move(text), date,
+                                 "local copy of the SkyPilot catalog, " + t.path + " (as_of = its file date)");
+            }
+    }
+    // The cache of `gpuadvise catalog update`: its tables replace a provider's when they are at least as
+    // new; its exchange rates replace older ones.
+    if (options.builtin && options.cache) {
+        const std::string dir = cache_dir();
+        std::error_code ec;
+        if (!dir.empty() && fs::is_directory(fs::path(dir) / "skypilot", ec))
+            for (const auto& t : cloud_tables(fs::path(dir) / "skypilot")) {
+                const auto meta = read_cache_meta((fs::path(t.path).parent_path() / "meta.json").string());
+                if (!meta || meta->as_of.empty()) continue;
+                const Provider* p = catalog.find_provider(t.provider);
+                if (p && !p->as_of.empty() && p->as_of > meta->as_of) continue;
+                std::string text;
+                try {
+                    text = read_file(t.path);
+                } catch (const DataError& e) {
+                    diags.warning({t.path, 0, 0}, std::string("cached table skipped: ") + e.what());
+                    continue;
+                }
+                add_direct_table(t.path, t.provider, std::move(text), meta->as_of,
+                                 "gpuadvise cache (catalog update): " + meta->url + ", fetched " + meta->fetched_at +
+                                     (meta->last_modified.empty() ? "" : ", upstream Last-Modified " + meta->last_modified));
+            }
+        const fs::path rates = fs::path(dir) / "rates" / "rates.yaml";
+        if (!dir.empty() && fs::is_regular_file(rates, ec)) {
+            try {
+                const std::string text = read_file(rates.string());
+                Catalog layer;
+                std::vector<TableRef> none;
+                parse_catalog_yaml(text, rates.string(), false, rates.parent_path().string(), layer, none, diags);
+                std::erase_if(layer.rates, [&](const ExchangeRate& r) {
+                    const ExchangeRate* old = catalog.rate_for(r.currency);
+                    return old && old->as_of > r.as_of;
+                });
+                merge_into(catalog, std::move(layer));
+            } catch (const DataError& e) {
+                diags.warning({rates.string(), 0, 0}, std::string("cached rates skipped: ") + e.what());
+            }
+        }
+    }
     int csv_files = 0;
     for (const auto& file : options.files) {
-        // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: cannot open the file: REASON".
-        std::string text = read_file(file);
+        std::error_code dir_ec;
+        if (fs::is_directory(file, dir_ec)) {
+            // A SkyPilot tree: every cloud's vms.csv, named after its directory.
+            const auto found = skypilot_tree_tables(file);
+            if (found.empty()) {
+                diags.error({file, 0, 0}, "is a directory with no SkyPilot tables; expected DIR/<cloud>/vms.csv or "
+                                          "DIR/v<N>/<cloud>/vms.csv (schema v" + std::to_string(kOldestSkypilotSchema) +
+                                          "..v" + std::to_string(kNewestSkypilotSchema) + ")");
+                continue;
+            }
+            for (const auto& t : found) {
+                std::string text;
+                try {
+                    text = read_file(t.path);
+                } catch (const DataError& e) {
+                    diags.error({}, e.what());
+                    continue;
+                }
+                add_direct_table(t.path, t.provider, std::move(text), options.as_of, user_table_source(t.path));
+            }
+            continue;
+        }
+        std::string text;
+        try {
+            text = read_file(file);
+        } catch (const DataError& e) {
+            diags.error({}, e.what());
+            continue;
+        }
         if (looks_like_skypilot_csv(text)) {
             ++csv_files;
             if (!options.provider_name.empty() && csv_files > 1)
@@ -337,27 +571,14 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                                      " names the provider of one SkyPilot table, but several were given (" + file + ")",
                                  "load one table per --provider-name, or drop it to name each provider after its file "
                                  "(lambda.csv -> lambda)");
-            std::string stem = std::filesystem::path(file).stem().string();
-            TableRef ref{options.provider_name.empty() ? stem : options.provider_name, "skypilot", file, file, false,
-                         {file, 0, 0}};
-            if (!catalog.find_provider(ref.provider)) {
-                Provider p;
-                p.id = ref.provider;
-                p.name = ref.provider;
-                p.currency = "USD";
-                p.source = "SkyPilot catalog table " + file;
-                p.where = {file, 0, 0};
-                catalog.providers.push_back(p);
-            }
-            // The table replaces the provider's offers: those loaded so far and its tables not yet read
-            // (the built-in aws table, say, when `--catalog vms.csv --provider-name aws`).
-            catalog.offers.erase(std::remove_if(catalog.offers.begin(), catalog.offers.end(),
-                                                [&](const Offer& o) { return o.provider == ref.provider; }),
-                                 catalog.offers.end());
-            std::erase_if(tables, [&](const TableRef& t) { return t.provider == ref.provider; });
-            catalog.files.push_back(file);
-            tables.push_back(ref);
-            csv_texts[file] = std::move(text);
+            const fs::path path(file);
+            // `<cloud>/vms.csv` (SkyPilot's layout) is named after its directory, other files after their name.
+            std::string name = path.stem().string();
+            if (path.filename() == "vms.csv" && path.has_parent_path() && !path.parent_path().filename().empty() &&
+                path.parent_path().filename() != "." && path.parent_path().filename() != "..")
+                name = to_lower(path.parent_path().filename().string());
+            add_direct_table(file, options.provider_name.empty() ? name : options.provider_name, std::move(text),
+                             options.as_of, user_table_source(file));
             continue;
         }
         Catalog layer;
@@ -374,6 +595,7 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                          "it names the provider of a CSV table given with --catalog; a YAML catalog names its providers itself");
     // Everything is checked even after an error, so that one run reports every problem.
     load_tables(tables, csv_texts, prepared, options.files.empty() || catalog.gpus == builtin_gpus, catalog, diags);
+    if (options.strict_variants) drop_assumed_variants(catalog);
     resolve_offer_gpus(catalog, diags);
     diags.append(lint_catalog(catalog, options.today));
     if (diags.has_errors()) {

@@ -16,9 +16,34 @@ struct CatalogOptions {
     bool builtin = true;             // start from the built-in data
     std::string provider_name;       // --provider-name for a CSV given directly
     std::string today;               // ISO date for the staleness lint; empty = skip it
+    bool strict_variants = false;    // drop table rows whose GPU variant was assumed (--strict-variants)
+    std::string as_of;               // --as-of: date of SkyPilot tables given directly (else "as-of unknown")
+    bool sky_catalogs = true;        // read ~/.sky/catalogs when present (with the built-in data only)
+    bool cache = true;               // layer the `catalog update` cache (io/update_cache.hpp) over the built-in data
 };
 
+// Rows kept with an assumed GPU variant (a bare "A100"), over all tables: the "variant assumed"
+// reasons in catalog.skipped.
+long variant_assumed_rows(const Catalog& catalog);
+
 Catalog load_catalog(const CatalogOptions& options);
+
+// SkyPilot catalog schema versions this gpuadvise reads (catalogs/v<N>/<cloud>/vms.csv).
+inline constexpr int kNewestSkypilotSchema = 9;
+inline constexpr int kOldestSkypilotSchema = 5;
+
+// One table of a SkyPilot tree: the cloud (its directory's name, lower case) and the vms.csv path.
+struct TreeTable {
+    std::string provider;
+    std::string path;
+};
+
+// The tables of a directory: `DIR/<cloud>/vms.csv`, else the newest version this gpuadvise reads of
+// `DIR/v<N>/<cloud>/vms.csv` or `DIR/catalogs/v<N>/<cloud>/vms.csv`; empty when none.
+std::vector<TreeTable> skypilot_tree_tables(const std::string& dir);
+
+// SkyPilot's own download directory, ~/.sky/catalogs ($GPUADVISE_SKY_DIR overrides, "" = none).
+std::string skypilot_home_catalogs();
 
 // Parses one YAML document into `out` (used by the loader and by tests on strings).
 // `origin` names the file in diagnostics; `base_dir` resolves table paths ("" = built-in data).

@@ -91,18 +91,6 @@ std::string gcp_host_type(std::string_view accelerator, double count) {
     return "";
 }
 
-std::string file_date(const std::string& path) {
-    std::error_code ec;
-    auto t = std::filesystem::last_write_time(path, ec);
-    if (ec) return "";
-    auto sys = std::chrono::file_clock::to_sys(t);
-    std::chrono::year_month_day ymd{std::chrono::floor<std::chrono::days>(sys)};
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                  static_cast<unsigned>(ymd.day()));
-    return buf;
-}
-
 class TableReader {
 public:
     TableReader(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags)
@@ -133,10 +121,6 @@ public:
         first_offer_ = catalog_.offers.size();
         for (auto& p : catalog.providers)
             if (p.id == provider_) {
-                if (p.as_of.empty() && !sources.front().ref.builtin) {
-                    p.as_of = file_date(sources.front().ref.resolved_path);
-                    p.source += (p.source.empty() ? "" : "; ") + std::string("as_of = the file's modification date");
-                }
                 as_of_ = p.as_of;
                 source_ = p.source;
             }
@@ -360,6 +344,10 @@ private:
         if (!on_demand && !spot) {
             count(r.source, SkipKind::other, "no usable price (row dropped)");
             return;
+        }
+        if (!m.variant_assumed.empty()) {  // kept as the conservative variant (skypilot_gpu_names.hpp)
+            count(r.source, SkipKind::variant_assumed, m.variant_assumed + " (kept, marked in notes)");
+            notes.push_back(m.variant_assumed);
         }
         const int n = static_cast<int>(r.count);
         const std::string_view region = trim_region(r.region);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/gpu_query.hpp"
@@ -95,6 +96,15 @@ std::string format_gb(double gb) {
 
 }  // namespace
 
+const Gpu* most_conservative_variant(const std::vector<const Gpu*>& candidates) {
+    auto key = [](const Gpu* g) {
+        return std::tuple(g->memory_gb, g->intra_node_busbw_gb_per_s.value_or(0.0), g->form_factor == "pcie" ? 0 : 1,
+                          g->memory_bandwidth_gb_per_s.value_or(0.0), std::string_view(g->id));
+    };
+    return *std::min_element(candidates.begin(), candidates.end(),
+                             [&](const Gpu* a, const Gpu* b) { return key(a) < key(b); });
+}
+
 std::string form_factor_hint(std::string_view provider, std::string_view machine) {
     const std::string m = to_lower(machine);
     if (m.find("sxm") != std::string::npos) return "sxm";
@@ -107,6 +117,11 @@ std::string form_factor_hint(std::string_view provider, std::string_view machine
             if (starts_with(m, p)) return "sxm";
     // GCP accelerator-optimised machines (A2, A3, A4) are SXM/HGX boards (cloud.google.com/compute/docs/gpus).
     if (provider == "gcp" && (starts_with(m, "a2-") || starts_with(m, "a3-") || starts_with(m, "a4-"))) return "sxm";
+    // OCI's 8-GPU bare-metal A100/H100/H200 shapes are HGX boards with NVLink/NVSwitch
+    // (docs.oracle.com/en-us/iaas/Content/Compute/References/computeshapes.htm, "Bare Metal Shapes - GPU").
+    if (provider == "oci")
+        for (std::string_view p : {"bm.gpu4.8", "bm.gpu.a100-v2.8", "bm.gpu.h100.8", "bm.gpu.h200.8"})
+            if (m == p) return "sxm";
     // Verda (ex-DataCrunch) encodes SXM in the type: 1H100.80S.32V = one H100 80 GB SXM5.
     if (provider == "verda") {
         for (std::size_t i = 1; i + 1 < m.size(); ++i)
@@ -166,18 +181,18 @@ GpuMapping SkypilotGpuMapper::resolve(std::string_view accelerator, std::string_
     for (std::string_view p : kNotGpuPrefixes)
         if (starts_with(folded, p)) {
             std::string kind = p == "tpu" ? "TPU" : p == "inferentia" ? "Inferentia" : p == "trainium" ? "Trainium" : "not CUDA";
-            return {"", "not a GPU (" + kind + ")"};
+            return {"", "not a GPU (" + kind + ")", ""};
         }
     const NameParts parts = parse_name(accelerator);
     std::vector<const Gpu*> candidates;
     if (const GpuMatch* exact = this->candidates(accelerator)) {
         if (exact->gpus.size() == 1 && exact->matched_by != "family")
-            return {exact->gpus.front()->id, ""};  // an id or alias names exactly one variant
+            return {exact->gpus.front()->id, "", ""};  // an id or alias names exactly one variant
         candidates = exact->gpus;
     } else if (const GpuMatch* base = this->candidates(parts.base)) {
         candidates = base->gpus;
     } else {
-        return {"", "accelerator not in the GPU catalog: " + std::string(accelerator)};
+        return {"", "accelerator not in the GPU catalog: " + std::string(accelerator), ""};
     }
     const std::string name = std::string(accelerator);
     // Memory: from the name (A100-80GB), else GpuInfo. Some clouds put the per-GPU size in
@@ -186,7 +201,7 @@ GpuMapping SkypilotGpuMapper::resolve(std::string_view accelerator, std::string_
     if (parts.memory_gb) {
         auto kept = by_memory(candidates, *parts.memory_gb);
         if (kept.empty())
-            return {"", "no " + format_gb(*parts.memory_gb) + " variant of " + name + " in the GPU catalog"};
+            return {"", "no " + format_gb(*parts.memory_gb) + " variant of " + name + " in the GPU catalog", ""};
         candidates = kept;
     } else if (info.size_mib && *info.size_mib > 0) {
         const double direct = *info.size_mib / 1024.0;
@@ -202,7 +217,7 @@ GpuMapping SkypilotGpuMapper::resolve(std::string_view accelerator, std::string_
             if (kept = by_memory(candidates, gb); !kept.empty()) break;
         if (kept.empty())
             return {"", "GpuInfo memory " + format_gb(direct) + " matches no variant of " + name + " (" +
-                            ids_of(candidates) + ")"};
+                            ids_of(candidates) + ")", ""};
         candidates = kept;
     }
     const std::string hint = !parts.form_factor.empty() ? parts.form_factor : std::string(machine_hint);
@@ -212,8 +227,13 @@ GpuMapping SkypilotGpuMapper::resolve(std::string_view accelerator, std::string_
             if (g->form_factor == hint) kept.push_back(g);
         if (!kept.empty()) candidates = kept;
     }
-    if (candidates.size() == 1) return {candidates.front()->id, ""};
-    return {"", "ambiguous variant: " + name + " could be " + ids_of(candidates) + " (form factor unknown)"};
+    if (candidates.size() == 1) return {candidates.front()->id, "", ""};
+    // The variant cannot be told: keep the row as the variant that promises least (marked, counted,
+    // dropped by --strict-variants), so that no estimate is more optimistic than the hardware.
+    const Gpu* assumed = most_conservative_variant(candidates);
+    return {assumed->id, "",
+            std::string(kVariantAssumedNote) + ": " + name + " could be " + ids_of(candidates) + "; " + assumed->id +
+                " assumed (least memory, slowest link)"};
 }
 
 }  // namespace gpuadvise::io

@@ -27,7 +27,14 @@ struct TextHash {
 struct GpuMapping {
     std::string gpu_id;       // canonical id, empty when skipped
     std::string skip_reason;  // why not, e.g. "not a GPU (TPU)"
+    // Set when the name cannot tell the variant (a bare "A100", no memory, no form factor): gpu_id is
+    // then the family's most conservative candidate (least memory, slowest link) and this says so,
+    // e.g. "variant assumed: A100 could be a100-40gb-pcie, a100-40gb-sxm; a100-40gb-pcie assumed".
+    std::string variant_assumed;
 };
+
+// The note prefix of an offer whose GPU variant was assumed (see GpuMapping::variant_assumed).
+inline constexpr std::string_view kVariantAssumedNote = "variant assumed";
 
 class SkypilotGpuMapper {
 public:
@@ -58,6 +65,10 @@ private:
     mutable std::vector<std::string> folded_families_;
     mutable std::unordered_map<std::string, std::optional<GpuMatch>> names_;
 };
+
+// The most conservative of several variants: least memory, then slowest link (intra-node bus bandwidth,
+// unknown = slowest; PCIe before SXM), then least memory bandwidth, then id (exposed for tests).
+const Gpu* most_conservative_variant(const std::vector<const Gpu*>& candidates);
 
 // "sxm", "pcie" or "" from an instance type and provider (exposed for tests).
 std::string form_factor_hint(std::string_view provider, std::string_view machine);

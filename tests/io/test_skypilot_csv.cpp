@@ -166,15 +166,20 @@ TEST_CASE("empty and zero prices are counted; rows without any price are dropped
     CHECK(l.reasons["no usable price (row dropped)"] == 1);
 }
 
-TEST_CASE("unknown and ambiguous accelerators are skipped with a reason, never guessed", "[io]") {
-    auto l = load("p", kAwsHeader + "x1,RTX5090,1,8,32," + gpu_info(32607) + ",0.5,,r,\n" +
+TEST_CASE("unknown accelerators are skipped with a reason; an ambiguous variant is assumed, never optimistic", "[io]") {
+    auto l = load("p", kAwsHeader + "x1,RTX9999,1,8,32," + gpu_info(32607) + ",0.5,,r,\n" +
                            "x2,H100,1,8,32," + gpu_info(81920) + ",2.0,,r,\n" +        // SXM or PCIe?
                            "x3,H100,1,8,32," + gpu_info(95830) + ",2.1,,r,\n" +        // 94 GB: the NVL
                            "x4,Inferentia2,1,8,32,,0.7,,r,\n");
-    REQUIRE(l.catalog.offers.size() == 1);
-    CHECK(l.catalog.offers[0].gpu == "h100-nvl");
-    CHECK(l.reasons["accelerator not in the GPU catalog: RTX5090"] == 1);
-    CHECK(l.reasons["ambiguous variant: H100 could be h100-pcie, h100-sxm (form factor unknown)"] == 1);
+    REQUIRE(l.catalog.offers.size() == 2);
+    CHECK(l.catalog.offers[0].gpu == "h100-pcie");  // issue 14: the conservative variant, marked
+    REQUIRE(l.catalog.offers[0].notes.size() == 1);
+    CHECK(l.catalog.offers[0].notes[0] ==
+          "variant assumed: H100 could be h100-pcie, h100-sxm; h100-pcie assumed (least memory, slowest link)");
+    CHECK(l.catalog.offers[1].gpu == "h100-nvl");
+    CHECK(l.reasons["accelerator not in the GPU catalog: RTX9999"] == 1);
+    CHECK(l.reasons["variant assumed: H100 could be h100-pcie, h100-sxm; h100-pcie assumed (least memory, slowest "
+                    "link) (kept, marked in notes)"] == 1);
     CHECK(l.reasons["not a GPU (Inferentia)"] == 1);
     REQUIRE(l.catalog.skipped.size() == 1);
     CHECK(l.catalog.skipped[0].rows_by_kind.at(SkipKind::accelerator) == 3);

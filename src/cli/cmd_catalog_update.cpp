@@ -1,0 +1,433 @@
+// gpuadvise catalog update [SOURCE…] [--offline] [--dry-run] [--skypilot-url URL] [--gcp-pricing-url URL]
+// [--rates-url URL]: downloads the current SkyPilot tables (every cloud with GPU rows), the GCP price
+// file and the ECB reference rates into the user's cache (io/update_cache.hpp), each checked before
+// it replaces the cached copy, which any failure leaves byte-identical. Every command then layers the
+// cache over the built-in data (io/catalog_loader.cpp).
+#include <yaml-cpp/yaml.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/text.hpp"
+#include "io/catalog_loader.hpp"
+#include "io/embedded_data.hpp"
+#include "io/http_fetch.hpp"
+#include "io/offer_tables.hpp"
+#include "io/terminal.hpp"
+#include "io/update_cache.hpp"
+
+namespace gpuadvise::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct UpdateOptions {
+    std::vector<std::string> sources;  // clouds, "gcp-pricing", "rates"; empty = all
+    bool offline = false;
+    bool dry_run = false;
+    std::string skypilot_url, gcp_pricing_url, rates_url;
+    long connect_timeout_s = 10, timeout_s = 120;
+};
+
+struct Sources {
+    std::string skypilot_url, gcp_pricing_url, rates_url;
+    std::vector<int> versions;
+    std::vector<std::string> clouds;
+};
+
+Sources builtin_sources() {
+    const auto text = io::find_embedded("update-sources.yaml");
+    if (!text) throw DataError("the built-in data lacks update-sources.yaml; rebuild gpuadvise");
+    const YAML::Node root = YAML::Load(std::string(*text));
+    Sources s;
+    s.skypilot_url = root["skypilot"]["url"].as<std::string>();
+    for (const auto& v : root["skypilot"]["schema_versions"]) s.versions.push_back(v.as<int>());
+    for (const auto& c : root["skypilot"]["clouds"]) s.clouds.push_back(c.as<std::string>());
+    s.gcp_pricing_url = root["gcp_pricing"]["url"].as<std::string>();
+    s.rates_url = root["rates"]["url"].as<std::string>();
+    return s;
+}
+
+std::string now_utc() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string read_all(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return {};
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string strip_slash(std::string url) {
+    while (!url.empty() && url.back() == '/') url.pop_back();
+    return url;
+}
+
+// What happened to one source, for the summary.
+struct Outcome {
+    std::string source;  // cloud id, "gcp-pricing", "rates"
+    std::string result;  // "updated", "unchanged", "would update", "failed", "not upstream", "cached"
+    std::string reason;  // for failures and notes
+    long rows_read = 0, rows_kept = 0;
+    std::string as_of, last_modified, url;
+    bool failed() const { return result == "failed"; }
+};
+
+// A fetched file, checked; `bytes` is what the cache keeps.
+struct Checked {
+    std::string bytes, error;
+    long rows_read = 0, rows_kept = 0;
+};
+
+bool looks_like_html(std::string_view body) {
+    const std::string head = to_lower(std::string(body.substr(0, 512)));
+    return head.find("<!doctype html") != std::string::npos || head.find("<html") != std::string::npos;
+}
+
+Checked check_skypilot(const std::string& cloud, const std::string& body, const Catalog& gpus,
+                       const std::optional<io::CacheMeta>& previous) {
+    Checked c;
+    if (looks_like_html(body)) {
+        c.error = "an HTML page came instead of a CSV table";
+        return c;
+    }
+    if (!io::looks_like_skypilot_csv(body)) {
+        c.error = "not a SkyPilot vms.csv (the first line has no InstanceType/AcceleratorName header)";
+        return c;
+    }
+    io::FilteredTable t = io::filter_skypilot_rows(body);
+    c.rows_read = t.rows_read;
+    c.rows_kept = t.rows_kept;
+    if (t.rows_read == 0) {
+        c.error = "the table has a header but no rows";
+        return c;
+    }
+    // Parsed as every command will read it: header columns, numbers, quoting.
+    Catalog probe;
+    probe.gpus = gpus.gpus;
+    Provider p;
+    p.id = cloud;
+    p.currency = "USD";
+    p.as_of = "2000-01-01";
+    probe.providers.push_back(p);
+    Diagnostics diags;
+    io::TableRef ref{cloud, "skypilot", cloud + "/vms.csv", cloud + "/vms.csv", false, {}};
+    io::load_offer_table(ref, t.bytes, probe, diags);
+    for (const auto& d : diags.all())
+        if (d.severity == Severity::error) {
+            c.error = "does not parse: line " + std::to_string(d.where.line) + ": " + d.message;
+            return c;
+        }
+    if (previous && previous->rows_kept > 20 && t.rows_kept * 2 < previous->rows_kept) {
+        c.error = "only " + std::to_string(t.rows_kept) + " GPU rows, the cached copy has " +
+                  std::to_string(previous->rows_kept) + " (a truncated or partial table?)";
+        return c;
+    }
+    c.bytes = std::move(t.bytes);
+    return c;
+}
+
+Checked check_gcp_pricing(const std::string& body) {
+    Checked c;
+    if (looks_like_html(body)) {
+        c.error = "an HTML page came instead of the YAML price file";
+        return c;
+    }
+    const std::size_t compute = body.find("\ncompute:\n");
+    const std::size_t instance = body.find("\n  instance:\n", compute == std::string::npos ? 0 : compute);
+    if (body.find("about:") == std::string::npos || compute == std::string::npos || instance == std::string::npos) {
+        c.error = "not the GCP price file (no 'about:' and 'compute: instance:' sections)";
+        return c;
+    }
+    // Machine types: the 4-space keys under compute.instance.
+    for (std::size_t p = instance + 13; p < body.size();) {
+        const std::size_t e = body.find('\n', p);
+        const std::string_view line(body.data() + p, (e == std::string::npos ? body.size() : e) - p);
+        if (!line.empty() && line[0] != ' ') break;
+        if (line.size() > 5 && line.substr(0, 4) == "    " && line[4] != ' ' && line.back() == ':') ++c.rows_read;
+        if (e == std::string::npos) break;
+        p = e + 1;
+    }
+    if (c.rows_read == 0) {
+        c.error = "the price file lists no machine types";
+        return c;
+    }
+    c.rows_kept = c.rows_read;
+    c.bytes = body;
+    return c;
+}
+
+class Updater {
+public:
+    Updater(Context& ctx, const UpdateOptions& opt, std::string dir) : ctx_(ctx), opt_(opt), dir_(std::move(dir)) {}
+
+    Outcome skypilot(const std::string& cloud, const Sources& src, const Catalog& gpus, bool explicit_cloud) {
+        Outcome o{cloud, "", "", 0, 0, "", "", ""};
+        const fs::path folder = fs::path(dir_) / "skypilot" / cloud;
+        const auto previous = io::read_cache_meta((folder / "meta.json").string());
+        io::FetchResult res;
+        int version = 0;
+        std::vector<std::string> missing;
+        for (int v : src.versions) {
+            o.url = strip_slash(src.skypilot_url) + "/catalogs/v" + std::to_string(v) + "/" + cloud + "/vms.csv";
+            res = fetch(o.url, previous, cloud);
+            if (res.status == 404) {
+                missing.push_back("v" + std::to_string(v));
+                continue;
+            }
+            version = v;
+            break;
+        }
+        if (version == 0) {
+            const std::string why =
+                "HTTP 404: no catalogs/{" + join(missing, ",") + "}/" + cloud + "/vms.csv at " + src.skypilot_url;
+            if (explicit_cloud) return fail(o, why);
+            o.result = "not upstream";
+            o.reason = why;
+            return o;
+        }
+        if (!res.ok) return fail(o, res.error);
+        if (res.not_modified) return unchanged(o, previous);
+        Checked c = check_skypilot(cloud, res.body, gpus, previous);
+        if (!c.error.empty()) return fail(o, c.error);
+        return store(o, folder / "vms.csv", folder / "meta.json", c, res, version);
+    }
+
+    Outcome file_source(const std::string& name, const std::string& url, const fs::path& folder,
+                        const std::string& file_name) {
+        Outcome o{name, "", "", 0, 0, "", "", url};
+        const auto previous = io::read_cache_meta((folder / "meta.json").string());
+        io::FetchResult res = fetch(url, previous, name);
+        if (!res.ok) return fail(o, res.error);
+        if (res.not_modified) return unchanged(o, previous);
+        Checked c;
+        std::string as_of;
+        if (name == "rates") {
+            if (looks_like_html(res.body)) return fail(o, "an HTML page came instead of the ECB XML file");
+            long currencies = 0;
+            std::string error;
+            c.bytes = io::ecb_rates_yaml(res.body, url, as_of, currencies, error);
+            if (!error.empty()) return fail(o, error);
+            c.rows_read = c.rows_kept = currencies;
+        } else {
+            c = check_gcp_pricing(res.body);
+            if (!c.error.empty()) return fail(o, c.error);
+        }
+        o = store(o, folder / file_name, folder / "meta.json", c, res, 0);
+        if (!as_of.empty() && !o.failed()) o.as_of = as_of + " (ECB reference date)";
+        return o;
+    }
+
+    std::size_t failures = 0;
+
+private:
+    io::FetchResult fetch(const std::string& url, const std::optional<io::CacheMeta>& previous, const std::string& label) {
+        io::FetchRequest req;
+        req.url = url;
+        if (previous && previous->url == url) {
+            req.etag = previous->etag;
+            req.last_modified = previous->last_modified;
+        }
+        req.connect_timeout_s = opt_.connect_timeout_s;
+        req.total_timeout_s = opt_.timeout_s;
+        req.progress_label = "catalog update: " + label;
+        return io::http_fetch(req);
+    }
+
+    Outcome fail(Outcome o, const std::string& why) {
+        o.result = "failed";
+        o.reason = why;
+        ++failures;
+        return o;
+    }
+
+    Outcome unchanged(Outcome o, const std::optional<io::CacheMeta>& previous) {
+        o.result = "unchanged";
+        o.reason = "not modified upstream (HTTP 304); nothing rewritten";
+        if (previous) {
+            o.rows_read = previous->rows_read;
+            o.rows_kept = previous->rows_kept;
+            o.as_of = previous->as_of;
+            o.last_modified = previous->last_modified;
+        }
+        return o;
+    }
+
+    Outcome store(Outcome o, const fs::path& file, const fs::path& meta_file, const Checked& c,
+                  const io::FetchResult& res, int version) {
+        o.rows_read = c.rows_read;
+        o.rows_kept = c.rows_kept;
+        o.last_modified = res.last_modified;
+        io::CacheMeta m;
+        m.url = o.url;
+        m.etag = res.etag;
+        m.last_modified = res.last_modified;
+        m.fetched_at = now_utc();
+        m.as_of = io::today_iso();
+        m.schema_version = version;
+        m.rows_read = c.rows_read;
+        m.rows_kept = c.rows_kept;
+        o.as_of = m.as_of;
+        const bool same = read_all(file) == c.bytes;
+        if (opt_.dry_run) {
+            o.result = same ? "unchanged" : "would update";
+            o.reason = "--dry-run: nothing written";
+            return o;
+        }
+        if (same) {  // a server without ETag support: same bytes, keep the file (and its date)
+            o.result = "unchanged";
+            o.reason = "same content as the cached copy; nothing rewritten";
+            if (const auto old = io::read_cache_meta(meta_file.string())) o.as_of = old->as_of;
+            return o;
+        }
+        if (std::string err = io::write_file_atomically(file.string(), c.bytes); !err.empty()) return fail(o, err);
+        if (std::string err = io::write_file_atomically(meta_file.string(), io::cache_meta_json(m)); !err.empty())
+            return fail(o, err);
+        o.result = "updated";
+        return o;
+    }
+
+    Context& ctx_;
+    const UpdateOptions& opt_;
+    std::string dir_;
+};
+
+Outcome cached_state(const std::string& source, const fs::path& meta_file) {
+    Outcome o{source, "cached", "", 0, 0, "", "", ""};
+    if (const auto m = io::read_cache_meta(meta_file.string())) {
+        o.rows_read = m->rows_read;
+        o.rows_kept = m->rows_kept;
+        o.as_of = m->as_of;
+        o.last_modified = m->last_modified;
+        o.url = m->url;
+    } else {
+        o.result = "not cached";
+    }
+    return o;
+}
+
+int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
+    const std::string dir = io::cache_dir();
+    if (dir.empty())
+        throw DataError("no cache directory: HOME and XDG_CACHE_HOME are unset",
+                        "set GPUADVISE_CACHE_DIR to the directory catalog update should write");
+    Sources src = builtin_sources();
+    if (!opt.skypilot_url.empty()) src.skypilot_url = opt.skypilot_url;
+    if (!opt.gcp_pricing_url.empty()) src.gcp_pricing_url = opt.gcp_pricing_url;
+    if (!opt.rates_url.empty()) src.rates_url = opt.rates_url;
+    for (const auto& s : opt.sources) {
+        bool ok = !s.empty();
+        for (char c : s) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_');
+        if (!ok) throw UsageError("catalog update: '" + s + "' is not a cloud name", "clouds: " + join(src.clouds, ", "));
+    }
+    const std::set<std::string> wanted(opt.sources.begin(), opt.sources.end());
+    auto want = [&](const std::string& s) { return wanted.empty() || wanted.count(s); };
+    std::vector<std::string> clouds;
+    for (const auto& c : src.clouds)
+        if (want(c)) clouds.push_back(c);
+    for (const auto& s : wanted)  // a cloud the list does not know yet: which clouds exist is data
+        if (s != "gcp-pricing" && s != "rates" && std::find(clouds.begin(), clouds.end(), s) == clouds.end())
+            clouds.push_back(s);
+
+    std::vector<Outcome> outcomes;
+    std::size_t failures = 0;
+    if (opt.offline) {
+        for (const auto& c : clouds) outcomes.push_back(cached_state(c, fs::path(dir) / "skypilot" / c / "meta.json"));
+        if (want("gcp-pricing")) outcomes.push_back(cached_state("gcp-pricing", fs::path(dir) / "gcp" / "meta.json"));
+        if (want("rates")) outcomes.push_back(cached_state("rates", fs::path(dir) / "rates" / "meta.json"));
+    } else {
+        io::CacheLock lock(dir);
+        if (!lock.held()) throw DataError("catalog update: " + lock.error(), "wait for the other update to finish, or check the cache directory's permissions");
+        io::CatalogOptions base;
+        base.sky_catalogs = false;
+        base.cache = false;
+        const Catalog gpus = io::load_catalog(base);
+        Updater u(ctx, opt, dir);
+        for (const auto& c : clouds) outcomes.push_back(u.skypilot(c, src, gpus, wanted.count(c) > 0));
+        if (want("gcp-pricing"))
+            outcomes.push_back(u.file_source("gcp-pricing", src.gcp_pricing_url, fs::path(dir) / "gcp", "pricing.yml"));
+        if (want("rates")) outcomes.push_back(u.file_source("rates", src.rates_url, fs::path(dir) / "rates", "rates.yaml"));
+        failures = u.failures;
+    }
+
+    auto json = json_document();
+    json["cache_dir"] = dir;
+    json["offline"] = opt.offline;
+    json["dry_run"] = opt.dry_run;
+    json["sources"] = nlohmann::ordered_json::array();
+    io::TextTable t;
+    t.title = "catalog update (cache " + dir + "):";
+    t.columns = {{"SOURCE"}, {"RESULT"}, {"ROWS READ", io::Align::right}, {"ROWS KEPT", io::Align::right}, {"AS OF"},
+                 {"UPSTREAM LAST-MODIFIED"}, {"NOTE"}};
+    long skipped_clouds = 0;
+    for (const auto& o : outcomes) {
+        if (o.result == "not upstream") {
+            ++skipped_clouds;
+            continue;
+        }
+        json["sources"].push_back({{"source", o.source}, {"result", o.result}, {"reason", o.reason},
+                                   {"rows_read", o.rows_read}, {"rows_kept", o.rows_kept}, {"as_of", o.as_of},
+                                   {"upstream_last_modified", o.last_modified}, {"url", o.url}});
+        t.rows.push_back({o.source, o.result, std::to_string(o.rows_read), std::to_string(o.rows_kept),
+                          o.as_of.empty() ? "-" : o.as_of, o.last_modified.empty() ? "-" : o.last_modified,
+                          o.reason.empty() ? "-" : o.reason});
+    }
+    json["not_upstream"] = nlohmann::ordered_json::array();
+    for (const auto& o : outcomes)
+        if (o.result == "not upstream") json["not_upstream"].push_back(o.source);
+    io::TextDocument doc;
+    doc.tables.push_back(t);
+    if (skipped_clouds)
+        doc.notes.push_back(std::to_string(skipped_clouds) + " listed clouds have no table upstream (HTTP 404): " +
+                            join(json["not_upstream"].get<std::vector<std::string>>(), ", ") + ".");
+    if (!opt.offline && !opt.dry_run)
+        doc.notes.push_back("Every command now layers these tables over the built-in data (the newer table of a "
+                            "provider wins); 'gpuadvise catalog info' says which it uses.");
+    ctx.emit(json, doc);
+    for (const auto& o : outcomes)
+        if (o.failed()) ctx.err << "gpuadvise: error: catalog update: " << o.source << ": " << o.reason << "\n";
+    if (failures) {
+        ctx.err << "hint: the cached copies of the failed sources are unchanged; the others were updated\n";
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+CLI::App* setup_catalog_update(CLI::App& catalog, std::function<int(Context&)>& runner) {
+    auto opt = std::make_shared<UpdateOptions>();
+    CLI::App* update = catalog.add_subcommand(
+        "update", "Download current prices (SkyPilot tables, GCP committed-use file, ECB rates) into the cache");
+    update->fallthrough();
+    update->add_option("sources", opt->sources, "Clouds to update (aws, lambda, …), gcp-pricing, rates; default: all")
+        ->type_name("CLOUD");
+    update->add_flag("--offline", opt->offline, "Fetch nothing: show what the cache holds");
+    update->add_flag("--dry-run", opt->dry_run, "Fetch and check, write nothing");
+    update->add_option("--skypilot-url", opt->skypilot_url, "Root with upstream's layout catalogs/<version>/<cloud>/vms.csv")
+        ->type_name("URL");
+    update->add_option("--gcp-pricing-url", opt->gcp_pricing_url, "The GCP price file (pricing.yml)")->type_name("URL");
+    update->add_option("--rates-url", opt->rates_url, "The ECB eurofxref-daily XML file")->type_name("URL");
+    update->add_option("--connect-timeout", opt->connect_timeout_s, "Seconds to wait for a connection (default 10)")
+        ->check(CLI::Range(1L, 600L));
+    update->add_option("--timeout", opt->timeout_s, "Seconds a download may take in all (default 120)")
+        ->check(CLI::Range(1L, 3600L));
+    runner = [opt](Context& ctx) { return run_catalog_update(ctx, *opt); };
+    return update;
+}
+
+}  // namespace gpuadvise::cli
