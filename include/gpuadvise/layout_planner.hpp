@@ -18,7 +18,8 @@ struct LayoutTiming {
     double bubble_s = 0;          // pipeline fill and drain
     double samples_per_s = 0;     // whole configuration
     double utilisation = 0;       // model FLOP/s / dense peak, per GPU
-    std::string basis = "estimated", basis_detail;
+    TimeBasis basis = TimeBasis::estimated;
+    std::string basis_detail;
     double band_low = 0.7, band_high = 1.5;
 };
 
