@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpuadvise/compat.hpp"
+#include "gpuadvise/configuration.hpp"
 #include "gpuadvise/diagnostics.hpp"
 #include "gpuadvise/gpu.hpp"
 #include "gpuadvise/models.hpp"
@@ -57,6 +58,7 @@ struct Catalog {
     std::vector<ModelPreset> models;
     std::vector<CalibrationPoint> calibration;
     CompatTables compat;
+    std::vector<InstanceNetwork> networks;  // per instance family (section instance_networks)
     std::vector<std::string> files;  // what was loaded, in order
     std::vector<SkipSummary> skipped;
     Diagnostics warnings;            // lint found while loading

@@ -44,13 +44,9 @@ bool any_layout_fits(const Workload& w, const Gpu& gpu, Precision p, int gpus_pe
 std::optional<int> minimum_gpus(const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node_max = 8,
                                 int max_gpus = 4096);
 
-// The network of a cloud instance family (EFA, InfiniBand, RoCE), per node, with its source;
-// nullopt when the family is not known.
-struct InstanceNetwork {
-    double gbps = 0;
-    std::string kind;
-    std::string source;
-};
-std::optional<InstanceNetwork> instance_network(std::string_view provider, std::string_view instance_type);
+// The network of a cloud instance family (EFA, InfiniBand, RoCE, Ethernet), per node, with its
+// source, from the catalog's `instance_networks` (longest matching instance-type prefix of the
+// provider, case-insensitive); nullptr when the family is not known.
+const InstanceNetwork* instance_network(const Catalog& catalog, std::string_view provider, std::string_view instance_type);
 
 }  // namespace gpuadvise

@@ -540,37 +540,14 @@ PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& 
     return best;
 }
 
-std::optional<InstanceNetwork> instance_network(std::string_view provider, std::string_view instance_type) {
-    struct Row {
-        const char* provider;
-        const char* prefix;
-        double gbps;
-        const char* kind;
-        const char* source;
-    };
-    // Per-node network of multi-GPU instance families (values as the vendors publish them, per
-    // instance; recalled from the vendors' instance pages, not re-checked here).
-    static const Row rows[] = {
-        {"aws", "p6-b300", 6400, "EFA", "AWS P6-B300 instance page: 6,400 Gbps EFAv4 (recalled, not re-checked)"},
-        {"aws", "p6-b200", 3200, "EFA", "AWS P6-B200 instance page: 3,200 Gbps EFAv4 (recalled, not re-checked)"},
-        {"aws", "p5en", 3200, "EFA", "AWS P5en instance page: 3,200 Gbps EFAv3 (recalled, not re-checked)"},
-        {"aws", "p5e", 3200, "EFA", "AWS P5e instance page: 3,200 Gbps EFA (recalled, not re-checked)"},
-        {"aws", "p5.48xlarge", 3200, "EFA", "AWS P5 instance page: 3,200 Gbps EFA (recalled, not re-checked)"},
-        {"aws", "p4de", 400, "EFA", "AWS P4de instance page: 400 Gbps EFA (4 x 100); nccl-tests on p4de [S36]"},
-        {"aws", "p4d", 400, "EFA", "AWS P4d instance page: 400 Gbps EFA (4 x 100) (recalled, not re-checked)"},
-        {"aws", "p3dn", 100, "EFA", "AWS P3dn instance page: 100 Gbps EFA (recalled, not re-checked)"},
-        {"aws", "p3.16xlarge", 25, "Ethernet", "AWS P3 instance page: 25 Gbps (recalled, not re-checked)"},
-        {"gcp", "a4-highgpu", 3200, "RoCE", "GCP A4 machine types: 3,200 Gbps RDMA (recalled, not re-checked)"},
-        {"gcp", "a3-ultragpu", 3200, "RoCE", "GCP A3 Ultra machine types: 3,200 Gbps RDMA (recalled, not re-checked)"},
-        {"gcp", "a3-megagpu", 1600, "Ethernet", "GCP A3 Mega: 1,600 Gbps GPUDirect-TCPXO (recalled, not re-checked)"},
-        {"gcp", "a3-highgpu-8g", 800, "Ethernet", "GCP A3 High: 800 Gbps GPUDirect-TCPX (recalled, not re-checked)"},
-        {"gcp", "a2-", 100, "Ethernet", "GCP A2 machine types: up to 100 Gbps (recalled, not re-checked)"},
-    };
-    for (const auto& r : rows)
-        if (iequals(provider, r.provider) && instance_type.size() >= std::string_view(r.prefix).size() &&
-            iequals(instance_type.substr(0, std::string_view(r.prefix).size()), r.prefix))
-            return InstanceNetwork{r.gbps, r.kind, r.source};
-    return std::nullopt;
+const InstanceNetwork* instance_network(const Catalog& catalog, std::string_view provider, std::string_view instance_type) {
+    const InstanceNetwork* best = nullptr;
+    for (const auto& n : catalog.networks)
+        if (iequals(provider, n.provider) && instance_type.size() >= n.instance_type.size() &&
+            iequals(instance_type.substr(0, n.instance_type.size()), n.instance_type) &&
+            (!best || n.instance_type.size() > best->instance_type.size()))
+            best = &n;
+    return best;
 }
 
 }  // namespace gpuadvise

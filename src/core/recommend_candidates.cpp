@@ -54,20 +54,20 @@ bool passes_filters(const RecommendRequest& r, const Offer& o, const std::set<st
 
 // Network between nodes: the provider's RDMA or network figure, else the instance family's
 // (EFA, InfiniBand, RoCE), else unknown (estimate_job assumes a stated default and says so).
-LinkSpec offer_network(const Provider* p, const Offer& o, int instances) {
+LinkSpec offer_network(const Catalog& catalog, const Provider* p, const Offer& o, int instances) {
     LinkSpec link;
     link.nodes = instances;
     if (p && p->rdma && p->rdma_gbps) {
         link.inter_node_gbps = *p->rdma_gbps;
-        link.network_kind = "RDMA";
+        link.network_kind = NetworkKind::rdma;
         link.network_source = "providers.yaml (" + p->id + ")";
-    } else if (auto n = instance_network(o.provider, o.instance_type)) {
+    } else if (const InstanceNetwork* n = instance_network(catalog, o.provider, o.instance_type)) {
         link.inter_node_gbps = n->gbps;
         link.network_kind = n->kind;
         link.network_source = n->source;
     } else if (p && p->network_gbps) {
         link.inter_node_gbps = *p->network_gbps;
-        link.network_kind = "Ethernet";
+        link.network_kind = NetworkKind::ethernet;
         link.network_source = "providers.yaml (" + p->id + ")";
     }
     return link;
@@ -217,7 +217,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         // planner lays the job out over them. --nodes fixes the instances.
         const int needed = std::max(min_gpus, r.gpus_now.value_or(0));
         int instances = r.nodes ? *r.nodes : std::max(1, (needed + o.gpu_count - 1) / o.gpu_count);
-        LinkSpec link = offer_network(provider, o, instances);
+        LinkSpec link = offer_network(catalog, provider, o, instances);
         c.estimate = &estimates.get(*gpu, o.gpu_count, link);
         // Nodes of few GPUs may need more of them than the count on 8-GPU nodes (tensor parallelism
         // stays inside a node): add nodes until the job fits, up to twice the first guess.
@@ -246,8 +246,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
                                   " %; --nodes pins a count regardless)");
             continue;
         }
-        const bool rdma = (provider && provider->rdma) || link.network_kind == "EFA" || link.network_kind == "InfiniBand" ||
-                          link.network_kind == "RoCE" || link.network_kind == "RDMA";
+        const bool rdma = (provider && provider->rdma) || (link.network_kind && is_rdma(*link.network_kind));
         if (instances > 1 && !(rdma && link.inter_node_gbps >= b.min_network_gbps)) {
             if (exclude_slow) {
                 reject(Constraint::network, slow_network_warning(c, b.min_network_gbps));

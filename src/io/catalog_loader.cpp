@@ -98,7 +98,8 @@ void replace_or_append(std::vector<T>& into, T item, Key key) {
     else into.push_back(std::move(item));
 }
 
-// Later layers override: same GPU id, provider id (with all its offers), currency, model id.
+// Later layers override: same GPU id, provider id (with all its offers), currency, model id,
+// instance network (provider + instance_type).
 void merge_into(Catalog& base, Catalog layer) {
     // GPU ids match ignoring case (docs/catalog.md): "A100-80GB-SXM" replaces the built-in a100-80gb-sxm.
     for (auto& g : layer.gpus) replace_or_append(base.gpus, std::move(g), [](const Gpu& x) { return to_lower(x.id); });
@@ -116,6 +117,9 @@ void merge_into(Catalog& base, Catalog layer) {
     for (auto& m : layer.models) replace_or_append(base.models, std::move(m), [](const ModelPreset& x) { return x.id; });
     for (auto& c : layer.calibration) base.calibration.push_back(std::move(c));
     if (!layer.compat.empty()) base.compat = std::move(layer.compat);
+    for (auto& n : layer.networks)
+        replace_or_append(base.networks, std::move(n),
+                          [](const InstanceNetwork& x) { return to_lower(x.provider) + "\n" + to_lower(x.instance_type); });
     for (auto& f : layer.files) base.files.push_back(std::move(f));
 }
 
@@ -370,7 +374,8 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
     }
     if (!ctx.expect_map(root, "")) return;
     ctx.check_keys(root, "",
-                   {"schema_version", "rates", "policy", "gpus", "providers", "models", "calibration", "compat"});
+                   {"schema_version", "rates", "policy", "gpus", "providers", "models", "calibration", "compat",
+                    "instance_networks"});
     if (auto v = ctx.integer(root, "", "schema_version", false, 0, 1000); v && *v != 1)
         ctx.error(root["schema_version"], "schema_version",
                   "unsupported schema_version " + std::to_string(*v) + "; this gpuadvise reads version 1");
@@ -382,6 +387,7 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
     if (root["models"]) read_models_section(root["models"], ctx, out);
     if (root["calibration"]) read_calibration_section(root["calibration"], ctx, out);
     if (root["compat"]) read_compat_section(root["compat"], ctx, out);
+    if (root["instance_networks"]) read_instance_networks_section(root["instance_networks"], ctx, out);
     for (auto& t : found) {
         t.builtin = builtin;
         t.resolved_path = builtin ? t.path : (std::filesystem::path(base_dir) / t.path).string();

@@ -199,11 +199,17 @@ void serialize(Archive& ar, CompatTables& x) {
     ar(x.releases, x.toolkit_drivers, x.minor_compat, x.wheel_archs, x.precision_rules, x.source);
 }
 
-GPUADVISE_MEMBERS(Catalog, 11);
+GPUADVISE_MEMBERS(InstanceNetwork, 5);
+template <class Archive>
+void serialize(Archive& ar, InstanceNetwork& x) {
+    ar(x.provider, x.instance_type, x.gbps, x.kind, x.source);
+}
+
+GPUADVISE_MEMBERS(Catalog, 12);
 template <class Archive>
 void serialize(Archive& ar, Catalog& x) {
-    ar(x.gpus, x.providers, x.offers, x.rates, x.policy, x.models, x.calibration, x.compat, x.files, x.skipped,
-       x.warnings);
+    ar(x.gpus, x.providers, x.offers, x.rates, x.policy, x.models, x.calibration, x.compat, x.networks, x.files,
+       x.skipped, x.warnings);
 }
 
 namespace io {

@@ -1,4 +1,4 @@
-// Readers for the gpus, providers (with offers), rates and policy sections.
+// Readers for the gpus, providers (with offers), rates, policy and instance_networks sections.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -236,6 +236,34 @@ void read_policy_section(const YAML::Node& node, YamlContext& ctx, Catalog& out)
             if (auto best = closest_match(key, names)) message += "; did you mean '" + *best + "'?";
             ctx.error(it->first, "policy", message);
         }
+    }
+}
+
+void read_instance_networks_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
+    if (!ctx.expect_sequence(node, "instance_networks")) return;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+        const std::string path = index_path("instance_networks", i);
+        const YAML::Node& n = node[i];
+        if (!ctx.expect_map(n, path)) continue;
+        ctx.check_keys(n, path, {"provider", "instance_type", "gbps", "kind", "source"});
+        InstanceNetwork x;
+        x.provider = ctx.text(n, path, "provider", true).value_or("");
+        x.instance_type = ctx.text(n, path, "instance_type", true).value_or("");
+        if (n["instance_type"].IsDefined() && x.instance_type.empty())
+            ctx.error(n["instance_type"], key_path(path, "instance_type"),
+                      "empty instance_type; give the instance family's prefix, e.g. 'p5.48xlarge' or 'a2-'");
+        const auto gbps = ctx.number(n, path, "gbps", true, 0, 1e6);
+        x.gbps = gbps.value_or(0);
+        if (gbps && *gbps <= 0)
+            ctx.error(n["gbps"], key_path(path, "gbps"), "gbps must be above 0 (Gbit/s per node); leave the row out when unknown");
+        if (auto kind = ctx.text(n, path, "kind", true)) {
+            if (auto k = kNetworkKindNames.parse(*kind)) x.kind = *k;
+            else
+                ctx.error(n["kind"], key_path(path, "kind"),
+                          "unknown network kind '" + *kind + "'; expected one of " + join(kNetworkKindNames.names(), ", "));
+        }
+        x.source = ctx.text(n, path, "source", true).value_or("");
+        out.networks.push_back(std::move(x));
     }
 }
 

@@ -4,6 +4,7 @@
 #include "gpuadvise/errors.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/catalog_sections.hpp"
+#include "gpuadvise/layout_planner.hpp"
 
 using namespace gpuadvise;
 
@@ -93,4 +94,39 @@ TEST_CASE("a missing catalog file is a data error naming the file", "[io]") {
     } catch (const DataError& e) {
         CHECK(std::string(e.what()) == "/nonexistent/catalog.yaml: cannot open the file: No such file or directory");
     }
+}
+
+TEST_CASE("instance networks are built in and a later file overrides one by provider and instance type", "[io]") {
+    io::CatalogOptions options;
+    const Catalog builtin = io::load_catalog(options);
+    const InstanceNetwork* p5 = instance_network(builtin, "aws", "p5.48xlarge");
+    REQUIRE(p5);
+    CHECK(p5->gbps == Approx(3200));
+    CHECK(p5->kind == NetworkKind::efa);
+    const InstanceNetwork* p5en = instance_network(builtin, "aws", "p5en.48xlarge");
+    REQUIRE(p5en);
+    CHECK(p5en->instance_type == "p5en");  // the longest prefix, not p5e
+    CHECK_FALSE(instance_network(builtin, "aws", "g5.xlarge"));
+
+    options.files = {std::string(GPUADVISE_SOURCE_DIR) + "/tests/fixtures/instance_network_override.yaml"};
+    const Catalog c = io::load_catalog(options);
+    CHECK(c.networks.size() == builtin.networks.size());  // replaced, not added
+    const InstanceNetwork* slow = instance_network(c, "aws", "p5.48xlarge");
+    REQUIRE(slow);
+    CHECK(slow->gbps == Approx(100));
+    CHECK(slow->kind == NetworkKind::ethernet);
+    CHECK(slow->source == "test: a slower p5 network");
+    CHECK(instance_network(c, "aws", "p5en.48xlarge")->gbps == Approx(3200));  // untouched
+}
+
+TEST_CASE("a bad instance network is a located error", "[io]") {
+    auto e = errors_of("instance_networks:\n  - {provider: aws, instance_type: p5, gbps: 0, kind: EFA, source: s}\n");
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].rfind("t.yaml:2:", 0) == 0);
+    CHECK(e[0].find("error: instance_networks[0].gbps: gbps must be above 0") != std::string::npos);
+    e = errors_of("instance_networks:\n  - {provider: aws, instance_type: p5, gbps: 100, kind: IB, source: s}\n");
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].find("instance_networks[0].kind: unknown network kind 'IB'; expected one of EFA, InfiniBand, RoCE, RDMA, "
+                    "Ethernet") != std::string::npos);
+    CHECK(errors_of("instance_networks:\n  - {provider: aws, instance_type: p5, gbps: 100, kind: EFA}\n").size() == 1);
 }

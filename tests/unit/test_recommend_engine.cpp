@@ -219,3 +219,27 @@ TEST_CASE("prices in another currency are converted for ranking and shown in the
     CHECK(cny.ranked[0].cost.cost_per_run == Approx(20));
     CHECK(cny.ranked[1].cost.cost_per_run == Approx(2 * 1.5 / 0.14));
 }
+
+TEST_CASE("network: an offer's nodes are joined by its instance family's network from the catalog", "[core]") {
+    Catalog c = base_catalog();
+    add(c, make_provider("p"), {make_offer("p", "h100", 8, {2.0, std::nullopt, std::nullopt}, "r1", "fab.8x")});
+    c.networks = {{"p", "fab.", 400, NetworkKind::efa, "test: fab family"}};
+    auto req = request(c, "midnet");
+    req.nodes = 2;
+    auto rdma = recommend(c, req);
+    REQUIRE_FALSE(rdma.ranked.empty());
+    const LinkSpec& link = rdma.ranked.front().estimate.config.network;
+    CHECK(link.inter_node_gbps == Approx(400));
+    CHECK(link.network_kind == NetworkKind::efa);
+    CHECK(link.network_source == "test: fab family");
+    CHECK_FALSE(has_warning(rdma.ranked.front(), "network"));
+
+    // A longer prefix wins; Ethernet (not RDMA) is a slow network for multi-node training.
+    c.networks.push_back({"p", "fab.8x", 50, NetworkKind::ethernet, "test: fab.8x"});
+    auto tcp = recommend(c, req);
+    REQUIRE_FALSE(tcp.ranked.empty());
+    CHECK(tcp.ranked.front().estimate.config.network.inter_node_gbps == Approx(50));
+    CHECK(tcp.ranked.front().estimate.config.network.network_kind == NetworkKind::ethernet);
+    CHECK(std::any_of(tcp.ranked.front().warnings.begin(), tcp.ranked.front().warnings.end(),
+                      [](const OptionWarning& w) { return w.kind == WarningKind::slow_network; }));
+}
