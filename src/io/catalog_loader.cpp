@@ -552,24 +552,14 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                 continue;
             }
             for (const auto& t : found) {
-                std::string text;
-                try {
-                    text = read_file(t.path);
-                } catch (const DataError& e) {
-                    diags.error({}, e.what());
-                    continue;
-                }
+                // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: …: REASON".
+                std::string text = read_file(t.path);
                 add_direct_table(t.path, t.provider, std::move(text), options.as_of, user_table_source(t.path));
             }
             continue;
         }
-        std::string text;
-        try {
-            text = read_file(file);
-        } catch (const DataError& e) {
-            diags.error({}, e.what());
-            continue;
-        }
+        // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: cannot open the file: REASON".
+        std::string text = read_file(file);
         if (looks_like_skypilot_csv(text)) {
             ++csv_files;
             if (!options.provider_name.empty() && csv_files > 1)

@@ -85,7 +85,7 @@ TEST_CASE("completion scripts come from the command table and the options' own c
     Run bash = run({"completion", "bash"});
     REQUIRE(bash.exit == 0);
     CHECK(bash.out.find("complete -F _gpuadvise gpuadvise") != std::string::npos);
-    CHECK(bash.out.find("'on-demand reserved spot'") != std::string::npos);  // offers --plan's IsMember
+    CHECK(bash.out.find("'on-demand reserved reserved-1m reserved-1y reserved-3y spot'") != std::string::npos);  // offers --plan's IsMember
     CHECK(bash.out.find("'train finetune lora qlora inference'") != std::string::npos);  // --task's type name
     CHECK(bash.out.find("\"|config\") return 0") != std::string::npos);
     CHECK(bash.out.find("\"|man\"") == std::string::npos);  // hidden

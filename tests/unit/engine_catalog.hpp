@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <cstdio>
+#include <cstdlib>
 #include <ostream>
 
 #include "gpuadvise/recommend.hpp"
@@ -166,7 +168,11 @@ inline std::vector<const Finding*> findings(const Recommendation& r, const std::
     return out;
 }
 
-inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+inline bool contains(const std::string& text, const std::string& part) {
+    const bool found = text.find(part) != std::string::npos;
+    if (!found && std::getenv("ENGINE_DEBUG")) std::fprintf(stderr, "TEXT[%s]\n  LACKS[%s]\n", text.c_str(), part.c_str());
+    return found;
+}
 
 inline bool has_warning(const Candidate& c, const std::string& part) {
     return std::any_of(c.warnings.begin(), c.warnings.end(), [&](const OptionWarning& w) { return contains(w.message, part); });

@@ -51,7 +51,7 @@ TEST_CASE("step 1: the computed memory need names the smallest GPU that holds th
     CHECK(contains(vs->message, "the tier rule asks for A100, but the job fits a 16 GB GPU"));
     // The cheapest option is not an A100, and the output says what the A100 would have cost.
     CHECK(r.ranked[0].gpu->family != "A100");
-    CHECK(contains(r.why_not_heuristic, "the source's tier rule picks A100; its best option (p a100 x1, on_demand)"));
+    CHECK(contains(r.why_not_heuristic, "the source's tier rule picks A100; its best option (p a100 x1, on-demand)"));
 
     c.models.push_back(make_cnn("widenet", 1.5e9, 1000));  // 24 GB of states: too big for 16 GB
     auto wide = recommend(c, request(c, "widenet"));
@@ -64,18 +64,18 @@ TEST_CASE("step 2: more than 3 runs a week is the source's reserved rule; the br
     add(c, make_provider("p"), {make_offer("p", "a100", 1, {2.0, 500.0, {}})});
     auto often = recommend(c, request(c, "midnet", 4, 1.0, "a100"));  // 17 h a month: far below 250 h
     REQUIRE(finding(often, "2.frequency_heuristic"));
-    CHECK(finding(often, "2.frequency_heuristic")->message == "source rule: 4 runs a week is more than 3 -> monthly reserved");
+    CHECK(finding(often, "2.frequency_heuristic")->message == "the guide's rule of thumb: 4 runs a week is more than 3 -> monthly reserved");
     CHECK(often.ranked[0].cost.plan == Plan::on_demand);
     REQUIRE(finding(often, "2.heuristic_differs"));
-    CHECK(contains(finding(often, "2.heuristic_differs")->message, "the source's rule would pick reserved"));
+    CHECK(contains(finding(often, "2.heuristic_differs")->message, "the guide's rule of thumb would pick reserved"));
 
     auto rare = recommend(c, request(c, "midnet", 2, 1.0, "a100"));
-    CHECK(finding(rare, "2.frequency_heuristic")->message == "source rule: 2 runs a week is not more than 3 -> on-demand");
+    CHECK(finding(rare, "2.frequency_heuristic")->message == "the guide's rule of thumb: 2 runs a week is not more than 3 -> on-demand");
     CHECK_FALSE(finding(rare, "2.heuristic_differs"));  // both say on-demand
 
     c.policy.set("reserved_runs_per_week_heuristic", 5);
     auto moved = recommend(c, request(c, "midnet", 4, 1.0, "a100"));
-    CHECK(finding(moved, "2.frequency_heuristic")->message == "source rule: 4 runs a week is not more than 5 -> on-demand");
+    CHECK(finding(moved, "2.frequency_heuristic")->message == "the guide's rule of thumb: 4 runs a week is not more than 5 -> on-demand");
     CHECK_FALSE(finding(moved, "2.heuristic_differs"));
 }
 

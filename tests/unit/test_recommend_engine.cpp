@@ -55,12 +55,12 @@ TEST_CASE("plan: step 2 reports the break-even and the plan it leads to", "[core
     const Finding* f = finding(above, "2.break_even");
     REQUIRE(f);
     CHECK(contains(f->message, "260 h a month"));
-    CHECK(contains(f->message, "reserved breaks even at 250 h a month"));
-    CHECK(contains(f->message, "-> reserved is cheaper"));
+    CHECK(contains(f->message, "breaks even at 34% of the term's hours (250 h a month per instance)"));
+    CHECK(contains(f->message, "-> the commitment is cheaper"));
     auto below = recommend(c, request(c, "midnet", 1, 10.0, "a100"));
     f = finding(below, "2.break_even");
     REQUIRE(f);
-    CHECK(contains(f->message, "reserved breaks even at 250 h a month"));
+    CHECK(contains(f->message, "breaks even at 34% of the term's hours (250 h a month per instance)"));
     CHECK(contains(f->message, "-> on-demand is cheaper"));
 }
 
@@ -73,11 +73,13 @@ TEST_CASE("plan: without a reserved price the next reservable option shows the t
     CHECK(r.ranked[0].offer->provider == "hourly");
     const Finding* f = finding(r, "2.break_even");
     REQUIRE(f);
-    CHECK(contains(f->message, "hourly has no reserved price for it"));
-    const Finding* other = finding(r, "2.break_even_reservable");
+    CHECK(contains(f->message, "no commitment prices known for hourly"));
+    // Where a commitment would take over, on the best listed option that has one: 500 a month against
+    // 2.0 an hour breaks even at 250 h, 250 / 10 h runs x 12 / 52 = 5.8 runs a week.
+    const Finding* other = finding(r, "2.crossover");
     REQUIRE(other);
-    CHECK(contains(other->message, "monthly a100 x1"));
-    CHECK(contains(other->message, "against a break-even of 250 h -> on-demand"));
+    CHECK(contains(other->message, "above 5.8 runs a week of this job"));
+    CHECK(contains(other->message, "the best listed option with a commitment: monthly a100 x1"));
 }
 
 TEST_CASE("plan: spot only when the job is interruptible, with the interruption overhead", "[core]") {
@@ -154,7 +156,7 @@ TEST_CASE("budget: nothing fits -> the budget binds and the cheapest option is t
     CHECK(r.ranked.empty());
     CHECK(r.feasible == 0);
     CHECK(binding_constraint(r) == "budget");
-    CHECK(r.nearest_miss == "cheap a100 x1 (on_demand) costs 43.33 USD a month, over the budget of 10.00 USD");
+    CHECK(r.nearest_miss == "cheap a100 x1 (on-demand) costs 43.33 USD a month, over the budget of 10.00 USD");
 }
 
 TEST_CASE("deadline: slower options are removed; nothing fast enough -> the fastest is the nearest miss", "[core]") {
@@ -178,7 +180,10 @@ TEST_CASE("nothing fits: memory binds when no GPU holds the model, filters when 
     Catalog c = base_catalog();
     c.models.push_back(make_cnn("hugenet", 20e9, 1000));  // 320 GB of model states, data parallel only
     add(c, make_provider("p"), {make_offer("p", "t4", 1, {0.3, {}, {}}), make_offer("p", "a100", 8, {16.0, {}, {}})});
-    auto r = recommend(c, request(c, "hugenet", 1));
+    auto huge = request(c, "hugenet", 1);
+    huge.workload.zero_stage = 0;  // --zero 0: data parallel only, the states are not sharded
+    huge.workload.zero_pinned = true;
+    auto r = recommend(c, huge);
     CHECK(r.ranked.empty());
     CHECK(binding_constraint(r) == "memory");
     CHECK(contains(r.nearest_miss, "does not fit on any number of"));
@@ -195,7 +200,10 @@ TEST_CASE("a job that needs several GPUs rents enough of them, on one node or se
     Catalog c = base_catalog();
     c.models.push_back(make_cnn("widenet", 1.5e9, 1000));  // 24 GB of model states: more than a T4 holds
     add(c, make_provider("p"), {make_offer("p", "t4", 1, {0.3, {}, {}}), make_offer("p", "a100", 1, {2.0, {}, {}})});
-    auto r = recommend(c, request(c, "widenet", 1));
+    auto wide = request(c, "widenet", 1);
+    wide.workload.zero_stage = 0;  // --zero 0: data parallel only
+    wide.workload.zero_pinned = true;
+    auto r = recommend(c, wide);
     REQUIRE_FALSE(r.ranked.empty());
     for (const auto& x : r.ranked) {
         INFO(x.gpu->id);
