@@ -43,12 +43,14 @@ const Catalog& Context::catalog() {
 
 // Data warnings (a zero price, spot not below on-demand, a duplicate offer, a bad or future date)
 // are listed by 'catalog validate'; every other command that reads the catalog says how many there
-// are in one line. Old prices are left out: the commands that show prices name them already.
+// are in one line. Old prices are left out: the commands that show prices name them already. So are
+// the built-in data's own warnings (the user cannot act on them; 'catalog validate' still lists them).
 void Context::summarize_data_warnings(const Catalog& catalog) {
     std::size_t count = 0;
     const Diagnostic* first = nullptr;
     for (const auto& d : catalog.warnings.all())
-        if (d.severity == Severity::warning && d.message.find("(policy max_price_age_days)") == std::string::npos) {
+        if (d.severity == Severity::warning && d.message.find("(policy max_price_age_days)") == std::string::npos &&
+            !std::string_view(d.where.file).starts_with("<built-in>/")) {
             if (!first) first = &d;
             ++count;
         }
