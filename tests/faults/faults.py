@@ -146,8 +146,13 @@ def case_special_files():
         kinds = {fifo: "is a FIFO (named pipe)", "/dev/zero": "is a character device", tmp: "is a directory",
                  sock_path: "is a socket"}
         for path, kind in kinds.items():
-            expect_error(["--catalog", path, "gpus"], f"gpuadvise: error: {path}: {kind}, not a regular file")
-            expect_error(["gpus"], f"{path}: {kind}", env=env_base(GPUADVISE_CATALOG=path), what=f"GPUADVISE_CATALOG={path}")
+            if path == tmp:  # --catalog DIR reads a SkyPilot tree (issue 14): an empty one is a located error
+                expect_error(["--catalog", path, "gpus"], f"{path}: error: is a directory with no SkyPilot tables")
+                expect_error(["gpus"], f"{path}: error: is a directory with no SkyPilot tables",
+                             env=env_base(GPUADVISE_CATALOG=path), what=f"GPUADVISE_CATALOG={path}")
+            else:
+                expect_error(["--catalog", path, "gpus"], f"gpuadvise: error: {path}: {kind}, not a regular file")
+                expect_error(["gpus"], f"{path}: {kind}", env=env_base(GPUADVISE_CATALOG=path), what=f"GPUADVISE_CATALOG={path}")
             if path != tmp:  # a directory of tables is a valid import input
                 expect_error(["catalog", "import", "skypilot", path, "--output", os.path.join(tmp, "out")],
                              f"{path}: {kind}")
