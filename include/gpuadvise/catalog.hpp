@@ -45,6 +45,7 @@ struct SkipSummary {
     std::string file;
     std::map<std::string, long> rows_by_reason;
     std::map<SkipKind, long> rows_by_kind;
+    std::map<std::string, SkipKind> reason_kinds;  // the kind of each reason in rows_by_reason
 
     bool operator==(const SkipSummary&) const = default;
 };

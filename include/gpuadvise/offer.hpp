@@ -80,6 +80,10 @@ enum class ProviderKind { example, public_prices, placeholder, other };
 inline constexpr NameTable<ProviderKind, 3> kProviderKindNames{
     {{{ProviderKind::example, "example"}, {ProviderKind::public_prices, "public"}, {ProviderKind::placeholder, "placeholder"}}}};
 
+// Where a provider's prices were read from: the catalog files (built-in or the user's), the cache of
+// `catalog update`, or SkyPilot's own downloads in ~/.sky/catalogs.
+enum class PriceOrigin { catalog, update_cache, sky_local_copy };
+
 struct Provider {
     std::string id;        // "aws", "provider-c"
     std::string name;      // display name
@@ -95,6 +99,7 @@ struct Provider {
     std::string source;
     SourceLocation where;
     std::string custom_kind;  // kind == other: the word the catalog used
+    PriceOrigin origin = PriceOrigin::catalog;
 
     bool operator==(const Provider&) const = default;
 };
@@ -141,6 +146,7 @@ struct Offer {
     std::vector<std::string> notes;  // e.g. "GPU-only price: host VM not included"
     SourceLocation where;
     std::vector<Commitment> commitments;  // 1-month, 1-year, 3-year … plans (reserved_per_month is one of 1 month)
+    bool variant_assumed = false;  // the table did not tell the GPU variant: the family's most conservative one (a note says which)
 
     std::optional<double> price(Plan p) const;
     bool operator==(const Offer&) const = default;

@@ -129,8 +129,8 @@ int run_info(Context& ctx) {
     {  // which tables came from the `catalog update` cache or SkyPilot's local copy (the rest: built-in, your files)
         std::vector<std::string> cached, local;
         for (const auto& p : catalog.providers) {
-            if (p.source.rfind("gpuadvise cache", 0) == 0) cached.push_back(p.id);
-            if (p.source.rfind("local copy of the SkyPilot catalog", 0) == 0) local.push_back(p.id);
+            if (p.origin == PriceOrigin::update_cache) cached.push_back(p.id);
+            if (p.origin == PriceOrigin::sky_local_copy) local.push_back(p.id);
         }
         json["price_cache"] = {{"dir", io::cache_dir()}, {"providers", cached}, {"sky_local_copy", local}};
         if (!cached.empty()) doc.lead.push_back("From the catalog update cache (" + io::cache_dir() + "): " + join(cached, ", "));

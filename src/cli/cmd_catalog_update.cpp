@@ -15,6 +15,7 @@
 
 #include "cli/commands.hpp"
 #include "gpuadvise/errors.hpp"
+#include "gpuadvise/names.hpp"
 #include "gpuadvise/text.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/embedded_data.hpp"
@@ -77,14 +78,23 @@ std::string strip_slash(std::string url) {
     return url;
 }
 
-// What happened to one source, for the summary.
+// What happened to one source, for the summary; one name table prints it (JSON `result`, the table).
+enum class UpdateResult { updated, unchanged, would_update, failed, not_upstream, cached, not_cached };
+inline constexpr NameTable<UpdateResult, 7> kUpdateResultNames{{{{UpdateResult::updated, "updated"},
+                                                                  {UpdateResult::unchanged, "unchanged"},
+                                                                  {UpdateResult::would_update, "would update"},
+                                                                  {UpdateResult::failed, "failed"},
+                                                                  {UpdateResult::not_upstream, "not upstream"},
+                                                                  {UpdateResult::cached, "cached"},
+                                                                  {UpdateResult::not_cached, "not cached"}}}};
+
 struct Outcome {
     std::string source;  // cloud id, "gcp-pricing", "rates"
-    std::string result;  // "updated", "unchanged", "would update", "failed", "not upstream", "cached"
+    UpdateResult result = UpdateResult::failed;
     std::string reason;  // for failures and notes
     long rows_read = 0, rows_kept = 0;
     std::string as_of, last_modified, url;
-    bool failed() const { return result == "failed"; }
+    bool failed() const { return result == UpdateResult::failed; }
 };
 
 // A fetched file, checked; `bytes` is what the cache keeps.
@@ -176,7 +186,7 @@ public:
     Updater(Context& ctx, const UpdateOptions& opt, std::string dir) : ctx_(ctx), opt_(opt), dir_(std::move(dir)) {}
 
     Outcome skypilot(const std::string& cloud, const Sources& src, const Catalog& gpus, bool explicit_cloud) {
-        Outcome o{cloud, "", "", 0, 0, "", "", ""};
+        Outcome o{cloud, UpdateResult::failed, "", 0, 0, "", "", ""};
         const fs::path folder = fs::path(dir_) / "skypilot" / cloud;
         const auto previous = io::read_cache_meta((folder / "meta.json").string());
         io::FetchResult res;
@@ -196,7 +206,7 @@ public:
             const std::string why =
                 "HTTP 404: no catalogs/{" + join(missing, ",") + "}/" + cloud + "/vms.csv at " + src.skypilot_url;
             if (explicit_cloud) return fail(o, why);
-            o.result = "not upstream";
+            o.result = UpdateResult::not_upstream;
             o.reason = why;
             return o;
         }
@@ -209,7 +219,7 @@ public:
 
     Outcome file_source(const std::string& name, const std::string& url, const fs::path& folder,
                         const std::string& file_name) {
-        Outcome o{name, "", "", 0, 0, "", "", url};
+        Outcome o{name, UpdateResult::failed, "", 0, 0, "", "", url};
         const auto previous = io::read_cache_meta((folder / "meta.json").string());
         io::FetchResult res = fetch(url, previous, name);
         if (!res.ok) return fail(o, res.error);
@@ -249,14 +259,14 @@ private:
     }
 
     Outcome fail(Outcome o, const std::string& why) {
-        o.result = "failed";
+        o.result = UpdateResult::failed;
         o.reason = why;
         ++failures;
         return o;
     }
 
     Outcome unchanged(Outcome o, const std::optional<io::CacheMeta>& previous) {
-        o.result = "unchanged";
+        o.result = UpdateResult::unchanged;
         o.reason = "not modified upstream (HTTP 304); nothing rewritten";
         if (previous) {
             o.rows_read = previous->rows_read;
@@ -284,12 +294,12 @@ private:
         o.as_of = m.as_of;
         const bool same = read_all(file) == c.bytes;
         if (opt_.dry_run) {
-            o.result = same ? "unchanged" : "would update";
+            o.result = same ? UpdateResult::unchanged : UpdateResult::would_update;
             o.reason = "--dry-run: nothing written";
             return o;
         }
         if (same) {  // a server without ETag support: same bytes, keep the file (and its date)
-            o.result = "unchanged";
+            o.result = UpdateResult::unchanged;
             o.reason = "same content as the cached copy; nothing rewritten";
             if (const auto old = io::read_cache_meta(meta_file.string())) o.as_of = old->as_of;
             return o;
@@ -297,7 +307,7 @@ private:
         if (std::string err = io::write_file_atomically(file.string(), c.bytes); !err.empty()) return fail(o, err);
         if (std::string err = io::write_file_atomically(meta_file.string(), io::cache_meta_json(m)); !err.empty())
             return fail(o, err);
-        o.result = "updated";
+        o.result = UpdateResult::updated;
         return o;
     }
 
@@ -307,7 +317,7 @@ private:
 };
 
 Outcome cached_state(const std::string& source, const fs::path& meta_file) {
-    Outcome o{source, "cached", "", 0, 0, "", "", ""};
+    Outcome o{source, UpdateResult::cached, "", 0, 0, "", "", ""};
     if (const auto m = io::read_cache_meta(meta_file.string())) {
         o.rows_read = m->rows_read;
         o.rows_kept = m->rows_kept;
@@ -315,7 +325,7 @@ Outcome cached_state(const std::string& source, const fs::path& meta_file) {
         o.last_modified = m->last_modified;
         o.url = m->url;
     } else {
-        o.result = "not cached";
+        o.result = UpdateResult::not_cached;
     }
     return o;
 }
@@ -375,20 +385,20 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
                  {"UPSTREAM LAST-MODIFIED"}, {"NOTE"}};
     long skipped_clouds = 0;
     for (const auto& o : outcomes) {
-        if (o.result == "not upstream") {
+        if (o.result == UpdateResult::not_upstream) {
             ++skipped_clouds;
             continue;
         }
-        json["sources"].push_back({{"source", o.source}, {"result", o.result}, {"reason", o.reason},
+        json["sources"].push_back({{"source", o.source}, {"result", std::string(kUpdateResultNames.name(o.result))}, {"reason", o.reason},
                                    {"rows_read", o.rows_read}, {"rows_kept", o.rows_kept}, {"as_of", o.as_of},
                                    {"upstream_last_modified", o.last_modified}, {"url", o.url}});
-        t.rows.push_back({o.source, o.result, std::to_string(o.rows_read), std::to_string(o.rows_kept),
+        t.rows.push_back({o.source, std::string(kUpdateResultNames.name(o.result)), std::to_string(o.rows_read), std::to_string(o.rows_kept),
                           o.as_of.empty() ? "-" : o.as_of, o.last_modified.empty() ? "-" : o.last_modified,
                           o.reason.empty() ? "-" : o.reason});
     }
     json["not_upstream"] = nlohmann::ordered_json::array();
     for (const auto& o : outcomes)
-        if (o.result == "not upstream") json["not_upstream"].push_back(o.source);
+        if (o.result == UpdateResult::not_upstream) json["not_upstream"].push_back(o.source);
     io::TextDocument doc;
     doc.tables.push_back(t);
     if (skipped_clouds)

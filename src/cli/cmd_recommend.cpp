@@ -305,8 +305,7 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
             notes += std::string(notes.empty() ? "" : ", ") + io::fmt_number(*c.estimate.serving->cost_per_million_tokens, 3) + " " + cur +
                      "/M tokens";
         if (!c.warnings.empty()) notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.warnings.size()) + " warning(s)";
-        for (const auto& n : c.offer->notes)
-            if (n.rfind("variant assumed", 0) == 0) notes += std::string(notes.empty() ? "" : ", ") + "variant assumed";
+        if (c.offer->variant_assumed) notes += std::string(notes.empty() ? "" : ", ") + "variant assumed";
         t.rows.push_back({std::to_string(c.rank), c.offer->provider,
                           c.gpu->id + " x" + std::to_string(c.gpu_count) + (c.instances > 1 ? " (" + std::to_string(c.instances) + " nodes)" : ""),
                           layout_label(c.estimate.config, w.is_training()),

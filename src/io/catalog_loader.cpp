@@ -223,26 +223,29 @@ void load_one_table(const TableRef& ref, std::map<std::string, std::string>& alr
     }
 }
 
-bool is_variant_assumed(std::string_view text) { return text.substr(0, kVariantAssumedNote.size()) == kVariantAssumedNote; }
 
 // --strict-variants: offers whose GPU variant was assumed go; their rows are counted as dropped.
 void drop_assumed_variants(Catalog& catalog) {
-    std::erase_if(catalog.offers, [](const Offer& o) {
-        return std::any_of(o.notes.begin(), o.notes.end(), [](const std::string& n) { return is_variant_assumed(n); });
-    });
+    std::erase_if(catalog.offers, [](const Offer& o) { return o.variant_assumed; });
     for (auto& s : catalog.skipped) {
         std::map<std::string, long> kept;
+        std::map<std::string, SkipKind> kept_kinds;
         for (auto& [reason, n] : s.rows_by_reason) {
-            if (!is_variant_assumed(reason)) {
+            const auto kind = s.reason_kinds.find(reason);
+            if (kind == s.reason_kinds.end() || kind->second != SkipKind::variant_assumed) {
                 kept[reason] += n;
+                if (kind != s.reason_kinds.end()) kept_kinds[reason] = kind->second;
                 continue;
             }
             // "variant assumed: A100 could be x, y; x assumed (...) (kept, ...)" -> "ambiguous variant: A100 could be x, y (...)"
             std::string what = reason.substr(kVariantAssumedNote.size() + 2);
             what = what.substr(0, what.find("; "));
-            kept["ambiguous variant: " + what + " (dropped by --strict-variants)"] += n;
+            const std::string dropped = "ambiguous variant: " + what + " (dropped by --strict-variants)";
+            kept[dropped] += n;
+            kept_kinds[dropped] = SkipKind::accelerator;
         }
         s.rows_by_reason = std::move(kept);
+        s.reason_kinds = std::move(kept_kinds);
         if (auto it = s.rows_by_kind.find(SkipKind::variant_assumed); it != s.rows_by_kind.end()) {
             s.rows_by_kind[SkipKind::accelerator] += it->second;  // now dropped, as an unknown accelerator is
             s.rows_by_kind.erase(it);
@@ -443,7 +446,8 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
     // A SkyPilot table read directly: it replaces the provider's offers and tables so far, and dates it.
     // `as_of` empty = unknown (only a file time is known): shown as "as-of unknown", treated as stale.
     auto add_direct_table = [&](const std::string& file, const std::string& provider, std::string text,
-                                const std::string& as_of, const std::string& source) {
+                                const std::string& as_of, const std::string& source,
+                                PriceOrigin origin = PriceOrigin::catalog) {
         TableRef ref{provider, "skypilot", file, file, false, {file, 0, 0}};
         Provider* existing = nullptr;
         for (auto& p : catalog.providers)
@@ -460,6 +464,7 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
         }
         existing->as_of = as_of;
         existing->source = source;
+        existing->origin = origin;
         // The table replaces the provider's offers: those loaded so far and its tables not yet read
         // (the built-in aws table, say, when `--catalog vms.csv --provider-name aws`).
         catalog.offers.erase(std::remove_if(catalog.offers.begin(), catalog.offers.end(),
@@ -497,7 +502,7 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                     continue;
                 }
                 add_direct_table(t.path, t.provider, std::move(text), date,
-                                 "local copy of the SkyPilot catalog, " + t.path + " (as_of = its file date)");
+                                 "local copy of the SkyPilot catalog, " + t.path + " (as_of = its file date)", PriceOrigin::sky_local_copy);
             }
     }
     // The cache of `gpuadvise catalog update`: its tables replace a provider's when they are at least as
@@ -520,7 +525,8 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                 }
                 add_direct_table(t.path, t.provider, std::move(text), meta->as_of,
                                  "gpuadvise cache (catalog update): " + meta->url + ", fetched " + meta->fetched_at +
-                                     (meta->last_modified.empty() ? "" : ", upstream Last-Modified " + meta->last_modified));
+                                     (meta->last_modified.empty() ? "" : ", upstream Last-Modified " + meta->last_modified),
+                                 PriceOrigin::update_cache);
             }
         const fs::path rates = fs::path(dir) / "rates" / "rates.yaml";
         if (!dir.empty() && fs::is_regular_file(rates, ec)) {

@@ -72,11 +72,11 @@ void serialize(Archive& ar, Gpu& x) {
        x.year, x.aliases, x.uncertain, x.source, x.notes);
 }
 
-GPUADVISE_MEMBERS(Provider, 14);
+GPUADVISE_MEMBERS(Provider, 15);
 template <class Archive>
 void serialize(Archive& ar, Provider& x) {
     ar(x.id, x.name, x.currency, x.kind, x.network_gbps, x.rdma, x.rdma_gbps, x.images, x.features, x.driver_version,
-       x.as_of, x.source, x.where, x.custom_kind);
+       x.as_of, x.source, x.where, x.custom_kind, x.origin);
 }
 
 GPUADVISE_MEMBERS(Commitment, 8);
@@ -85,12 +85,12 @@ void serialize(Archive& ar, Commitment& x) {
     ar(x.term_months, x.price_per_month, x.discount, x.upfront, x.scope, x.source, x.as_of, x.note);
 }
 
-GPUADVISE_MEMBERS(Offer, 17);
+GPUADVISE_MEMBERS(Offer, 18);
 template <class Archive>
 void serialize(Archive& ar, Offer& x) {
     ar(x.provider, x.gpu, x.gpu_count, x.region, x.instance_type, x.currency, x.on_demand_per_hour,
        x.reserved_per_month, x.spot_per_hour, x.vcpus, x.ram_gb, x.local_disk_gb, x.as_of, x.source, x.notes, x.where,
-       x.commitments);
+       x.commitments, x.variant_assumed);
 }
 
 GPUADVISE_MEMBERS(ExchangeRate, 4);
@@ -99,10 +99,10 @@ void serialize(Archive& ar, ExchangeRate& x) {
     ar(x.currency, x.usd_per_unit, x.as_of, x.source);
 }
 
-GPUADVISE_MEMBERS(SkipSummary, 3);
+GPUADVISE_MEMBERS(SkipSummary, 4);
 template <class Archive>
 void serialize(Archive& ar, SkipSummary& x) {
-    ar(x.file, x.rows_by_reason, x.rows_by_kind);
+    ar(x.file, x.rows_by_reason, x.rows_by_kind, x.reason_kinds);
 }
 
 GPUADVISE_MEMBERS(Diagnostic, 3);

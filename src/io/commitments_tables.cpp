@@ -84,11 +84,12 @@ void count_skip(Catalog& catalog, const std::string& file, const std::string& re
                 SkipKind kind = SkipKind::other) {
     auto it = std::find_if(catalog.skipped.begin(), catalog.skipped.end(), [&](const SkipSummary& s) { return s.file == file; });
     if (it == catalog.skipped.end()) {
-        catalog.skipped.push_back({file, {}, {}});
+        catalog.skipped.push_back({file, {}, {}, {}});
         it = catalog.skipped.end() - 1;
     }
     it->rows_by_reason[reason] += n;
     it->rows_by_kind[kind] += n;
+    it->reason_kinds[reason] = kind;
 }
 
 // The catalog id of a GPU name, or "" when it is unknown or ambiguous.
@@ -256,7 +257,7 @@ GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, 
         return list;
     }
     for (auto it = instances.begin(); it != instances.end(); ++it) {
-        const YAML::Node& m = it->second;
+        const YAML::Node m = it->second;  // a copy: it->second is a temporary of the iterator
         if (!it->first.IsScalar() || !m.IsMap()) continue;
         std::string key;
         double count = 0;
@@ -280,7 +281,7 @@ GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, 
             p.vcpus = number_of(m["cpu"]);
             p.ram_gib = number_of(m["ram"]);
             p.region = r->first.Scalar();
-            const YAML::Node& c = r->second;
+            const YAML::Node c = r->second;
             p.hour = number_of(c["hour"]);
             p.hour_spot = number_of(c["hour_spot"]);
             p.month = number_of(c["month"]);

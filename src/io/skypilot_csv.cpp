@@ -94,7 +94,7 @@ std::string gcp_host_type(std::string_view accelerator, double count) {
 class TableReader {
 public:
     TableReader(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags)
-        : sources_(sources), catalog_(catalog), diags_(diags), mapper_(catalog), reasons_(sources.size()), kinds_(sources.size()) {
+        : sources_(sources), catalog_(catalog), diags_(diags), mapper_(catalog), reasons_(sources.size()), kinds_(sources.size()), reason_kinds_(sources.size()) {
         provider_ = sources.front().ref.provider;
         // One offer per data row at most: reserve once (untouched capacity costs no memory).
         std::size_t lines = 0;
@@ -130,13 +130,14 @@ public:
         for (std::size_t i = 0; i < sources_.size(); ++i) read_source(i);
         for (const auto& a : pending_) price_gcp_accelerator(a);
         for (std::size_t i = 0; i < sources_.size(); ++i)
-            if (!reasons_[i].empty()) catalog_.skipped.push_back({display_names_[i], reasons_[i], kinds_[i]});
+            if (!reasons_[i].empty()) catalog_.skipped.push_back({display_names_[i], reasons_[i], kinds_[i], reason_kinds_[i]});
     }
 
 private:
     void count(std::size_t source, SkipKind kind, const std::string& reason) {
         ++reasons_[source][reason];
         ++kinds_[source][kind];
+        reason_kinds_[source][reason] = kind;
     }
 
     void error(std::size_t source, int line, const std::string& message) {
@@ -381,6 +382,7 @@ private:
         o.as_of = as_of_;
         o.source = source_;
         o.notes = std::move(notes);
+        o.variant_assumed = !m.variant_assumed.empty();
         o.where = {display_names_[r.source], r.line, 0};
         chain_.push_back(index_[slot].second);
         index_[slot] = {hash, catalog_.offers.size() - 1};
@@ -409,6 +411,7 @@ private:
     SkypilotGpuMapper mapper_;
     std::vector<std::map<std::string, long>> reasons_;
     std::vector<std::map<SkipKind, long>> kinds_;
+    std::vector<std::map<std::string, SkipKind>> reason_kinds_;
     SharedText provider_, as_of_, source_;  // shared by every offer of the tables
     Columns cols_;
     std::size_t width_ = 0;

@@ -82,9 +82,9 @@ io::BuiltinCatalog every_field_set() {
     Gpu g{"id", "fam", "name", "vendor", "arch", "8.0", 80, 2039, {19.5, 156, 312, 312, 624}, 400, "sxm", "nvlink",
           200, 2020, {"alias"}, {"fp8"}, "src", "notes"};
     Provider p{"prov", "Prov", "EUR", ProviderKind::other, 100, true, 400, {"pytorch"}, {"free egress"}, "535.104.05",
-               "2025-01-01", "src", at, "private"};
+               "2025-01-01", "src", at, "private", PriceOrigin::update_cache};
     Offer o{"prov", "id", 8, "eu", "p4d", "EUR", 1.5, 900, 0.5, 96, 1152, 8000, "2025-01-02", "src", {"note"}, at,
-            {{12, 1000.0, 0.3, 0.5, "machine type + region", "csrc", "2025-01-03", "cnote"}}};
+            {{12, 1000.0, 0.3, 0.5, "machine type + region", "csrc", "2025-01-03", "cnote"}}, true};
     ModelPreset m{"bert", {"bert-large"}, "BERT", ModelKind::cnn, "images", 3.4e8, 1e9, 2e9, 224, 512, 1024, 12.5,
                   "basis", {24, 1024, 16, 8, 30522, 16, true}, 50,
                   {"finetune", 1000, 3, 32, 128, 224, true, "desc"}, {"params"}, "src", "notes", at};
@@ -105,10 +105,10 @@ io::BuiltinCatalog every_field_set() {
     base.calibration = {cp};
     base.compat = compat;
     base.files = {"<built-in>/providers.yaml"};
-    base.skipped = {{"t.csv", {{"reason", 7}}, {{SkipKind::other, 7}}}};
+    base.skipped = {{"t.csv", {{"reason", 7}}, {{SkipKind::other, 7}}, {{"reason", SkipKind::other}}}};
     base.warnings.warning(at, "warned");
     io::BuiltinTable t{{"prov", "skypilot", "p.csv", "skypilot/p.csv", true, at}, "2025-01-01", "src", {o},
-                       {{"p.csv", {{"merged", 2}}, {{SkipKind::merged, 2}}}}, {{Severity::warning, at, "table warning"}}};
+                       {{"p.csv", {{"merged", 2}}, {{SkipKind::merged, 2}}, {{"merged", SkipKind::merged}}}}, {{Severity::warning, at, "table warning"}}};
     return {base, {{Severity::error, at, "yaml"}}, {t}};
 }
 
