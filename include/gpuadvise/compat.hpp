@@ -109,6 +109,20 @@ struct PrecisionRule {
     bool operator==(const PrecisionRule&) const = default;
 };
 
+// The oldest NVIDIA driver that supports a GPU architecture at all, whatever the wheel (#13): a
+// cu118 wheel needs only 450.80.02 by minor-version compatibility, but an H100 is unknown to a
+// driver older than the branch that added Hopper. Keyed by compute capability; GPUs older than
+// the lowest row run on every driver the wheels of the tables need (CUDA 10.2: 440.33 and later);
+// a newer compute capability without a row is not checked ("unknown").
+struct GpuDriverFloor {
+    std::string compute_capability;  // "9.0"
+    std::string min_driver;          // "520.61.05"
+    std::string gpus;                // which GPUs, for messages: "H100, H200, GH200"
+    std::string source;
+
+    bool operator==(const GpuDriverFloor&) const = default;
+};
+
 struct CompatTables {
     std::vector<PytorchRelease> releases;
     std::vector<ToolkitDriver> toolkit_drivers;
@@ -116,6 +130,7 @@ struct CompatTables {
     std::vector<WheelArchs> wheel_archs;
     std::vector<PrecisionRule> precision_rules;
     std::string source;  // the file's overall source line
+    std::vector<GpuDriverFloor> gpu_drivers;
 
     bool empty() const { return releases.empty() && toolkit_drivers.empty() && wheel_archs.empty(); }
 
@@ -128,6 +143,10 @@ struct CompatTables {
     // The toolkit's own driver (needed for PTX JIT and some newer features).
     std::optional<Version> toolkit_driver_for(const Version& cuda) const;
     const PrecisionRule* rule_for(Precision p) const;
+    // The driver floor of a compute capability: its row; nullptr when there is none.
+    const GpuDriverFloor* gpu_driver_for(int cc_code) const;
+    // True when `cc_code` is older than every gpu_drivers row (no GPU floor above the wheels').
+    bool gpu_older_than_driver_rows(int cc_code) const;
     bool operator==(const CompatTables&) const = default;
 };
 
@@ -149,9 +168,10 @@ struct EnvQuery {
 };
 
 struct CompatCheck {
-    std::string name;  // "pytorch_release", "wheel_variant", "gpu_architecture", "driver", "cuda_toolkit", "precision", ...
+    std::string name;  // "pytorch_release", "wheel_variant", "gpu_architecture", "gpu_driver", "driver", "cuda_toolkit", "precision", ...
     bool ok = true;
     std::string message;
+    bool checked = true;  // false: the tables cannot judge it (AMD/ROCm, no row); ok is then false too
 };
 
 struct CompatReport {
@@ -164,7 +184,8 @@ struct CompatReport {
     std::string pytorch;
     std::string wheel;                 // the variant checked or chosen: "cu118"
     std::string precision;
-    bool compatible = true;            // every check ok
+    bool compatible = true;            // every check ok (and checked)
+    bool unknown = false;              // no check failed, but some could not be made: never "Compatible"
     std::vector<CompatCheck> checks;
     std::vector<std::string> suggestions;
     std::string install;               // pip command for the wheel chosen; the last suggestion when compatible
@@ -182,6 +203,7 @@ struct PytorchFit {
     std::vector<std::string> wheels;   // fitting wheels, table order
     std::optional<Version> min_driver; // lowest driver among them (minor-version compatibility)
     std::string requirement;           // "needs driver ≥ 450.80.02 (cu118) or ≥ 525.60.13 (cu121)"
+                                       // (each wheel's figure is raised to the GPU's own driver floor)
     std::string reason;                // why not, when !supported
 };
 PytorchFit fit_pytorch(const CompatTables& tables, const Gpu& gpu, const PytorchVersion& pytorch,

@@ -54,6 +54,13 @@ struct Gpu {
     std::vector<std::string> uncertain;  // field names whose values are uncertain in the source
     std::string source;
     std::string notes;
+    // Non-empty on the one variant a bare family name means where a single GPU must be named
+    // (--measured-on V100): why it is the family's most common cloud variant, with its source (#13).
+    std::string family_default;
+    // Devices PyTorch sees per package (MI250X: 2 GCDs per OAM module). The row's memory,
+    // bandwidth, TFLOPS and TDP are per device, and offer counts are in devices (#13).
+    int devices_per_package = 1;
+    std::string devices_source;  // where the count comes from (required when > 1)
 
     // Numeric compute capability (8.0) for NVIDIA parts; nullopt for AMD (gfx) parts.
     std::optional<double> compute_capability_value() const;

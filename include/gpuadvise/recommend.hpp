@@ -43,11 +43,13 @@ inline const char* to_string(FindingKind k) { return kFindingKindNames.name(k).d
 // Why an offer was rejected (and, when nothing is feasible, which of these binds; `filters`:
 // nothing matched the --gpu/--provider/--region filters). Alphabetical: ties in "the constraint
 // that removed the most" go to the first name.
-enum class Constraint { budget, deadline, environment, filters, memory, network, precision, price, scaling };
-inline constexpr NameTable<Constraint, 9> kConstraintNames{{{{Constraint::budget, "budget"},
+// `host_ram`: the host cannot hold the checkpoint while loading it (#13).
+enum class Constraint { budget, deadline, environment, filters, host_ram, memory, network, precision, price, scaling };
+inline constexpr NameTable<Constraint, 10> kConstraintNames{{{{Constraint::budget, "budget"},
                                                              {Constraint::deadline, "deadline"},
                                                              {Constraint::environment, "environment"},
                                                              {Constraint::filters, "filters"},
+                                                             {Constraint::host_ram, "host_ram"},
                                                              {Constraint::memory, "memory"},
                                                              {Constraint::network, "network"},
                                                              {Constraint::precision, "precision"},
@@ -56,12 +58,13 @@ inline constexpr NameTable<Constraint, 9> kConstraintNames{{{{Constraint::budget
 inline const char* to_string(Constraint c) { return kConstraintNames.name(c).data(); }
 
 // What a warning on one option is about.
-enum class WarningKind { over_buying, slow_network, host_ram, local_disk, example_provider };
-inline constexpr NameTable<WarningKind, 5> kWarningKindNames{{{{WarningKind::over_buying, "over_buying"},
+enum class WarningKind { over_buying, slow_network, host_ram, local_disk, example_provider, data_loading_cpu };
+inline constexpr NameTable<WarningKind, 6> kWarningKindNames{{{{WarningKind::over_buying, "over_buying"},
                                                               {WarningKind::slow_network, "slow_network"},
                                                               {WarningKind::host_ram, "host_ram"},
                                                               {WarningKind::local_disk, "local_disk"},
-                                                              {WarningKind::example_provider, "example_provider"}}}};
+                                                              {WarningKind::example_provider, "example_provider"},
+                                                              {WarningKind::data_loading_cpu, "data_loading_cpu"}}}};
 struct OptionWarning {
     WarningKind kind;
     std::string message;

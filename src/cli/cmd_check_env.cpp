@@ -1,5 +1,5 @@
 // gpuadvise check-env: is this machine's (or the given) GPU / driver / CUDA / PyTorch combination
-// compatible? Exit 0 when it is, 3 when it is not, 2 on unusable arguments.
+// compatible? Exit 0 when it is, 3 when it is not or cannot be told (unknown), 2 on unusable arguments.
 #include <cstdio>
 #include <memory>
 
@@ -138,12 +138,14 @@ int run_check_env(Context& ctx, const CheckEnvOptions& opt) {
     env["precision"] = text_or_null(r.precision);
     json["environment"] = env;
     json["compatible"] = r.compatible;
+    json["verdict"] = r.compatible ? "compatible" : r.unknown ? "unknown" : "not compatible";
     json["checks"] = nlohmann::ordered_json::array();
     for (const auto& c : r.checks) {
         nlohmann::ordered_json j;
         j["name"] = c.name;
         j["ok"] = c.ok;
         j["message"] = c.message;
+        j["checked"] = c.checked;
         json["checks"].push_back(j);
     }
     json["suggestions"] = r.suggestions;
@@ -159,9 +161,11 @@ int run_check_env(Context& ctx, const CheckEnvOptions& opt) {
                        (r.precision.empty() ? "" : "   precision: " + r.precision));
     io::TextTable table;
     table.columns = {{"CHECK"}, {"OK"}, {"REASON"}};
-    for (const auto& c : r.checks) table.rows.push_back({c.name, c.ok ? "yes" : "NO", c.message});
+    for (const auto& c : r.checks) table.rows.push_back({c.name, c.ok ? "yes" : !c.checked ? "?" : "NO", c.message});
     doc.tables.push_back(table);
-    doc.notes.push_back(r.compatible ? "Compatible." : "Not compatible.");
+    doc.notes.push_back(r.compatible ? "Compatible."
+                        : r.unknown  ? "Unknown: some checks could not be made (marked ?); this is not a 'Compatible'."
+                                     : "Not compatible.");
     for (const auto& s : r.suggestions) doc.notes.push_back("- " + s);
     ctx.emit(json, doc);
     return r.compatible ? 0 : 3;
@@ -185,7 +189,8 @@ Runner setup_check_env(CLI::App& sub) {
                "Examples:\n  gpuadvise check-env\n  gpuadvise check-env --gpu A100 --pytorch 1.12+cu102\n"
                "  gpuadvise check-env --gpu H100 --pytorch 2.1 --driver 535.104.05\n"
                "  gpuadvise check-env --gpu V100 --precision bf16\n\n"
-               "Exit code 0 when compatible, 3 when not, 2 on unusable arguments.");
+               "Exit code 0 when compatible, 3 when not or when a check could not be made (unknown),\n"
+               "2 on unusable arguments.");
     return [opt](Context& ctx) { return run_check_env(ctx, *opt); };
 }
 

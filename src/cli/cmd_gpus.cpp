@@ -27,6 +27,8 @@ int run_gpus(Context& ctx, const GpusOptions& opt) {
                      {"FP16", io::Align::right},    {"BF16", io::Align::right}, {"FP8", io::Align::right},
                      {"CC"},           {"TDP W", io::Align::right},  {"YEAR", io::Align::right}};
     bool any_uncertain = false;
+    bool multi_device = false;
+    std::vector<std::string> doc_notes;  // one per multi-device GPU (#13)
     for (const Gpu* g : gpus) {
         auto j = gpu_identity_json(*g);
         j["vendor"] = g->vendor;
@@ -38,7 +40,14 @@ int run_gpus(Context& ctx, const GpusOptions& opt) {
         j["aliases"] = g->aliases;
         j["uncertain"] = g->uncertain;
         j["source"] = g->source;
+        j["devices_per_package"] = g->devices_per_package;
+        j["family_default"] = g->family_default.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g->family_default);
         json["gpus"].push_back(j);
+        if (g->devices_per_package > 1) {
+            multi_device = true;
+            doc_notes.push_back(g->id + ": " + std::to_string(g->devices_per_package) +
+                                " devices per package as PyTorch sees them; its figures are per device (" + g->devices_source + ")");
+        }
         auto cell = [&](const std::optional<double>& v, const char* field, int decimals) {
             std::string s = io::fmt_optional(v, decimals);
             if (v && g->is_uncertain(field)) {
@@ -57,6 +66,8 @@ int run_gpus(Context& ctx, const GpusOptions& opt) {
     io::TextDocument doc;
     doc.tables.push_back(table);
     doc.notes.push_back("TFLOPS are dense peak (no 2:4 sparsity); GeForce FP16 is the FP32-accumulate rate AMP uses.");
+    if (multi_device)
+        for (auto& n : doc_notes) doc.notes.push_back(std::move(n));
     if (any_uncertain) doc.notes.push_back("? = uncertain value in the source; see 'gpuadvise gpus --json' for sources.");
     ctx.emit(json, doc);
     return 0;

@@ -188,6 +188,19 @@ std::optional<Version> CompatTables::toolkit_driver_for(const Version& cuda) con
     return std::nullopt;
 }
 
+const GpuDriverFloor* CompatTables::gpu_driver_for(int cc_code) const {
+    for (const auto& g : gpu_drivers)
+        if (parse_compute_capability(g.compute_capability) == cc_code) return &g;
+    return nullptr;
+}
+
+bool CompatTables::gpu_older_than_driver_rows(int cc_code) const {
+    std::optional<int> lowest;
+    for (const auto& g : gpu_drivers)
+        if (auto c = parse_compute_capability(g.compute_capability)) lowest = lowest ? std::min(*lowest, *c) : *c;
+    return lowest && cc_code < *lowest;
+}
+
 const PrecisionRule* CompatTables::rule_for(Precision p) const {
     for (const auto& r : precision_rules)
         if (r.precision == p) return &r;

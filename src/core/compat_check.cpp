@@ -166,10 +166,14 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
     if (p.amd) {
         bool rocm = p.pytorch->local.rfind("rocm", 0) == 0;
         bool cuda_build = p.pytorch->wheel().has_value() || p.pytorch_cuda.has_value();
-        r.checks.push_back({"gpu_architecture", !cuda_build,
+        // A CUDA build is a definite no; a ROCm (or unspecified) build is beyond the CUDA tables:
+        // "unknown", never "Compatible" (#13).
+        r.checks.push_back({"gpu_architecture", false,
                             cuda_build ? p.gpu_label + " is an AMD GPU; CUDA builds of PyTorch do not run on it"
                                        : p.gpu_label + " is an AMD GPU and needs a ROCm build of PyTorch" +
-                                             (rocm ? "" : std::string(" (the CUDA tables do not cover ROCm; not checked)"))});
+                                             (rocm ? std::string("; the tables do not cover ROCm releases (not checked)")
+                                                   : std::string(" (the CUDA tables do not cover ROCm; not checked)")),
+                            cuda_build});
         if (cuda_build) r.suggestions.push_back("install a ROCm build of PyTorch " + series + " (https://pytorch.org/get-started/locally/)");
         return;
     }
@@ -209,7 +213,7 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
         if (!wheel.empty()) {
             bool ok = !covering.empty();
             if (built_for.empty()) {
-                r.checks.push_back({"gpu_architecture", true, "no architecture list for " + wheel + " (not checked)"});
+                r.checks.push_back({"gpu_architecture", false, "no architecture list for " + wheel + " (not checked)", false});
             } else {
                 r.checks.push_back({"gpu_architecture", ok, built_for + "; " + who(p) + (ok ? " is covered" : " is not: CUDA kernels fail with 'no kernel image is available'")});
             }
@@ -309,6 +313,28 @@ void check_driver_alone(const CompatTables& t, const Parsed& p, CompatReport& r)
     if (next_floor) r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + next_floor->text + " to run " + next_family + " wheels");
 }
 
+// The GPU's own driver floor, beside the wheel's (#13): an H100 needs a driver that knows Hopper.
+void check_gpu_driver(const CompatTables& t, const Parsed& p, CompatReport& r) {
+    if (!p.cc || !p.driver || t.gpu_drivers.empty()) return;
+    if (t.gpu_older_than_driver_rows(*p.cc)) return;  // every driver the wheels need supports it
+    const GpuDriverFloor* floor = t.gpu_driver_for(*p.cc);
+    auto min = floor ? parse_version(floor->min_driver) : std::nullopt;
+    if (!min) {
+        r.checks.push_back({"gpu_driver", false,
+                            "the tables have no minimum NVIDIA driver for " + who(p) + " (not checked)", false});
+        return;
+    }
+    const bool ok = *p.driver >= *min;
+    r.checks.push_back({"gpu_driver", ok,
+                        who(p) + " needs an NVIDIA driver ≥ " + min->text + " (the first with " + floor->gpus +
+                            " support); driver is " + p.driver->text});
+    if (ok) return;
+    const std::string fix = "upgrade the NVIDIA driver to ≥ " + min->text;
+    const bool said = std::any_of(r.suggestions.begin(), r.suggestions.end(),
+                                  [&](const std::string& s) { return s.rfind(fix + " ", 0) == 0; });
+    if (!said) r.suggestions.push_back(fix + " (the minimum for " + who(p) + ")");
+}
+
 void check_toolkit(const CompatTables& t, const Parsed& p, CompatReport& r) {
     if (!p.cuda || !p.driver) return;
     auto floor = t.min_driver_for_cuda(*p.cuda);
@@ -349,16 +375,21 @@ CompatReport check_compat(const Catalog& catalog, const EnvQuery& q) {
                                             "; newest: " + last->series + " (" + join(last->wheels, ", ") + ")"
                                       : "no PyTorch release in the tables has a wheel for " + who(p)});
         } else if (p.amd) {
-            r.checks.push_back({"gpu_architecture", true, p.gpu_label + " is an AMD GPU and needs a ROCm build of PyTorch (not checked)"});
+            r.checks.push_back({"gpu_architecture", false,
+                                p.gpu_label + " is an AMD GPU and needs a ROCm build of PyTorch; the CUDA tables do not cover ROCm (not checked)",
+                                false});
         }
         if (p.driver) check_driver_alone(t, p, r);
     }
+    if (!p.amd) check_gpu_driver(t, p, r);
     check_toolkit(t, p, r);
     check_precision(t, p, r);
     if (r.checks.empty())
         r.checks.push_back({"environment", false,
                             "nothing to check: no GPU, driver or PyTorch given or found; use --gpu, --driver, --pytorch"});
     r.compatible = std::all_of(r.checks.begin(), r.checks.end(), [](const CompatCheck& c) { return c.ok; });
+    const bool failed = std::any_of(r.checks.begin(), r.checks.end(), [](const CompatCheck& c) { return c.checked && !c.ok; });
+    r.unknown = !r.compatible && !failed;
     // "install: ..." only makes sense when everything else fits (later checks add suggestions only
     // when they fail, so it stays the last one).
     if (!r.compatible) r.install.clear();

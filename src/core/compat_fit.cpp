@@ -34,6 +34,10 @@ std::vector<WheelEval> evaluate_wheels(const CompatTables& tables, const Pytorch
         e.archs = tables.archs_for(w, pytorch);
         e.covers = !cc || (e.archs && archs_cover(e.archs->archs, *cc));
         if (auto cuda = cuda_of_wheel(w)) e.min_driver = tables.min_driver_for_cuda(*cuda);
+        // The GPU's own floor (#13): no wheel runs on a driver that does not know the GPU.
+        if (const GpuDriverFloor* floor = cc ? tables.gpu_driver_for(*cc) : nullptr)
+            if (auto gpu_min = parse_version(floor->min_driver); gpu_min && (!e.min_driver || *e.min_driver < *gpu_min))
+                e.min_driver = gpu_min;
         e.driver_ok = !driver || !e.min_driver || *driver >= *e.min_driver;
         out.push_back(std::move(e));
     }

@@ -230,9 +230,23 @@ StepReport step3_dataset(const RuleInput& in) {
     if (r.dataset_gb)
         s.findings.push_back({"3.storage", FindingKind::constraint,
                               fmt("dataset of %.0f GB: local NVMe of at least that size keeps the loader fed", *r.dataset_gb)});
+    const Policy& policy = in.catalog.policy;
     s.findings.push_back({"3.host_ram", FindingKind::constraint,
-                          fmt("host RAM should be at least %gx the total GPU memory (source rule); checked where the offer lists RAM",
-                              in.catalog.policy.get("host_ram_per_gpu_memory"))});
+                          fmt("host RAM must hold the checkpoint while it loads: each node's share of the weights (split over "
+                              "nodes only by tensor/pipeline parallelism) at 4 bytes a parameter for fp32/tf32 jobs, 2 otherwise, "
+                              "x %g, plus %g GB; an offer whose listed RAM is smaller is rejected",
+                              policy.get("checkpoint_load_ram_factor"), policy.get("host_ram_reserve_gb")) +
+                              (in.winner ? fmt(" (top option: %.0f GB per node)", checkpoint_host_ram_gb(in.catalog, r.workload, in.winner->estimate))
+                                         : std::string())});
+    s.findings.push_back({"3.host_ram_heuristic", FindingKind::heuristic,
+                          fmt("the guide's rule of thumb: host RAM of at least %gx the total GPU memory (not checked per option)",
+                              policy.get("host_ram_per_gpu_memory"))});
+    if (in.winner)
+        if (auto vcpus = data_loading_vcpus(in.catalog, r.workload, in.winner->estimate))
+            s.findings.push_back({"3.data_loading", FindingKind::explanation,
+                                  fmt("data loading: about %.0f vCPUs per node decode and augment JPEGs fast enough for the top option "
+                                      "(estimate: %g images/s per core; options with fewer vCPUs are warned)",
+                                      std::ceil(*vcpus), policy.get("jpeg_images_per_core"))});
     return s;
 }
 
@@ -305,13 +319,33 @@ StepReport pitfalls(const RuleInput& in) {
     return s;
 }
 
+double checkpoint_host_ram_gb(const Catalog& catalog, const Workload& w, const Estimate& e) {
+    const Configuration& cfg = e.config;
+    const int model_parallel = std::max(1, cfg.layout.tensor * cfg.layout.pipeline);
+    const int per_node = std::max(1, cfg.gpus_per_node);
+    const int shard_nodes = std::clamp((model_parallel + per_node - 1) / per_node, 1, std::max(1, cfg.nodes));
+    const double bytes = e.precision == Precision::fp32 || e.precision == Precision::tf32 ? 4.0 : 2.0;
+    return w.params * bytes / 1e9 / shard_nodes * catalog.policy.get("checkpoint_load_ram_factor") +
+           catalog.policy.get("host_ram_reserve_gb");
+}
+
+std::optional<double> data_loading_vcpus(const Catalog& catalog, const Workload& w, const Estimate& e) {
+    if (!w.is_training() || e.throughput_unit != "images/s" || e.throughput_per_s <= 0) return std::nullopt;
+    const double per_core = catalog.policy.get("jpeg_images_per_core");
+    if (per_core <= 0) return std::nullopt;
+    return e.throughput_per_s / std::max(1, e.config.nodes) / per_core;
+}
+
 void check_host(const Catalog& catalog, const RecommendRequest& request, Candidate& c) {
     const Offer& o = *c.offer;
-    const double total_gpu_memory = c.gpu->memory_gb * o.gpu_count;
-    const double ratio = catalog.policy.get("host_ram_per_gpu_memory");
-    if (o.ram_gb && *o.ram_gb < ratio * total_gpu_memory)
-        c.warnings.push_back({WarningKind::host_ram, fmt("host RAM %.0f GB is below %gx the GPU memory ", *o.ram_gb, ratio) +
-                             fmt("(%.0f GB): data loading may stall", ratio * total_gpu_memory)});
+    if (o.vcpus)
+        if (auto need = data_loading_vcpus(catalog, request.workload, c.estimate); need && *o.vcpus < *need)
+            c.warnings.push_back({WarningKind::data_loading_cpu,
+                                  fmt("data loading: %.0f vCPUs, about %.0f needed to decode and augment ", static_cast<double>(*o.vcpus),
+                                      std::ceil(*need)) +
+                                      fmt("%.0f images/s per node (estimate, %g per core): the GPUs may wait; decode on the GPU (DALI) or pre-process",
+                                          c.estimate.throughput_per_s / std::max(1, c.estimate.config.nodes),
+                                          catalog.policy.get("jpeg_images_per_core"))});
     if (request.dataset_gb && o.local_disk_gb && *o.local_disk_gb < *request.dataset_gb)
         c.warnings.push_back({WarningKind::local_disk,
                               fmt("local disk %.0f GB is smaller than the %.0f GB dataset: stream it or attach storage",

@@ -19,8 +19,11 @@ auto tie_key(const Option& c) {
                            std::string_view(c.offer->instance_type));
 }
 
-// Within one group (same provider, GPU, count, plan, instance type): the same price.
-bool same_price(double kept, double c) { return std::fabs(kept - c) <= 1e-3 * std::max(1.0, kept); }
+// Within one group (same provider, GPU, count, plan, instance type): the same price, up to
+// floating-point noise. Relative, so that the output currency cannot decide it: a 0.1 % tolerance
+// merged GCP's 1.54 and 1.54154 USD/h in USD but not in EUR, and the feasible count changed with
+// --currency (#13).
+bool same_price(double kept, double c) { return std::fabs(kept - c) <= 1e-9 * std::max(std::fabs(kept), std::fabs(c)); }
 
 }  // namespace
 

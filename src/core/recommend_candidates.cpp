@@ -1,5 +1,6 @@
 // Candidates: every offer that can run the job, sized, estimated and costed on each plan.
 #include "recommend_candidates.hpp"
+#include "needs_rules.hpp"
 
 #include <algorithm>
 #include <array>
@@ -237,6 +238,16 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
             reject(Constraint::memory, "needs " + std::to_string(static_cast<int>(std::ceil(c.estimate->memory_required_gb))) +
                                  " GB per GPU, " + gpu->id + " has " + std::to_string(static_cast<int>(gpu->memory_gb)) + " GB");
             continue;
+        }
+        // Step 3 (#13): a host whose RAM cannot hold its share of the checkpoint cannot load the model.
+        if (o.ram_gb) {
+            const double need = checkpoint_host_ram_gb(catalog, r.workload, *c.estimate);
+            if (*o.ram_gb < need) {
+                reject(Constraint::host_ram, "host RAM " + std::to_string(static_cast<int>(std::lround(*o.ram_gb))) +
+                                                 " GB cannot hold the checkpoint while it loads (about " +
+                                                 std::to_string(static_cast<int>(std::ceil(need))) + " GB per node needed)");
+                continue;
+            }
         }
         if (instances > 1 && !r.nodes && c.estimate->scaling_efficiency < b.min_scaling_efficiency) {
             reject(Constraint::scaling, std::to_string(instances) + " nodes reach only " +

@@ -408,13 +408,27 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
             throw UsageError("--hours-per-run and --measured-on go together", "e.g. --hours-per-run 10 --measured-on V100");
         if (!(*r.hours_per_run > 0) || *r.hours_per_run > 1e6) throw UsageError("--hours-per-run must be a positive number of hours");
         GpuMatch m = resolve_gpu_name(catalog, *r.measured_on);
-        if (m.gpus.size() != 1) {
-            std::vector<std::string> ids;
-            for (const Gpu* g : m.gpus) ids.push_back(g->id);
-            throw UsageError("--measured-on '" + *r.measured_on + "' is ambiguous", "name the variant: " + join(ids, ", "));
+        const Gpu* measured = m.gpus.size() == 1 ? m.gpus.front() : nullptr;
+        std::vector<std::string> ids;
+        for (const Gpu* g : m.gpus) ids.push_back(g->id);
+        if (!measured) {
+            // A family name: a user who measured "on a V100" rarely knows the variant; take the
+            // family's most common cloud variant (GPU data `family_default`) and say so (#13).
+            for (const Gpu* g : m.gpus)
+                if (!g->family_default.empty()) {
+                    measured = g;
+                    std::vector<std::string> others;
+                    for (const auto& id : ids)
+                        if (id != g->id) others.push_back(id);
+                    assume("--measured-on " + *r.measured_on + " read as " + g->id + ", the family's most common cloud variant (" +
+                           g->family_default + "); name another with --measured-on " + join(others, " or "));
+                    break;
+                }
         }
+        if (!measured)
+            throw UsageError("--measured-on '" + *r.measured_on + "' is ambiguous", "name the variant: " + join(ids, ", "));
         w.measured_hours = *r.hours_per_run;
-        w.measured_on = m.gpus.front();
+        w.measured_on = measured;
         w.measured_gpu_count = r.measured_gpu_count.value_or(1);
         if (w.measured_gpu_count < 1 || w.measured_gpu_count > 4096) throw UsageError("the measured GPU count must be 1 to 4096");
     }

@@ -123,15 +123,29 @@ void merge_into(Catalog& base, Catalog layer) {
     for (auto& f : layer.files) base.files.push_back(std::move(f));
 }
 
+// An offer lists packages (cards, OAM modules); a GPU with several devices per package counts
+// them as PyTorch sees them (MI250X: 4 modules = 8 devices). Done once per load, here (#13).
+void count_devices(const Gpu& gpu, Offer& o) {
+    if (gpu.devices_per_package <= 1) return;
+    o.notes.push_back(std::to_string(o.gpu_count) + " x " + gpu.family + " package" + (o.gpu_count == 1 ? "" : "s") + " = " +
+                      std::to_string(o.gpu_count * gpu.devices_per_package) + " devices as PyTorch sees them (" +
+                      std::to_string(gpu.devices_per_package) + " per package)");
+    o.gpu_count *= gpu.devices_per_package;
+}
+
 // Offers may name a GPU by alias or family; store the canonical id or report the ambiguity.
 void resolve_offer_gpus(Catalog& catalog, Diagnostics& diags) {
     const auto known = gpus_by_id(catalog);
     for (auto& o : catalog.offers) {
-        if (known.count(o.gpu)) continue;
+        if (auto it = known.find(o.gpu); it != known.end()) {
+            count_devices(*it->second, o);
+            continue;
+        }
         try {
             GpuMatch m = resolve_gpu_name(catalog, o.gpu);
             if (m.gpus.size() == 1) {
                 o.gpu = m.gpus.front()->id;
+                count_devices(*m.gpus.front(), o);
                 continue;
             }
             std::vector<std::string> ids;

@@ -64,12 +64,12 @@ void serialize(Archive& ar, DenseTflops& x) {
     ar(x.fp32, x.tf32, x.fp16, x.bf16, x.fp8);
 }
 
-GPUADVISE_MEMBERS(Gpu, 18);
+GPUADVISE_MEMBERS(Gpu, 21);
 template <class Archive>
 void serialize(Archive& ar, Gpu& x) {
     ar(x.id, x.family, x.name, x.vendor, x.architecture, x.compute_capability, x.memory_gb,
        x.memory_bandwidth_gb_per_s, x.tflops, x.tdp_w, x.form_factor, x.interconnect, x.intra_node_busbw_gb_per_s,
-       x.year, x.aliases, x.uncertain, x.source, x.notes);
+       x.year, x.aliases, x.uncertain, x.source, x.notes, x.family_default, x.devices_per_package, x.devices_source);
 }
 
 GPUADVISE_MEMBERS(Provider, 15);
@@ -193,10 +193,16 @@ void serialize(Archive& ar, PrecisionRule& x) {
     ar(x.precision, x.min_compute_capability, x.fallback, x.source);
 }
 
-GPUADVISE_MEMBERS(CompatTables, 6);
+GPUADVISE_MEMBERS(GpuDriverFloor, 4);
+template <class Archive>
+void serialize(Archive& ar, GpuDriverFloor& x) {
+    ar(x.compute_capability, x.min_driver, x.gpus, x.source);
+}
+
+GPUADVISE_MEMBERS(CompatTables, 7);
 template <class Archive>
 void serialize(Archive& ar, CompatTables& x) {
-    ar(x.releases, x.toolkit_drivers, x.minor_compat, x.wheel_archs, x.precision_rules, x.source);
+    ar(x.releases, x.toolkit_drivers, x.minor_compat, x.wheel_archs, x.precision_rules, x.source, x.gpu_drivers);
 }
 
 GPUADVISE_MEMBERS(InstanceNetwork, 5);

@@ -34,7 +34,8 @@ Gpu read_gpu(const YAML::Node& node, YamlContext& ctx, const std::string& path) 
     ctx.check_keys(node, path,
                    {"id", "family", "name", "vendor", "architecture", "compute_capability", "memory_gb",
                     "memory_bandwidth_gb_per_s", "tflops", "tdp_w", "form_factor", "interconnect",
-                    "intra_node_busbw_gb_per_s", "year", "aliases", "uncertain", "source", "notes"});
+                    "intra_node_busbw_gb_per_s", "year", "aliases", "uncertain", "source", "notes", "family_default",
+                    "devices_per_package", "devices_source"});
     g.id = ctx.text(node, path, "id", true).value_or("");
     g.family = ctx.text(node, path, "family", true).value_or("");
     g.name = ctx.text(node, path, "name", true).value_or(g.id);
@@ -56,6 +57,21 @@ Gpu read_gpu(const YAML::Node& node, YamlContext& ctx, const std::string& path) 
     g.uncertain = ctx.text_list(node, path, "uncertain");
     g.source = ctx.text(node, path, "source", true).value_or("");
     g.notes = ctx.text(node, path, "notes").value_or("");
+    g.family_default = ctx.text(node, path, "family_default").value_or("");
+    g.devices_per_package = static_cast<int>(ctx.integer(node, path, "devices_per_package", false, 1, 64).value_or(1));
+    g.devices_source = ctx.text(node, path, "devices_source").value_or("");
+    if (g.devices_per_package > 1 && g.devices_source.empty())
+        ctx.error(node, path, "'devices_per_package' needs 'devices_source': where the device count comes from");
+    if (g.devices_per_package > 1) {
+        // The row is the package's datasheet; PyTorch sees `devices_per_package` devices that
+        // share it (MI250X: 2 GCDs of 64 GB). Everything downstream counts devices (#13).
+        const double n = g.devices_per_package;
+        g.memory_gb /= n;
+        if (g.memory_bandwidth_gb_per_s) *g.memory_bandwidth_gb_per_s /= n;
+        for (auto* t : {&g.tflops.fp32, &g.tflops.tf32, &g.tflops.fp16, &g.tflops.bf16, &g.tflops.fp8})
+            if (*t) **t /= n;
+        if (g.tdp_w) *g.tdp_w /= n;
+    }
     return g;
 }
 

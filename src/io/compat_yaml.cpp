@@ -125,6 +125,25 @@ void read_precision(const YAML::Node& node, YamlContext& ctx, CompatTables& t) {
     }
 }
 
+void read_gpu_drivers(const YAML::Node& node, YamlContext& ctx, CompatTables& t) {
+    const std::string base = "compat.gpu_drivers";
+    if (!ctx.expect_sequence(node, base)) return;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+        const std::string path = index_path(base, i);
+        if (!ctx.expect_map(node[i], path)) continue;
+        ctx.check_keys(node[i], path, {"compute_capability", "min_driver", "gpus", "source"});
+        GpuDriverFloor g;
+        g.compute_capability = ctx.text(node[i], path, "compute_capability", true).value_or("");
+        if (!g.compute_capability.empty() && !parse_compute_capability(g.compute_capability))
+            ctx.error(node[i]["compute_capability"], key_path(path, "compute_capability"),
+                      "'" + g.compute_capability + "' is not a compute capability such as 9.0");
+        g.min_driver = version_field(node[i], ctx, path, "min_driver", false).value_or("");
+        g.gpus = ctx.text(node[i], path, "gpus", true).value_or("");
+        g.source = ctx.text(node[i], path, "source", true).value_or("");
+        t.gpu_drivers.push_back(std::move(g));
+    }
+}
+
 // Every published wheel needs an architecture row, or the checks could not judge it.
 void cross_check(const YAML::Node& node, YamlContext& ctx, const CompatTables& t) {
     for (std::size_t i = 0; i < t.releases.size(); ++i) {
@@ -143,7 +162,7 @@ void cross_check(const YAML::Node& node, YamlContext& ctx, const CompatTables& t
 void read_compat_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
     if (!ctx.expect_map(node, "compat")) return;
     ctx.check_keys(node, "compat",
-                   {"source", "pytorch_releases", "minor_version_compat", "toolkit_drivers", "wheel_archs", "precision"});
+                   {"source", "pytorch_releases", "minor_version_compat", "toolkit_drivers", "wheel_archs", "precision", "gpu_drivers"});
     CompatTables t;
     t.source = ctx.text(node, "compat", "source", true).value_or("");
     const std::size_t errors_before = ctx.diagnostics().error_count();
@@ -152,6 +171,7 @@ void read_compat_section(const YAML::Node& node, YamlContext& ctx, Catalog& out)
     if (node["toolkit_drivers"]) read_toolkit_drivers(node["toolkit_drivers"], ctx, t);
     if (node["wheel_archs"]) read_wheel_archs(node["wheel_archs"], ctx, t);
     if (node["precision"]) read_precision(node["precision"], ctx, t);
+    if (node["gpu_drivers"]) read_gpu_drivers(node["gpu_drivers"], ctx, t);
     if (ctx.diagnostics().error_count() == errors_before) cross_check(node, ctx, t);
     out.compat = std::move(t);
 }

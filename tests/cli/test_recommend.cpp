@@ -195,3 +195,21 @@ TEST_CASE("an impossible budget exits 3 and names the binding constraint and the
     CHECK(r.json["nothing_fits"]["binding_constraint"] == "budget");
     CHECK(r.json["nothing_fits"]["nearest_miss"].get<std::string>().find("over the budget") != std::string::npos);
 }
+
+// #13: the feasible count must not change with --currency. A 0.1 % regional price difference was
+// "the same price" in one currency and not in another (a tolerance on converted monthly costs).
+TEST_CASE("the number of feasible options does not depend on --currency", "[cli]") {
+    const std::string hosts = std::string(GPUADVISE_SOURCE_DIR) + "/tests/fixtures/frozen/hosts.yaml";
+    std::set<long> counts;
+    for (const char* currency : {"USD", "EUR", "CNY"}) {
+        for (const char* model : {"bert", "resnet50"}) {
+            auto r = run({"--catalog", hosts, "recommend", "--model", model, "--runs-per-week", "4", "--currency", currency,
+                          "--provider", "epsilon-hosts", "--gpu", "t4"});
+            REQUIRE(r.exit == 0);
+            counts.insert(std::string(model) == "bert" ? r.json["feasible_options"].get<long>()
+                                                       : 1000 + r.json["feasible_options"].get<long>());
+        }
+    }
+    CHECK(counts.size() == 2);  // one count per model, whatever the currency
+    CHECK(counts.count(2) == 1);  // the two regions' prices differ: two options, never merged
+}

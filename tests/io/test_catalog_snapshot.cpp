@@ -80,7 +80,7 @@ std::size_t offers_of(const Catalog& c, std::string_view provider, std::string_v
 io::BuiltinCatalog every_field_set() {
     const SourceLocation at{"f.yaml", 3, 4};
     Gpu g{"id", "fam", "name", "vendor", "arch", "8.0", 80, 2039, {19.5, 156, 312, 312, 624}, 400, "sxm", "nvlink",
-          200, 2020, {"alias"}, {"fp8"}, "src", "notes"};
+          200, 2020, {"alias"}, {"fp8"}, "src", "notes", "most rented", 2, "dsrc"};
     Provider p{"prov", "Prov", "EUR", ProviderKind::other, 100, true, 400, {"pytorch"}, {"free egress"}, "535.104.05",
                "2025-01-01", "src", at, "private", PriceOrigin::update_cache};
     Offer o{"prov", "id", 8, "eu", "p4d", "EUR", 1.5, 900, 0.5, 96, 1152, 8000, "2025-01-02", "src", {"note"}, at,
@@ -94,7 +94,8 @@ io::BuiltinCatalog every_field_set() {
                         {{12, "525.60.13", "s"}},
                         {{"cu128", "2.8", "2.9", {"sm_90"}, "n", "s"}},
                         {{Precision::fp8, "8.9", Precision::bf16, "s"}},
-                        "compat source"};
+                        "compat source",
+                        {{"9.0", "520.61.05", "H100", "s"}}};
     Catalog base;
     base.gpus = {g};
     base.providers = {p};

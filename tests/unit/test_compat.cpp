@@ -310,3 +310,59 @@ TEST_CASE("fit_offer uses the provider's driver when the catalog knows it", "[co
     o.gpu = "unknown-gpu";
     CHECK_FALSE(fit_offer(c, o, *parse_pytorch_version("2.1")).supported);
 }
+
+// #13: each GPU's own minimum driver is checked beside the wheel's; what cannot be checked is
+// "unknown", never "Compatible".
+TEST_CASE("a GPU's own minimum driver: H100 on 470 and B200 on 535 are not compatible, naming it", "[core]") {
+    Catalog c = catalog();
+    c.gpus.push_back(gpu("b200", "B200", "10.0", 180));
+    c.gpus.push_back(gpu("b300", "B300", "10.3", 270));
+    c.compat.gpu_drivers = {{"8.0", "450.51.05", "A100", "t"}, {"9.0", "520.61.05", "H100", "t"}, {"10.0", "570.26", "B200", "t"}};
+
+    // cu118 alone needs 450.80.02, so only the GPU's floor refuses 470.
+    CompatReport h100 = check_compat(c, query("h100-sxm", "2.1+cu118", "470.57.02"));
+    CHECK_FALSE(h100.compatible);
+    CHECK_FALSE(h100.unknown);
+    const CompatCheck* floor = find_check(h100, "gpu_driver");
+    REQUIRE(floor);
+    CHECK_FALSE(floor->ok);
+    CHECK(floor->message.find("≥ 520.61.05") != std::string::npos);
+    CHECK(any_suggestion_contains(h100, "upgrade the NVIDIA driver to ≥ 520.61.05"));
+    CHECK(check_compat(c, query("h100-sxm", "2.1+cu118", "535.104.05")).compatible);
+
+    EnvQuery b200;
+    b200.gpu = "b200";
+    b200.driver = "535.104.05";
+    CompatReport b = check_compat(c, b200);
+    CHECK_FALSE(b.compatible);
+    CHECK(find_check(b, "gpu_driver")->message.find("≥ 570.26") != std::string::npos);
+
+    // Older than every row: no floor beyond the wheels' (no gpu_driver check at all).
+    CHECK(find_check(check_compat(c, query("T4", "2.1", "470.57.02")), "gpu_driver") == nullptr);
+    // A newer compute capability without a row: unknown.
+    EnvQuery b300;
+    b300.gpu = "b300";
+    b300.driver = "580.65.06";
+    CompatReport u = check_compat(c, b300);
+    CHECK_FALSE(u.compatible);
+    CHECK(u.unknown);
+    CHECK_FALSE(find_check(u, "gpu_driver")->checked);
+
+    // The floor also raises what `offers/recommend --pytorch` say and refuse.
+    const PytorchFit fit = fit_pytorch(c.compat, *c.find_gpu("h100-sxm"), *parse_pytorch_version("2.1"));
+    CHECK(fit.requirement == "needs driver ≥ 520.61.05 (cu118) or ≥ 525.60.13 (cu121)");
+    CHECK_FALSE(fit_pytorch(c.compat, *c.find_gpu("b200"), *parse_pytorch_version("2.8"), parse_version("535.104.05")).supported);
+}
+
+TEST_CASE("an AMD GPU is 'unknown', never 'Compatible'; a CUDA build on it is not compatible", "[core]") {
+    Catalog c = catalog();
+    CompatReport rocm = check_compat(c, query("MI300X", "2.1"));
+    CHECK_FALSE(rocm.compatible);
+    CHECK(rocm.unknown);
+    EnvQuery bare;
+    bare.gpu = "MI300X";
+    CHECK(check_compat(c, bare).unknown);
+    CompatReport cuda = check_compat(c, query("MI300X", "2.1+cu118"));
+    CHECK_FALSE(cuda.compatible);
+    CHECK_FALSE(cuda.unknown);
+}
