@@ -232,9 +232,8 @@ StepReport step3_dataset(const RuleInput& in) {
                               fmt("dataset of %.0f GB: local NVMe of at least that size keeps the loader fed", *r.dataset_gb)});
     const Policy& policy = in.catalog.policy;
     s.findings.push_back({"3.host_ram", FindingKind::constraint,
-                          fmt("host RAM must hold the checkpoint while it loads: each node's share of the weights (split over "
-                              "nodes only by tensor/pipeline parallelism) at 4 bytes a parameter for fp32/tf32 jobs, 2 otherwise, "
-                              "x %g, plus %g GB; an offer whose listed RAM is smaller is rejected",
+                          fmt("host RAM must hold the node's share of the checkpoint while it loads (2 bytes a parameter, 4 for "
+                              "fp32/tf32; split over nodes by tensor/pipeline parallelism; x %g + %g GB): offers with less are rejected",
                               policy.get("checkpoint_load_ram_factor"), policy.get("host_ram_reserve_gb")) +
                               (in.winner ? fmt(" (top option: %.0f GB per node)", checkpoint_host_ram_gb(in.catalog, r.workload, in.winner->estimate))
                                          : std::string())});
@@ -331,6 +330,8 @@ double checkpoint_host_ram_gb(const Catalog& catalog, const Workload& w, const E
 
 std::optional<double> data_loading_vcpus(const Catalog& catalog, const Workload& w, const Estimate& e) {
     if (!w.is_training() || e.throughput_unit != "images/s" || e.throughput_per_s <= 0) return std::nullopt;
+    // Small images (MNIST, CIFAR) come as arrays in memory, not JPEG files: nothing to decode.
+    if (w.image_size < catalog.policy.get("jpeg_min_image_px")) return std::nullopt;
     const double per_core = catalog.policy.get("jpeg_images_per_core");
     if (per_core <= 0) return std::nullopt;
     return e.throughput_per_s / std::max(1, e.config.nodes) / per_core;

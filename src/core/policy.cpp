@@ -16,6 +16,7 @@ const std::vector<PolicyKey>& policy_keys() {
         {"host_ram_per_gpu_memory", 2, "step 3: the guide's rule of thumb, host RAM of at least this multiple of total GPU memory (seed 1.1; a note in step 3, not checked per option)", 0, 100},
         {"checkpoint_load_ram_factor", 1, "step 3: host RAM must hold this multiple of the node's share of the weights while the checkpoint loads (1 = one full in-memory copy, as torch.load or from_pretrained without streaming; assumption)", 0, 100},
         {"host_ram_reserve_gb", 2, "step 3: host RAM the OS, Python and the CUDA context take besides the checkpoint, GB (assumption)", 0, 10000},
+        {"jpeg_min_image_px", 64, "step 3: image jobs with smaller images (MNIST 28 px, CIFAR 32 px) read arrays from memory, not JPEG files: no data-loading vCPU estimate (assumption)", 0, 100000},
         {"jpeg_images_per_core", 150, "step 3: ImageNet-sized JPEGs one CPU core decodes and augments per second in a PyTorch DataLoader (estimate; PIL-SIMD/torchvision CPU pipelines are of the order of 100-300 per core, NVIDIA DALI's motivation; not re-checked)", 1, 100000},
         {"hires_min_gpu_memory_gb", 80, "step 3: high-resolution imaging (4K medical) wants this GPU memory class (seed 3.1)", 1, 100000},
         {"multi_node_min_network_gbps", 25, "step 4: multi-node training wants RDMA of at least this many Gbit/s (seed 4.2)", 0, 100000},
