@@ -147,6 +147,7 @@ struct Offer {
     SourceLocation where;
     std::vector<Commitment> commitments;  // 1-month, 1-year, 3-year … plans (reserved_per_month is one of 1 month)
     bool variant_assumed = false;  // the table did not tell the GPU variant: the family's most conservative one (a note says which)
+    bool price_complete = true;    // false: the price is known to be partial (GCP's GPU-only rows: the host VM is extra)
 
     std::optional<double> price(Plan p) const;
     bool operator==(const Offer&) const = default;

@@ -58,13 +58,20 @@ inline constexpr NameTable<Constraint, 10> kConstraintNames{{{{Constraint::budge
 inline const char* to_string(Constraint c) { return kConstraintNames.name(c).data(); }
 
 // What a warning on one option is about.
-enum class WarningKind { over_buying, slow_network, host_ram, local_disk, example_provider, data_loading_cpu };
-inline constexpr NameTable<WarningKind, 6> kWarningKindNames{{{{WarningKind::over_buying, "over_buying"},
+enum class WarningKind { over_buying, slow_network, host_ram, local_disk, example_provider, data_loading_cpu, deadline_risk };
+inline constexpr NameTable<WarningKind, 7> kWarningKindNames{{{{WarningKind::over_buying, "over_buying"},
                                                               {WarningKind::slow_network, "slow_network"},
                                                               {WarningKind::host_ram, "host_ram"},
                                                               {WarningKind::local_disk, "local_disk"},
                                                               {WarningKind::example_provider, "example_provider"},
-                                                              {WarningKind::data_loading_cpu, "data_loading_cpu"}}}};
+                                                              {WarningKind::data_loading_cpu, "data_loading_cpu"},
+                                                              {WarningKind::deadline_risk, "deadline_risk"}}}};
+
+// --deadline-confidence: a run must finish by the deadline at the high end of its time band (high,
+// the default), or at the point estimate (point: a row whose band's high end misses is warned about).
+enum class DeadlineConfidence { point, high };
+inline constexpr NameTable<DeadlineConfidence, 2> kDeadlineConfidenceNames{
+    {{{DeadlineConfidence::point, "point"}, {DeadlineConfidence::high, "high"}}}};
 struct OptionWarning {
     WarningKind kind;
     std::string message;
@@ -82,6 +89,8 @@ struct RecommendRequest {
     double checkpoint_minutes = 30;
     std::optional<double> budget_monthly;  // output currency
     std::optional<double> deadline_hours;  // per run
+    DeadlineConfidence deadline_confidence = DeadlineConfidence::high;
+    std::optional<int> runs;               // --runs N: a one-off job of N runs (not recurring)
     std::string currency = "USD";
     Objective objective = Objective::cost;
     GpuSpec gpu;                   // --gpu filter
@@ -91,6 +100,9 @@ struct RecommendRequest {
     std::optional<PytorchVersion> pytorch;  // --pytorch: offers no wheel of it supports are excluded
     std::optional<PlanFilter> plan;         // --plan: only this plan (reserved: of this term, 0 = any)
     bool include_examples = false;  // rank example providers' quotes too (each gets a warning); so does naming one in providers
+
+    // A one-off job (--runs N, or --runs-per-week 0): ranked by cost per run, no monthly cost.
+    bool one_off() const { return runs.has_value() || runs_per_week <= 0; }
 };
 
 // One fired rule.
@@ -111,6 +123,7 @@ struct Candidate {
     const Gpu* gpu = nullptr;
     const Provider* provider = nullptr;
     int instances = 1;   // copies of the offer rented together (one node each)
+    int parallel_copies = 1;  // copies of the whole configuration run side by side: the weekly hours exceed a week's 168
     int gpu_count = 1;   // total GPUs
     Estimate estimate;
     PlanCost cost;                          // the chosen plan
@@ -121,6 +134,7 @@ struct Candidate {
     std::optional<double> break_even_hours_per_month;  // reserved monthly / on-demand hourly, whichever plan was chosen
     std::optional<double> usd_per_tflops_hour;  // per GPU, at the job's precision (dense)
     std::optional<double> cost_per_pflop;       // output currency per PFLOP of model work delivered
+    bool price_complete = true;  // false: the offer's price is the GPU alone (host VM extra); ranked after complete ones
     bool pareto = false;
     int rank = 0;
     std::vector<std::string> reasons;
@@ -147,6 +161,7 @@ struct CommitmentCrossover {
 struct Recommendation {
     std::vector<StepReport> steps;
     std::vector<Candidate> ranked;       // best first, at most `top`
+    std::vector<std::string> why_top;    // one or two reasons why #1 wins (also first in its reasons)
     std::size_t feasible = 0;            // before --top
     std::vector<Rejection> rejected;
     std::vector<std::string> warnings;

@@ -37,6 +37,9 @@ struct RecommendOptions {
     std::string plan;     // --plan on-demand|reserved|reserved-1m|reserved-1y|reserved-3y|spot
     std::string what_if;  // --what-if runs-per-week=FROM:TO[:STEP]
     bool include_examples = false;
+    std::optional<int> runs;                  // --runs N: a one-off job
+    std::string deadline_confidence = "high";  // --deadline-confidence point|high
+    bool runs_per_week_given = false;
 };
 
 RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
@@ -69,6 +72,14 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     r.checkpoint_minutes = opt.checkpoint_minutes;
     r.budget_monthly = opt.budget_monthly;
     r.deadline_hours = opt.deadline_hours;
+    r.deadline_confidence = kDeadlineConfidenceNames.parse_or_throw(opt.deadline_confidence, "--deadline-confidence");
+    if (opt.runs) {
+        if (opt.runs_per_week_given || opt.tokens_per_month || opt.requests_per_day)
+            throw UsageError("--runs is a one-off job of N runs; it cannot be combined with --runs-per-week, --tokens-per-month or --requests-per-day",
+                             "give --runs N for a one-off job, or --runs-per-week for a recurring one");
+        r.runs = opt.runs;
+        r.runs_per_week = 0;
+    }
     r.currency = ctx.currency();
     r.objective = kObjectiveNames.parse_or_throw(opt.objective, "--objective");
     if (!opt.gpu.empty()) r.gpu = parse_gpu_spec(opt.gpu);
@@ -98,6 +109,9 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
 nlohmann::ordered_json recommend_workload_json(const Workload& w, const RecommendRequest& r) {
     nlohmann::ordered_json j = workload_json(w);
     j["runs_per_week"] = r.runs_per_week;
+    j["one_off"] = r.one_off();
+    j["runs"] = r.one_off() ? nlohmann::ordered_json(r.runs.value_or(1)) : nlohmann::ordered_json(nullptr);
+    j["deadline_confidence"] = std::string(kDeadlineConfidenceNames.name(r.deadline_confidence));
     j["dataset"] = to_string(r.dataset);
     j["dataset_gb"] = json_number(r.dataset_gb);
     j["interruptible"] = r.interruptible;
@@ -106,7 +120,7 @@ nlohmann::ordered_json recommend_workload_json(const Workload& w, const Recommen
     return j;
 }
 
-nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& currency) {
+nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& currency, const RecommendRequest& r) {
     nlohmann::ordered_json j;
     j["rank"] = c.rank;
     j["provider"] = c.offer->provider;
@@ -116,6 +130,9 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["instances"] = c.instances;
     j["gpus_per_instance"] = c.offer->gpu_count;  // the offer's, as priced
     j["instance_type"] = c.offer->instance_type;
+    j["vcpus"] = json_number(c.offer->vcpus);    // per instance, as the catalog lists the host
+    j["ram_gb"] = json_number(c.offer->ram_gb);  // per instance
+    j["parallel_copies"] = c.parallel_copies;    // copies of the configuration run side by side (weekly hours > 168)
     j["region"] = c.offer->region;
     j["plan"] = to_string(c.cost.plan);
     j["precision"] = std::string(to_string(c.estimate.precision));
@@ -129,8 +146,11 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["hours_per_run_band"] = {round_money(c.hours_low), round_money(c.hours_high)};
     j["time_basis"] = to_string(c.estimate.basis);
     j["price_per_hour"] = json_price(c.cost.price_per_hour);  // the catalog's price, exactly
+    j["price_complete"] = c.price_complete;  // false: the GPU alone, the host VM is extra
     j["cost_per_run"] = round_money(c.cost.cost_per_run);
-    j["cost_per_month"] = round_money(c.cost.cost_per_month);
+    j["cost_per_month"] = r.one_off() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(round_money(c.cost.cost_per_month));
+    j["cost_of_runs"] = r.one_off() ? nlohmann::ordered_json(round_money(c.cost.cost_per_run * r.runs.value_or(1)))
+                                    : nlohmann::ordered_json(nullptr);
     j["currency"] = currency;
     j["gpu_hours_per_month"] = round_money(c.cost.gpu_hours_per_month);
     j["break_even_hours_per_month"] = json_number(c.break_even_hours_per_month);
@@ -170,6 +190,15 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     }
     j["alternatives"] = alts;
     return j;
+}
+
+// "n1-highmem-8 8c/52G": the instance type and the host's size, as compact as the table allows.
+std::string instance_cell(const Offer& o) {
+    std::string cell = o.instance_type.empty() ? "-" : o.instance_type;
+    if (o.vcpus || o.ram_gb)
+        cell += " " + (o.vcpus ? io::fmt_number(*o.vcpus, 0) + "c" : std::string("?c")) + "/" +
+                (o.ram_gb ? io::fmt_number(*o.ram_gb, 0) + "G" : std::string("?G"));
+    return cell;
 }
 
 // "reserved 1y" for a commitment of a known term, else the plan's label.
@@ -241,7 +270,7 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
                         {"why_not_heuristic", rec.why_not_heuristic.empty() ? nlohmann::ordered_json(nullptr)
                                                                             : nlohmann::ordered_json(rec.why_not_heuristic)}};
     json["recommendations"] = nlohmann::ordered_json::array();
-    for (const auto& c : rec.ranked) json["recommendations"].push_back(candidate_json(c, cur));
+    for (const auto& c : rec.ranked) json["recommendations"].push_back(candidate_json(c, cur, request));
     json["feasible_options"] = rec.feasible;
     json["warnings"] = rec.warnings;
     json["providers_without_commitment_prices"] = rec.providers_without_commitments;
@@ -277,8 +306,10 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     }
 
     io::TextDocument doc;
-    doc.lead.push_back("Workload: " + workload_summary(w) + ", " + io::fmt_number(request.runs_per_week, 1) +
-                       " runs a week");
+    doc.lead.push_back("Workload: " + workload_summary(w) + ", " +
+                       (request.one_off() ? "one-off: " + std::to_string(request.runs.value_or(1)) + " run" + (request.runs.value_or(1) == 1 ? "" : "s") +
+                                                " (ranked by cost per run, no monthly cost)"
+                                          : io::fmt_number(request.runs_per_week, 1) + " runs a week"));
     for (const auto& a : w.assumptions) doc.lead.push_back("  assumed: " + a);
     doc.lead.push_back("Times and costs are estimates (bands in --json); prices carry their as-of dates.");
     io::TextTable steps_table;
@@ -294,8 +325,9 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     doc.tables.push_back(steps_table);
     io::TextTable t;
     t.title = "Recommendations (" + std::to_string(rec.ranked.size()) + " of " + std::to_string(rec.feasible) +
-              " feasible options, by " + to_string(request.objective) + ", " + cur + ")";
-    t.columns = {{"#", io::Align::right}, {"PROVIDER"}, {"GPU x N"}, {"LAYOUT"}, {"REGION"}, {"PLAN"},
+              " feasible options, by " + to_string(request.objective) + (request.one_off() && request.objective != Objective::time ? " per run" : "") +
+              ", " + cur + ")";
+    t.columns = {{"#", io::Align::right}, {"PROVIDER"}, {"GPU x N"}, {"INSTANCE"}, {"LAYOUT"}, {"REGION"}, {"PLAN"},
                  {"H/RUN", io::Align::right}, {"COST/RUN", io::Align::right}, {"COST/MONTH", io::Align::right},
                  {"BREAK-EVEN H/MO", io::Align::right}, {"USD/TFLOPS-H", io::Align::right}, {"NOTES"}};
     for (const auto& c : rec.ranked) {
@@ -306,12 +338,14 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
                      "/M tokens";
         if (!c.warnings.empty()) notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.warnings.size()) + " warning(s)";
         if (c.offer->variant_assumed) notes += std::string(notes.empty() ? "" : ", ") + "variant assumed";
+        if (!c.price_complete) notes += std::string(notes.empty() ? "" : ", ") + "GPU only; host VM extra";
+        if (c.parallel_copies > 1) notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.parallel_copies) + " in parallel";
         t.rows.push_back({std::to_string(c.rank), c.offer->provider,
                           c.gpu->id + " x" + std::to_string(c.gpu_count) + (c.instances > 1 ? " (" + std::to_string(c.instances) + " nodes)" : ""),
-                          layout_label(c.estimate.config, w.is_training()),
+                          instance_cell(*c.offer), layout_label(c.estimate.config, w.is_training()),
                           c.offer->region.empty() ? "-" : c.offer->region, plan_term_label(c.cost.plan, c.cost.term_months),
                           io::fmt_number(c.cost.hours_per_run, 2), io::fmt_number(c.cost.cost_per_run, 2),
-                          io::fmt_number(c.cost.cost_per_month, 2), io::fmt_optional(c.break_even_hours_per_month, 0),
+                          request.one_off() ? "-" : io::fmt_number(c.cost.cost_per_month, 2), io::fmt_optional(c.break_even_hours_per_month, 0),
                           io::fmt_optional(c.usd_per_tflops_hour, 4), notes});
     }
     doc.tables.push_back(t);
@@ -345,6 +379,7 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     }
     for (const auto& p : rec.providers_without_commitments)
         doc.notes.push_back("No commitment prices known for " + p + " (the catalog has none; the provider may still sell them).");
+    if (!rec.why_top.empty()) doc.notes.push_back("Why #1: " + join(rec.why_top, "; ") + ".");
     for (const auto& c : rec.ranked) {
         if (c.rank == 1 || opt.explain)
             for (const auto& x : c.warnings) doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x.message);
@@ -383,7 +418,11 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
 Runner setup_recommend(CLI::App& sub) {
     auto opt = std::make_shared<RecommendOptions>();
     add_workload_options(sub, opt->workload);
-    sub.add_option("--runs-per-week", opt->runs_per_week, "Training runs a week (default 1)")->check(finite_range(0.0, 10000.0));
+    sub.add_option("--runs-per-week", opt->runs_per_week, "Training runs a week (default 1; 0 = a one-off job, ranked by cost per run)")
+        ->check(finite_range(0.0, 10000.0))
+        ->each([opt](const std::string&) { opt->runs_per_week_given = true; });
+    sub.add_option("--runs", opt->runs, "A one-off job of N runs (not recurring): ranked by cost per run, no monthly cost")
+        ->check(CLI::Range(1, 1000000));
     sub.add_option("--dataset", opt->dataset, "Dataset modality")
         ->check(CLI::IsMember(kDatasetNames.names()));
     sub.add_option("--dataset-gb", opt->dataset_gb, "Dataset size in GB (local disk and host RAM checks)")->check(finite_range(0.0, 1e9));
@@ -399,6 +438,9 @@ Runner setup_recommend(CLI::App& sub) {
     sub.add_option("--checkpoint-minutes", opt->checkpoint_minutes, "Minutes between checkpoints (spot lost work)")->check(finite_range(0.0, 10080.0));
     sub.add_option("--budget-monthly", opt->budget_monthly, "Most the workload may cost a month (output currency)")->check(finite_range(0.0, 1e12));
     sub.add_option("--deadline-hours", opt->deadline_hours, "Longest a run may take")->check(finite_range(0.0, 1e6));
+    sub.add_option("--deadline-confidence", opt->deadline_confidence,
+                   "Check the deadline against the high end of the time band (high, default) or the estimate (point: rows that may miss are warned)")
+        ->check(CLI::IsMember(kDeadlineConfidenceNames.names()));
     sub.add_option("--objective", opt->objective, "What to rank by")->check(CLI::IsMember(kObjectiveNames.names()));
     sub.add_option("--gpu", opt->gpu, "Only these GPUs: NAME[,NAME…][:MEMORY][:COUNT]");
     sub.add_option("--provider", opt->providers, "Only this provider (repeatable)");

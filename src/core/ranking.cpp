@@ -35,11 +35,12 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
         double first, second;  // the objective's keys
         double hours, monthly;
         std::size_t index, group;
+        bool partial;  // a price known to be partial (GPU only): after every complete one
     };
     double min_cost = std::numeric_limits<double>::max(), min_hours = std::numeric_limits<double>::max();
     for (const auto& o : options)
         if (all || o.in_filter) {
-            min_cost = std::min(min_cost, o.cost.cost_per_month);
+            min_cost = std::min(min_cost, o.cost.rank_cost);
             min_hours = std::min(min_hours, o.cost.hours_per_run);
         }
     std::vector<Scored> scored;
@@ -47,19 +48,20 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
     for (std::size_t i = 0; i < options.size(); ++i) {
         if (!all && !options[i].in_filter) continue;
         const CostSummary& c = options[i].cost;
-        Scored x{0, 0, c.hours_per_run, c.cost_per_month, i, options[i].group};
+        Scored x{0, 0, c.hours_per_run, c.rank_cost, i, options[i].group, !options[i].price_complete};
         switch (objective) {
-            case Objective::cost: x.first = c.cost_per_month, x.second = c.hours_per_run; break;
-            case Objective::time: x.first = c.hours_per_run, x.second = c.cost_per_month; break;
+            case Objective::cost: x.first = c.rank_cost, x.second = c.hours_per_run; break;
+            case Objective::time: x.first = c.hours_per_run, x.second = c.rank_cost; break;
             case Objective::balanced:
                 // Geometric balance: each option's cost and time relative to the best of each.
-                x.first = (c.cost_per_month / std::max(min_cost, 1e-12)) * (c.hours_per_run / std::max(min_hours, 1e-12));
-                x.second = c.cost_per_month;
+                x.first = (c.rank_cost / std::max(min_cost, 1e-12)) * (c.hours_per_run / std::max(min_hours, 1e-12));
+                x.second = c.rank_cost;
                 break;
         }
         scored.push_back(x);
     }
     std::stable_sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
+        if (a.partial != b.partial) return b.partial;
         if (std::fabs(a.first - b.first) > 1e-9 * std::max(1.0, std::fabs(a.first))) return a.first < b.first;
         if (std::fabs(a.second - b.second) > 1e-9 * std::max(1.0, std::fabs(a.second))) return a.second < b.second;
         return tie_key(options[a.index]) < tie_key(options[b.index]);  // strings only on a tie
@@ -192,6 +194,44 @@ void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>&
                       money(b->cost.cost_per_run, currency).c_str(), money(c.cost.cost_per_run, currency).c_str());
         c.warnings.push_back({WarningKind::over_buying, buf});
     }
+}
+
+std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, const RecommendRequest& r) {
+    Candidate& top = ranked.front();
+    const Candidate* next = ranked.size() > 1 ? &ranked[1] : nullptr;
+    std::vector<std::string> why;
+    const double runs = one_off_runs(r);
+    auto job_cost = [&](const Candidate& c) { return runs > 0 ? c.cost.cost_per_run * runs : c.cost.cost_per_month; };
+    const std::string per = runs > 0 ? (runs == 1 ? " for the run" : " for the " + std::to_string(static_cast<long>(runs)) + " runs")
+                                     : " a month";
+    if (!next) {
+        why.push_back("the only option that passes every constraint and filter");
+    } else if (r.objective == Objective::time) {
+        why.push_back("fastest: " + hours_text(top.cost.hours_per_run) + " per run, against " + hours_text(next->cost.hours_per_run) +
+                      " for #2");
+    } else if (r.objective == Objective::cost) {
+        std::string hours = runs > 0 ? "" : " for this workload's " + hours_text(top.cost.hours_per_run * runs_per_month(r.runs_per_week)) + " a month";
+        why.push_back("cheapest" + hours + ": " + money(job_cost(top), r.currency) + per + ", against " +
+                      money(job_cost(*next), r.currency) + " for #2" +
+                      (next->price_complete || top.price_complete == next->price_complete ? "" : " (whose price is the GPU alone)"));
+    } else {
+        why.push_back("best balance of cost and time: " + money(job_cost(top), r.currency) + per + " and " +
+                      hours_text(top.cost.hours_per_run) + " per run");
+    }
+    if (r.deadline_hours) {
+        why.push_back("within the deadline of " + hours_text(*r.deadline_hours) + ": " +
+                      (r.deadline_confidence == DeadlineConfidence::high
+                           ? "up to " + hours_text(top.hours_high) + " per run at the high end of the time band"
+                           : hours_text(top.cost.hours_per_run) + " per run (estimate)"));
+    } else if (top.estimate.memory_available_gb > 0) {
+        const double share = top.estimate.memory_required_gb / top.estimate.memory_available_gb;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "fits in memory with %.0f%% to spare (%.1f of %.0f GB per GPU)", 100.0 * (1.0 - share),
+                      top.estimate.memory_required_gb, top.estimate.memory_available_gb);
+        why.push_back(buf);
+    }
+    top.reasons.insert(top.reasons.begin(), why.begin(), why.end());
+    return why;
 }
 
 }  // namespace gpuadvise::detail

@@ -30,22 +30,25 @@ void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& 
     // Budget and deadline bind only when the options they removed were otherwise feasible.
     if (!pool.over_budget.empty()) {
         auto best = std::min_element(pool.over_budget.begin(), pool.over_budget.end(), [](const detail::Option& a, const detail::Option& b) {
-            return a.cost.cost_per_month < b.cost.cost_per_month;
+            return a.cost.rank_cost < b.cost.rank_cost;
         });
         out.binding_constraint = Constraint::budget;
         out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" + std::to_string(best->gpu_count) + " (" +
-                           std::string(plan_label(best->cost.plan)) + ") costs " + detail::money(best->cost.cost_per_month, r.currency) +
-                           " a month, over the budget of " + detail::money(*r.budget_monthly, r.currency);
+                           std::string(plan_label(best->cost.plan)) + ") costs " + detail::money(best->cost.rank_cost, r.currency) +
+                           (r.one_off() ? " for the job" : " a month") + ", over the budget of " + detail::money(*r.budget_monthly, r.currency);
         return;
     }
     if (!pool.over_deadline.empty()) {
-        auto best = std::min_element(pool.over_deadline.begin(), pool.over_deadline.end(), [](const detail::Option& a, const detail::Option& b) {
-            return a.cost.hours_per_run < b.cost.hours_per_run;
+        const bool high = r.deadline_confidence == DeadlineConfidence::high;
+        auto best = std::min_element(pool.over_deadline.begin(), pool.over_deadline.end(), [high](const detail::Option& a, const detail::Option& b) {
+            return a.cost.hours_per_run * (high ? a.high_ratio : 1.0) < b.cost.hours_per_run * (high ? b.high_ratio : 1.0);
         });
         out.binding_constraint = Constraint::deadline;
         out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" + std::to_string(best->gpu_count) + " takes " +
-                           detail::hours_text(best->cost.hours_per_run) + " per run, over the deadline of " +
-                           detail::hours_text(*r.deadline_hours);
+                           (high ? detail::hours_text(best->cost.hours_per_run * best->high_ratio) + " per run at the high end of the time band (estimate " +
+                                       detail::hours_text(best->cost.hours_per_run) + ")"
+                                 : detail::hours_text(best->cost.hours_per_run) + " per run") +
+                           ", over the deadline of " + detail::hours_text(*r.deadline_hours);
         return;
     }
     auto most = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -117,14 +120,18 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     out.steps.push_back(detail::step4_scaling(in));
     out.steps.push_back(detail::pitfalls(in));
 
+    // The top option's cost as the ranking read it (a month's, or a one-off job's).
+    const double winner_cost = winner ? (request.one_off() ? winner->cost.cost_per_run * detail::one_off_runs(request)
+                                                           : winner->cost.cost_per_month)
+                                      : 0.0;
     if (winner && winner->gpu->family != out.heuristic_gpu_family) {
         // The cheapest of the tier's options (the first in cost order among equals), in one pass.
         const detail::Option* best_tier = nullptr;
         for (std::size_t i = 0; i < options.size(); ++i) {
             const auto& c = options[i];
             if (by_cost_position[i] == detail::kNotRanked || c.gpu->family != out.heuristic_gpu_family) continue;
-            if (!best_tier || c.cost.cost_per_month < best_tier->cost.cost_per_month ||
-                (c.cost.cost_per_month == best_tier->cost.cost_per_month &&
+            if (!best_tier || c.cost.rank_cost < best_tier->cost.rank_cost ||
+                (c.cost.rank_cost == best_tier->cost.rank_cost &&
                  by_cost_position[i] < by_cost_position[static_cast<std::size_t>(best_tier - options.data())]))
                 best_tier = &c;
         }
@@ -132,11 +139,11 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
             out.why_not_heuristic = "the source's tier rule picks " + out.heuristic_gpu_family + "; its best option (" +
                                     best_tier->offer->provider + " " + best_tier->gpu->id + " x" +
                                     std::to_string(best_tier->gpu_count) + ", " + std::string(plan_label(best_tier->cost.plan)) + ") costs " +
-                                    detail::money(best_tier->cost.cost_per_month, request.currency) + " a month and " +
+                                    detail::money(best_tier->cost.rank_cost, request.currency) + (request.one_off() ? " for the job and " : " a month and ") +
                                     detail::hours_text(best_tier->cost.hours_per_run) + " per run, against " +
-                                    detail::money(winner->cost.cost_per_month, request.currency) + " and " +
+                                    detail::money(winner_cost, request.currency) + " and " +
                                     detail::hours_text(winner->cost.hours_per_run) + " for the top option" +
-                                    (best_tier->cost.cost_per_month >= winner->cost.cost_per_month ? ""
+                                    (best_tier->cost.rank_cost >= winner_cost ? ""
                                      : !best_tier->in_filter ? " (it is outside your filters)"
                                                              : " (cheaper, but the ranking is by " +
                                                                    std::string(to_string(request.objective)) + ")");
@@ -158,6 +165,7 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
             c.reasons.push_back(std::string(plan_label(a.plan)) + (a.plan == Plan::reserved ? " (" + term_label(a.term_months) + ")" : "") +
                                 " would cost " + detail::money(a.cost_per_month, request.currency) + " a month");
     }
+    if (!ranked.empty()) out.why_top = detail::add_winner_reasons(ranked, request);
     out.ranked = std::move(ranked);
     out.rejected = std::move(pool.rejected);
     return out;

@@ -89,27 +89,43 @@ Plans price_plans(const Catalog& catalog, const Offer& o, const Configuration& c
         if (p == Plan::spot && !r.interruptible) continue;
         if (r.plan && r.plan->plan != p) continue;
         if (p == Plan::reserved && o.commitments.empty() && !o.reserved_per_month) continue;  // most offers: no commitment
+        if (p == Plan::reserved && r.one_off() && !r.plan) continue;  // a commitment for a one-off job: never the plan
         if (auto pc = cost_plan(catalog, o, config, p, hours, r.runs_per_week, spot, r.currency, r.plan ? r.plan->term_months : 0))
             plans.items[static_cast<std::size_t>(plans.count++)] = *pc;
     }
     return plans;
 }
 
-const PlanCost* choose_plan(const Plans& plans, const RecommendRequest& r) {
+// The hours a deadline is checked against: the high end of the time band (--deadline-confidence
+// high, the default) or the point estimate.
+double deadline_hours_of(double hours_per_run, double high_ratio, const RecommendRequest& r) {
+    return r.deadline_confidence == DeadlineConfidence::high ? hours_per_run * high_ratio : hours_per_run;
+}
+
+const PlanCost* choose_plan(const Plans& plans, const RecommendRequest& r, double high_ratio) {
     const PlanCost* best = nullptr;
+    const bool per_run = r.one_off();  // a one-off job: the cheapest run, not the cheapest month
+    auto cost = [per_run](const PlanCost& p) { return per_run ? p.cost_per_run : p.cost_per_month; };
     for (const auto& p : plans) {
-        if (r.deadline_hours && p.hours_per_run > *r.deadline_hours) continue;
+        if (r.deadline_hours && deadline_hours_of(p.hours_per_run, high_ratio, r) > *r.deadline_hours) continue;
         bool better = !best;
         if (best) {
             if (r.objective == Objective::time)
-                better = std::tie(p.hours_per_run, p.cost_per_month) < std::tie(best->hours_per_run, best->cost_per_month);
+                better = std::make_tuple(p.hours_per_run, cost(p)) < std::make_tuple(best->hours_per_run, cost(*best));
             else
-                better = p.cost_per_month < best->cost_per_month - 1e-9 ||
-                         (std::fabs(p.cost_per_month - best->cost_per_month) <= 1e-9 && p.plan != Plan::spot);
+                better = cost(p) < cost(*best) - 1e-9 || (std::fabs(cost(p) - cost(*best)) <= 1e-9 && p.plan != Plan::spot);
         }
         if (better) best = &p;
     }
     return best;
+}
+
+std::string deadline_miss_text(const Option& o, const RecommendRequest& r) {
+    if (r.deadline_confidence == DeadlineConfidence::point)
+        return hours_text(o.cost.hours_per_run) + " per run is over the deadline of " + hours_text(*r.deadline_hours);
+    return hours_text(o.cost.hours_per_run * o.high_ratio) + " per run at the high end of the time band (estimate " +
+           hours_text(o.cost.hours_per_run) + ") is over the deadline of " + hours_text(*r.deadline_hours) +
+           " (--deadline-confidence point checks the estimate)";
 }
 
 std::string slow_network_warning(const Option& o, double min_network) {
@@ -265,28 +281,32 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
             }
             c.slow_network = true;
         }
+        c.price_complete = o.price_complete;
+        c.high_ratio = c.estimate->hours_per_run + b.setup_hours > 0
+                           ? (c.estimate->hours_high + b.setup_hours) / (c.estimate->hours_per_run + b.setup_hours)
+                           : 1.0;
         const Plans plans = price_plans(catalog, o, c.estimate->config, c.estimate->hours_per_run + b.setup_hours, r, b.spot);
         if (plans.count == 0) {
             reject(Constraint::price, r.plan ? "no " + plan_filter_text(*r.plan) + " price (--plan)"
                                    : r.interruptible ? "no usable price" : "only a spot price, and the job is not --interruptible");
             continue;
         }
-        const PlanCost* chosen = choose_plan(plans, r);
+        const double runs = one_off_runs(r);
+        const PlanCost* chosen = choose_plan(plans, r, c.high_ratio);
         if (!chosen) {
             c.cost = CostSummary(*std::min_element(plans.begin(), plans.end(), [](const PlanCost& x, const PlanCost& y) {
                 return x.hours_per_run < y.hours_per_run;
-            }));
+            }), runs);
             if (in_filter) pool.over_deadline.push_back(c);
-            reject(Constraint::deadline, hours_text(c.cost.hours_per_run) + " per run is over the deadline of " +
-                                   hours_text(*r.deadline_hours));
+            reject(Constraint::deadline, deadline_miss_text(c, r));
             continue;
         }
-        c.cost = CostSummary(*chosen);
+        c.cost = CostSummary(*chosen, runs);
         c.has_reserved = std::any_of(plans.begin(), plans.end(), [](const PlanCost& p) { return p.plan == Plan::reserved; });
-        if (r.budget_monthly && c.cost.cost_per_month > *r.budget_monthly) {
+        if (r.budget_monthly && c.cost.rank_cost > *r.budget_monthly) {
             if (in_filter) pool.over_budget.push_back(c);
-            reject(Constraint::budget, money(c.cost.cost_per_month, r.currency) + " a month is over the budget of " +
-                                 money(*r.budget_monthly, r.currency));
+            reject(Constraint::budget, money(c.cost.rank_cost, r.currency) + (runs > 0 ? " for the job" : " a month") +
+                                 " is over the budget of " + money(*r.budget_monthly, r.currency));
             continue;
         }
         const GroupKey key{o.provider, o.gpu, o.instance_type, c.gpu_count, c.cost.plan};
@@ -323,6 +343,19 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     const double spot_factor = 1 + c.cost.spot_overhead.value_or(0);
     c.hours_low = (c.estimate.hours_low + b.setup_hours) * spot_factor;
     c.hours_high = (c.estimate.hours_high + b.setup_hours) * spot_factor;
+    c.price_complete = o.price_complete;
+    if (r.deadline_hours && r.deadline_confidence == DeadlineConfidence::point && c.hours_high > *r.deadline_hours)
+        c.warnings.push_back({WarningKind::deadline_risk, "may miss the deadline: the time band reaches " + hours_text(c.hours_high) +
+                                                              " per run, over the deadline of " + hours_text(*r.deadline_hours) +
+                                                              " (the estimate is " + hours_text(c.cost.hours_per_run) + ")"});
+    // One copy of the configuration has 168 h a week: a workload needing more runs on copies side by side.
+    if (!r.one_off()) {
+        const double weekly = c.cost.hours_per_run * r.runs_per_week;
+        c.parallel_copies = std::max(1, static_cast<int>(std::ceil(weekly / 168.0 - 1e-9)));
+        if (c.parallel_copies > 1)
+            c.reasons.push_back("needs " + hours_text(weekly) + " a week, more than the 168 h in a week: planned on " +
+                                std::to_string(c.parallel_copies) + " copies running in parallel (the cost is the same GPU-hours)");
+    }
     // The other commitment terms of the same configuration (the best one is the reserved plan above).
     if (!r.plan || r.plan->plan == Plan::reserved)
         for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.estimate->config.nodes, hours, r.runs_per_week, r.currency)) {

@@ -33,10 +33,15 @@ private:
 struct CostSummary {
     Plan plan = Plan::on_demand;
     double hours_per_run = 0, cost_per_run = 0, cost_per_month = 0;
+    double rank_cost = 0;  // what the cost ranking reads: the month's cost, or a one-off job's cost (runs x cost per run)
     CostSummary() = default;
-    explicit CostSummary(const PlanCost& c)
-        : plan(c.plan), hours_per_run(c.hours_per_run), cost_per_run(c.cost_per_run), cost_per_month(c.cost_per_month) {}
+    explicit CostSummary(const PlanCost& c, double one_off_runs = 0)
+        : plan(c.plan), hours_per_run(c.hours_per_run), cost_per_run(c.cost_per_run), cost_per_month(c.cost_per_month),
+          rank_cost(one_off_runs > 0 ? c.cost_per_run * one_off_runs : c.cost_per_month) {}
 };
+
+// Runs a one-off job makes (--runs N; 1 for --runs-per-week 0), 0 for a recurring one.
+inline double one_off_runs(const RecommendRequest& r) { return r.one_off() ? static_cast<double>(r.runs.value_or(1)) : 0.0; }
 
 // One way to run the job on one offer, costed on its best plan (about 100 bytes: there is one per offer).
 struct Option {
@@ -53,6 +58,8 @@ struct Option {
     bool in_filter = true;      // passes the user's --gpu/--provider/--region filters
     bool slow_network = false;  // several nodes without the RDMA the source asks for (a warning)
     bool has_reserved = false;  // a reserved plan exists for it (chosen or alternative)
+    bool price_complete = true; // the offer's price is not known to be partial (ranked before those that are)
+    double high_ratio = 1;      // the time band's high end / the point estimate, billed hours (set-up included)
 };
 
 struct CandidatePool {
@@ -96,6 +103,10 @@ void add_region_notes(Candidate& c, std::size_t kept, const Ranking& ranking, co
 // position in the cost ranking (kNotRanked: merged into another region's option).
 void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>& options,
                       const std::vector<std::size_t>& by_cost_position, double speed_fraction, const std::string& currency);
+
+// One or two plain reasons why #1 wins (its cost or speed against #2; the deadline or the memory
+// margin), put first in its reasons.
+std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, const RecommendRequest& request);
 
 std::string money(double amount, const std::string& currency);
 std::string hours_text(double hours);

@@ -85,12 +85,12 @@ void serialize(Archive& ar, Commitment& x) {
     ar(x.term_months, x.price_per_month, x.discount, x.upfront, x.scope, x.source, x.as_of, x.note);
 }
 
-GPUADVISE_MEMBERS(Offer, 18);
+GPUADVISE_MEMBERS(Offer, 19);
 template <class Archive>
 void serialize(Archive& ar, Offer& x) {
     ar(x.provider, x.gpu, x.gpu_count, x.region, x.instance_type, x.currency, x.on_demand_per_hour,
        x.reserved_per_month, x.spot_per_hour, x.vcpus, x.ram_gb, x.local_disk_gb, x.as_of, x.source, x.notes, x.where,
-       x.commitments, x.variant_assumed);
+       x.commitments, x.variant_assumed, x.price_complete);
 }
 
 GPUADVISE_MEMBERS(ExchangeRate, 4);

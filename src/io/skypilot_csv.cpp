@@ -91,6 +91,16 @@ std::string gcp_host_type(std::string_view accelerator, double count) {
     return "";
 }
 
+// N1-attached GPUs (T4, V100, P100, P4, K80) have no fixed host: SkyPilot's default for one GPU is an
+// n1 host of 8 vCPUs and at least 4 GiB per vCPU, n1-highmem-8 (sky/catalog/gcp_catalog.py:
+// _DEFAULT_HOST_VM_FAMILY, _DEFAULT_NUM_VCPUS = 8, _DEFAULT_MEMORY_CPU_RATIO = 4). Scaled to 8 vCPUs per
+// GPU for several (an estimate of the host a user would pick; within GCP's vCPU limit per GPU count).
+std::string gcp_n1_host_type(std::string_view accelerator, double count) {
+    if (!(count >= 1 && count <= 8)) return "";
+    if (accelerator != "T4" && accelerator != "V100" && accelerator != "P100" && accelerator != "P4" && accelerator != "K80") return "";
+    return "n1-highmem-" + std::to_string(8 * static_cast<int>(count));
+}
+
 class TableReader {
 public:
     TableReader(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags)
@@ -307,6 +317,15 @@ private:
         if (!host_type.empty())
             if (auto it = hosts_.find(host_type + "|" + (a.zone.empty() ? a.region : a.zone)); it != hosts_.end())
                 host = &it->second;
+        if (host_type.empty())  // an N1 GPU: priced with the default n1 host when the table has its row
+            if (const std::string n1 = gcp_n1_host_type(a.accelerator, a.count); !n1.empty())
+                if (auto it = hosts_.find(n1 + "|" + (a.zone.empty() ? a.region : a.zone)); it != hosts_.end() &&
+                                                                                          it->second.on_demand && *it->second.on_demand > 0) {
+                    host = &it->second;
+                    instance = n1;
+                    notes.push_back("host VM " + n1 + " included (SkyPilot's default n1 host for this GPU count; an estimate of the host you would pick)");
+                }
+        bool complete = true;
         if (host && host->on_demand && *host->on_demand > 0) {
             if (a.on_demand) *a.on_demand += *host->on_demand;
             if (a.spot && host->spot && *host->spot > 0) *a.spot += *host->spot;
@@ -315,6 +334,7 @@ private:
             ram_gb = host->ram_gb;
         } else {
             const bool g2 = a.accelerator == "L4";
+            complete = false;
             if (host_type.empty()) instance = g2 ? "g2-standard-*" : "n1-*";
             notes.push_back("GPU-only price: the " + instance + " host VM is not included" +
                             (host ? " (its price in the table is 0)" : " (no host row in the table)"));
@@ -328,11 +348,12 @@ private:
         r.count = a.count;
         r.line = a.line;
         r.source = a.source;
-        add_offer(r, instance, a.on_demand, a.spot, vcpus, ram_gb, std::move(notes));
+        add_offer(r, instance, a.on_demand, a.spot, vcpus, ram_gb, std::move(notes), complete);
     }
 
     void add_offer(const Row& r, std::string_view machine, std::optional<double> on_demand, std::optional<double> spot,
-                   std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<std::string> notes) {
+                   std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<std::string> notes,
+                   bool price_complete = true) {
         if (!(r.count >= 1 && r.count <= 4096) || r.count != static_cast<double>(static_cast<int>(r.count))) {
             count(r.source, SkipKind::other, "accelerator count not a whole number from 1 to 4096");
             return;
@@ -383,6 +404,7 @@ private:
         o.source = source_;
         o.notes = std::move(notes);
         o.variant_assumed = !m.variant_assumed.empty();
+        o.price_complete = price_complete;
         o.where = {display_names_[r.source], r.line, 0};
         chain_.push_back(index_[slot].second);
         index_[slot] = {hash, catalog_.offers.size() - 1};

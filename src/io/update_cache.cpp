@@ -181,7 +181,7 @@ FilteredTable filter_skypilot_rows(std::string_view bytes) {
         const std::string_view acc = field(accelerator), type = field(instance);
         bool keep = !acc.empty();
         if (!keep)  // GCP host VM rows of the GPU machine families price the accelerator rows
-            for (std::string_view p : {"a2-", "a3-", "a4-", "g2-", "g4-"})
+            for (std::string_view p : {"a2-", "a3-", "a4-", "g2-", "g4-", "n1-highmem-"})  // n1-highmem: the default N1 GPU host
                 if (type.substr(0, p.size()) == p) keep = true;
         if (!keep) continue;
         ++t.rows_kept;

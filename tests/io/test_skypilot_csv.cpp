@@ -147,12 +147,42 @@ TEST_CASE("GCP accelerator rows are priced with the host row of their zone, or m
     CHECK(*t4.on_demand_per_hour == Approx(0.35));
     REQUIRE(t4.notes.size() == 1);
     CHECK(t4.notes[0].find("GPU-only price") == 0);
+    CHECK_FALSE(t4.price_complete);
+    CHECK(a100.price_complete);
     const Offer& h100 = l.catalog.offers[2];  // no a3 host row for that zone: GPU-only, spot above on-demand dropped
     CHECK(h100.gpu == "h100-sxm");
+    CHECK_FALSE(h100.price_complete);
     CHECK_FALSE(h100.spot_per_hour);
     CHECK(l.reasons["sentinel price 700.0 (zone does not offer it)"] == 2);
     CHECK(l.reasons["not a GPU (TPU)"] == 1);
     CHECK(l.reasons["spot price not below on-demand (spot price dropped)"] == 1);
+}
+
+TEST_CASE("an N1 GPU is priced with the table's n1-highmem host of its zone (SkyPilot's default), else GPU-only", "[io]") {
+    auto l = load("gcp",
+                  "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice\n"
+                  "n1-highmem-8,8.0,52.0,,,,us-central1,us-central1-a,0.47,0.10\n"
+                  "n1-highmem-16,16.0,104.0,,,,us-central1,us-central1-a,0.95,0.20\n"
+                  ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-central1,us-central1-a,0.35,0.12\n"
+                  ",,,T4,2,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-central1,us-central1-a,0.70,0.24\n"
+                  ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},europe-west4,europe-west4-b,0.35,0.12\n");
+    REQUIRE(l.errors.empty());
+    REQUIRE(l.catalog.offers.size() == 3);
+    const Offer& one = l.catalog.offers[0];
+    CHECK(one.instance_type == "n1-highmem-8");
+    CHECK(*one.on_demand_per_hour == Approx(0.82));
+    CHECK(*one.spot_per_hour == Approx(0.22));
+    CHECK(one.vcpus == Approx(8));
+    CHECK(one.ram_gb == Approx(52));
+    CHECK(one.price_complete);
+    const Offer& two = l.catalog.offers[1];
+    CHECK(two.instance_type == "n1-highmem-16");
+    CHECK(*two.on_demand_per_hour == Approx(1.65));
+    CHECK(two.price_complete);
+    const Offer& eu = l.catalog.offers[2];  // no host row in that zone
+    CHECK(eu.instance_type == "n1-*");
+    CHECK_FALSE(eu.price_complete);
+    CHECK(*eu.on_demand_per_hour == Approx(0.35));
 }
 
 TEST_CASE("empty and zero prices are counted; rows without any price are dropped", "[io]") {

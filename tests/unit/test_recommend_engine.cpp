@@ -118,9 +118,27 @@ TEST_CASE("plan: a deadline that spot's overhead would miss keeps on-demand", "[
     auto req = request(c, "midnet", 1, 10.0, "a100");
     req.interruptible = true;
     req.deadline_hours = 10.1;  // spot takes 10.2 h
+    req.deadline_confidence = DeadlineConfidence::point;  // on the estimate: the band's high end is over 10.1 h
     auto r = recommend(c, req);
     REQUIRE(r.ranked.size() == 1);
     CHECK(r.ranked[0].cost.plan == Plan::on_demand);
+    REQUIRE_FALSE(r.ranked[0].warnings.empty());
+    CHECK(contains(r.ranked[0].warnings.back().message, "may miss the deadline"));
+}
+
+TEST_CASE("deadline: checked on the high end of the time band by default", "[core]") {
+    Catalog c = one_a100();
+    auto req = request(c, "midnet", 1, 10.0, "a100");
+    req.deadline_hours = 10.1;
+    auto strict = recommend(c, req);
+    CHECK(strict.ranked.empty());
+    CHECK(strict.binding_constraint == Constraint::deadline);
+    CHECK(contains(strict.nearest_miss, "high end of the time band"));
+    req.deadline_hours = 1000;
+    auto loose = recommend(c, req);
+    REQUIRE(loose.ranked.size() == 1);
+    CHECK(loose.ranked[0].hours_high <= 1000);
+    CHECK(contains(loose.why_top.back(), "within the deadline"));
 }
 
 namespace {
@@ -173,7 +191,7 @@ TEST_CASE("deadline: slower options are removed; nothing fast enough -> the fast
     auto none = recommend(c, req);
     CHECK(none.ranked.empty());
     CHECK(binding_constraint(none) == "deadline");
-    CHECK(none.nearest_miss == "p a100 x1 takes 10 h per run, over the deadline of 5.0 h");
+    CHECK(none.nearest_miss == "p a100 x1 takes 11 h per run at the high end of the time band (estimate 10 h), over the deadline of 5.0 h");
 }
 
 TEST_CASE("nothing fits: memory binds when no GPU holds the model, filters when nothing matches", "[core]") {
