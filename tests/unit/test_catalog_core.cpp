@@ -192,7 +192,8 @@ TEST_CASE("each lint warning carries its kind, which code matches instead of the
     c.calibration.push_back({});
     c.calibration.back().model = "no-such-model";                           // unused calibration point
     std::map<DiagnosticKind, int> kinds;
-    for (const auto& x : lint_catalog(c, "2026-11-29").all()) ++kinds[x.kind];
+    const Diagnostics d = lint_catalog(c, "2026-11-29");
+    for (const auto& x : d.all()) ++kinds[x.kind];
     CHECK(kinds[DiagnosticKind::price_inconsistency] == 1);
     CHECK(kinds[DiagnosticKind::zero_price] == 1);
     CHECK(kinds[DiagnosticKind::stale_prices] == 1);

@@ -285,6 +285,13 @@ TEST_CASE("step 1 and the estimate: a tiny model, 'a CPU would do' and tight mem
         for (const auto& n : r.ranked.at(0).estimate.notes) all += n + "\n";
         return all;
     };
+    auto gpu_job = recommend(c, request(c, "tinynet"));  // tiny, but too much work in all for a CPU
+    REQUIRE(finding(gpu_job, "1.tiny_model"));
+    CHECK_FALSE(contains(finding(gpu_job, "1.tiny_model")->message, "CPU"));
+    CHECK_FALSE(contains(notes_of(gpu_job), "CPU"));
+
+    c.policy.set("cpu_max_flops", 1e30);  // any amount of work and memory is fine for a CPU now
+    c.policy.set("cpu_max_memory_gb", 1e6);
     auto tiny = recommend(c, request(c, "tinynet"));
     REQUIRE(finding(tiny, "1.tiny_model"));
     CHECK(contains(finding(tiny, "1.tiny_model")->message, "(a CPU would do too)"));
