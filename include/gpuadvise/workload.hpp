@@ -139,6 +139,9 @@ Precision resolve_precision(const Workload& w, const Gpu& gpu);
 // Whether PyTorch can run this precision on the GPU: bf16/tf32 need CC >= 8.0, fp8 CC >= 8.9
 // (gpu-facts §5c rules 3-4) and a datasheet figure.
 bool precision_supported(const Gpu& gpu, Precision p);
+// Why a GPU without support for p cannot run it, and what to use instead (the estimate's note, and the
+// hint when no selected GPU supports it): "BF16 needs compute capability 8.0 or newer; use --precision fp16 …".
+std::string precision_unsupported_reason(Precision p);
 
 struct MemoryBreakdown {
     double weights_gb = 0;
@@ -180,6 +183,9 @@ struct Estimate {
 // layout that fits (within the workload's pins) and time, memory and serving figures follow from it.
 Estimate estimate_job(const Catalog& catalog, const Workload& workload, const Gpu& gpu, int gpus_per_node,
                       const LinkSpec& link = {});
+// True when a CPU would do the job: small in compute, memory and parameters (policy cpu_max_flops,
+// cpu_max_memory_gb, cpu_max_params) and not a decoder LLM. The estimate's note and step 1 both ask it.
+bool cpu_would_do(const Workload& workload, const Estimate& estimate, const Policy& policy);
 
 // --- The parts, exposed for tests and for docs/methodology.md. ---
 

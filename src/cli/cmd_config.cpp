@@ -10,7 +10,7 @@
 namespace gpuadvise::cli {
 namespace {
 
-CLI::App& root_of(CLI::App& sub) {
+CLI::App& config_root(CLI::App& sub) {
     CLI::App* a = &sub;
     while (a->get_parent()) a = a->get_parent();
     return *a;
@@ -39,9 +39,9 @@ int run_config_show(Context& ctx, CLI::App& root) {
     nlohmann::ordered_json file = nlohmann::ordered_json::object();
     file["path"] = location ? nlohmann::ordered_json(location->path) : nlohmann::ordered_json(nullptr);
     file["exists"] = exists;
-    file["from"] = location ? nlohmann::ordered_json(location->from == "GPUADVISE_CONFIG" ? "environment GPUADVISE_CONFIG"
-                                                     : location->from == "XDG_CONFIG_HOME" ? "environment XDG_CONFIG_HOME"
-                                                                                           : "default ($HOME/.config)")
+    file["from"] = location ? nlohmann::ordered_json(location->from == io::ConfigSource::gpuadvise_config ? "environment GPUADVISE_CONFIG"
+                                                     : location->from == io::ConfigSource::xdg_config_home ? "environment XDG_CONFIG_HOME"
+                                                                                                            : "default ($HOME/.config)")
                             : nlohmann::ordered_json(nullptr);
     json["config_file"] = file;
 
@@ -53,17 +53,20 @@ int run_config_show(Context& ctx, CLI::App& root) {
         const std::string k(key.key);
         const io::UserSetting* s = config.find(k);
         const auto origin = ctx.global.setting_origins.find(k);
-        std::string from = origin != ctx.global.setting_origins.end() ? origin->second : "default";
+        const bool in_config = origin != ctx.global.setting_origins.end() && origin->second.source == SettingSource::config_file;
+        const std::string from = origin == ctx.global.setting_origins.end() ? "default"
+                                 : in_config                                ? "config " + origin->second.where
+                                                                            : "command line";
         std::vector<std::string> values;
         if (k == "currency") values = {ctx.currency()};
-        else if (s && from.rfind("config ", 0) == 0) values = s->values;
+        else if (s && in_config) values = s->values;
         else if (std::string d = default_of(root, option_for_key(k)); !d.empty()) values = {d};
         nlohmann::ordered_json j;
         j["key"] = k;
         j["value"] = key.list ? nlohmann::ordered_json(values)
                               : values.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(values.front());
-        j["from"] = from.rfind("config ", 0) == 0 ? "config" : from;
-        j["where"] = from.rfind("config ", 0) == 0 ? nlohmann::ordered_json(from.substr(7)) : nlohmann::ordered_json(nullptr);
+        j["from"] = in_config ? "config" : from;
+        j["where"] = in_config ? nlohmann::ordered_json(origin->second.where) : nlohmann::ordered_json(nullptr);
         j["meaning"] = std::string(key.meaning);
         settings.push_back(j);
         std::string shown = join(values, ", ");
@@ -91,7 +94,7 @@ Runner setup_config(CLI::App& sub) {
                "The file is $XDG_CONFIG_HOME/gpuadvise/config.yaml (~/.config/gpuadvise/config.yaml), or the "
                "one GPUADVISE_CONFIG names. Keys: currency, objective, top, providers, exclude_providers.");
     CLI::App* self = &sub;
-    return [self](Context& ctx) { return run_config_show(ctx, root_of(*self)); };
+    return [self](Context& ctx) { return run_config_show(ctx, config_root(*self)); };
 }
 
 }  // namespace gpuadvise::cli

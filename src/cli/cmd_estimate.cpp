@@ -57,7 +57,7 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
     if (!any_supported) {
         throw UsageError("--precision " + std::string(to_string(*w.precision)) + " is not supported by " +
                              (gpus.size() == 1 ? gpus.front()->id : std::string("any selected GPU")),
-                         estimates.front().notes.empty() ? "" : estimates.front().notes.front().substr(estimates.front().notes.front().find(": ") + 2));
+                         precision_unsupported_reason(estimates.front().precision));
     }
 
     auto json = json_document();

@@ -57,7 +57,7 @@ void apply_user_config(CLI::App& root, const CLI::App& chosen, Context& ctx) {
             if (CLI::Option* o = a->get_option_no_throw("--provider"); o && o->count() > 0)
                 for (const auto& r : o->results()) asked_providers.push_back(r);
     if (CLI::Option* c = root.get_option_no_throw("--currency"); c && c->count() > 0)
-        ctx.global.setting_origins["currency"] = "command line";
+        ctx.global.setting_origins["currency"] = {SettingSource::command_line, {}};
 
     for (const io::UserSetting& s : config.settings) {
         const std::string option = option_for_key(s.key);
@@ -72,14 +72,14 @@ void apply_user_config(CLI::App& root, const CLI::App& chosen, Context& ctx) {
                 bad_value(s, e.what());
             }
         }
-        if (!ctx.global.setting_origins.count(s.key)) ctx.global.setting_origins[s.key] = "config " + located(s.where);
+        if (!ctx.global.setting_origins.count(s.key)) ctx.global.setting_origins[s.key] = {SettingSource::config_file, located(s.where)};
     }
     const io::UserSetting* include = config.find("providers");
     const io::UserSetting* exclude = config.find("exclude_providers");
     const io::UserSetting* currency = config.find("currency");
-    if (exclude) ctx.global.setting_origins["exclude_providers"] = "config " + located(exclude->where);
+    if (exclude) ctx.global.setting_origins["exclude_providers"] = {SettingSource::config_file, located(exclude->where)};
     if (CLI::Option* c = root.get_option_no_throw("--currency"); currency && c && c->count() > 0 &&
-                                                                 ctx.global.setting_origins.at("currency") == "command line")
+                                                                 ctx.global.setting_origins.at("currency").source == SettingSource::command_line)
         currency = nullptr;  // the command line's currency is checked as an option
     if (!include && !exclude && !currency) return;
     const bool filter = chosen.get_name() != "catalog";

@@ -49,8 +49,7 @@ void Context::summarize_data_warnings(const Catalog& catalog) {
     std::size_t count = 0;
     const Diagnostic* first = nullptr;
     for (const auto& d : catalog.warnings.all())
-        if (d.severity == Severity::warning && d.message.find("(policy max_price_age_days)") == std::string::npos &&
-            !std::string_view(d.where.file).starts_with("<built-in>/")) {
+        if (d.severity == Severity::warning && d.kind != DiagnosticKind::stale_prices && !io::is_builtin_file(d.where.file)) {
             if (!first) first = &d;
             ++count;
         }

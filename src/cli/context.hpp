@@ -20,6 +20,13 @@ namespace gpuadvise::cli {
 
 enum class Format { table, json, csv, markdown };
 
+// Where a configuration setting came from: the command line, or the config file at `where` ("file:line").
+enum class SettingSource { command_line, config_file };
+struct SettingOrigin {
+    SettingSource source = SettingSource::command_line;
+    std::string where;
+};
+
 struct GlobalOptions {
     std::vector<std::string> catalogs;  // --catalog, repeatable
     bool no_default_catalog = false;
@@ -29,7 +36,7 @@ struct GlobalOptions {
     std::string color = "auto";
     std::string currency = "USD";
     bool quiet = false;
-    std::map<std::string, std::string> setting_origins;  // where config settings came from (cli/config.cpp)
+    std::map<std::string, SettingOrigin> setting_origins;  // where config settings came from (cli/config.cpp)
     std::function<void(Catalog&)> catalog_filter;        // the configuration's provider filters (cli/config.cpp)
     bool strict_variants = false;  // --strict-variants
     std::string as_of;             // --as-of for SkyPilot tables given with --catalog

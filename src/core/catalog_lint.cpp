@@ -106,8 +106,12 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
         const bool gpu_known = std::any_of(catalog.gpus.begin(), catalog.gpus.end(), [&](const Gpu& g) { return g.id == c.gpu; });
         const bool model_known =
             std::any_of(catalog.models.begin(), catalog.models.end(), [&](const ModelPreset& m) { return m.id == c.model; });
-        if (!model_known) d.warning(c.where, "calibration: model '" + c.model + "' is not a model preset; the point is not used");
-        else if (!gpu_known) d.warning(c.where, "calibration: GPU '" + c.gpu + "' is not in the catalog; the point is not used");
+        if (!model_known)
+            d.warning(c.where, "calibration: model '" + c.model + "' is not a model preset; the point is not used",
+                      DiagnosticKind::unused_calibration);
+        else if (!gpu_known)
+            d.warning(c.where, "calibration: GPU '" + c.gpu + "' is not in the catalog; the point is not used",
+                      DiagnosticKind::unused_calibration);
     }
     const double hours_per_month = catalog.policy.get("hours_per_month");
     const double max_age = catalog.policy.get("max_price_age_days");
@@ -138,16 +142,17 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
         if (o.on_demand_per_hour && o.spot_per_hour && *o.spot_per_hour >= *o.on_demand_per_hour &&
             *o.spot_per_hour > 0)
             d.warning(o.where, what_text() + ": spot price " + money(*o.spot_per_hour) + " is not below on-demand " +
-                                   money(*o.on_demand_per_hour));
+                                   money(*o.on_demand_per_hour), DiagnosticKind::price_inconsistency);
         if (o.on_demand_per_hour && o.reserved_per_month &&
             *o.reserved_per_month >= hours_per_month * *o.on_demand_per_hour && *o.on_demand_per_hour > 0)
             d.warning(o.where, what_text() + ": reserved " + money(*o.reserved_per_month) + "/month costs more than " +
-                                   money(hours_per_month) + " h of on-demand");
+                                   money(hours_per_month) + " h of on-demand", DiagnosticKind::price_inconsistency);
         for (const auto& k : o.commitments) {
             if (o.on_demand_per_hour && *o.on_demand_per_hour > 0 && k.price_per_month >= hours_per_month * *o.on_demand_per_hour &&
                 !(o.reserved_per_month && k.term_months == 1 && k.price_per_month == *o.reserved_per_month))  // warned above
                 d.warning(o.where, what_text() + ": " + std::to_string(k.term_months) + "-month commitment " + money(k.price_per_month) +
-                                       "/month costs more than " + money(hours_per_month) + " h of on-demand (it never pays off)");
+                                       "/month costs more than " + money(hours_per_month) + " h of on-demand (it never pays off)",
+                          DiagnosticKind::price_inconsistency);
             if (k.term_months <= 0) d.error(o.where, what_text() + ": a commitment without a term (term_months)");
             if (k.discount && (*k.discount < 0 || *k.discount > 0.95))
                 d.error(o.where, what_text() + ": commitment discount " + money(100 * *k.discount) + " % is outside 0-95 %");
@@ -155,10 +160,10 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
         for (auto [name, price] : {std::pair{"on_demand_per_hour", o.on_demand_per_hour},
                                    std::pair{"reserved_per_month", o.reserved_per_month},
                                    std::pair{"spot_per_hour", o.spot_per_hour}})
-            if (price && *price == 0) d.warning(o.where, what_text() + ": " + name + " is 0");
+            if (price && *price == 0) d.warning(o.where, what_text() + ": " + name + " is 0", DiagnosticKind::zero_price);
         if (duplicate[i])
             d.warning(o.where, what_text() + (o.instance_type.empty() ? "" : " (" + o.instance_type + ")") +
-                                   ": duplicate offer");
+                                   ": duplicate offer", DiagnosticKind::duplicate_offer);
         if (today_days) {
             if (!parsed_as_of || o.as_of != last_as_of) {
                 parsed_as_of = true;
@@ -169,7 +174,7 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
             if (o.as_of.empty()) {  // as-of unknown (a table dated only by a file time): treated as stale
                 if (unknown_by_provider[o.provider]++ == 0) unknown_where[o.provider] = o.where;
             } else if (!as_of) {
-                d.warning(o.where, what_text() + ": as_of '" + o.as_of + "' is not a YYYY-MM-DD date");
+                d.warning(o.where, what_text() + ": as_of '" + o.as_of + "' is not a YYYY-MM-DD date", DiagnosticKind::bad_date);
             } else if (*as_of > *today_days + 1) {  // a day of slack for time zones
                 if (future_by_provider[o.provider]++ == 0) future_where[o.provider] = o.where;
             } else if (static_cast<double>(*today_days - *as_of) > max_age) {
@@ -179,15 +184,18 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
     }
     for (const auto& [provider, count] : future_by_provider)
         d.warning(future_where[provider], "provider '" + provider + "': " + std::to_string(count) +
-                                              " price(s) dated after today (as_of in the future); check the date");
+                                              " price(s) dated after today (as_of in the future); check the date",
+                  DiagnosticKind::future_prices);
     for (const auto& [provider, count] : stale_by_provider)
         d.warning(stale_where[provider], "provider '" + provider + "': " + std::to_string(count) +
                                              " price(s) older than " + money(max_age) +
-                                             " days (policy max_price_age_days); re-check them before relying on them");
+                                             " days (policy max_price_age_days); re-check them before relying on them",
+                  DiagnosticKind::stale_prices);
     for (const auto& [provider, count] : unknown_by_provider)
         d.warning(unknown_where[provider], "provider '" + provider + "': " + std::to_string(count) +
                                                " price(s) of unknown date (as-of unknown: only a file time is known), "
-                                               "treated as stale; give --as-of DATE or run 'gpuadvise catalog update'");
+                                               "treated as stale; give --as-of DATE or run 'gpuadvise catalog update'",
+                  DiagnosticKind::undated_prices);
     return d;
 }
 

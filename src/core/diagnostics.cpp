@@ -8,8 +8,8 @@ void Diagnostics::error(SourceLocation where, std::string message) {
     items_.push_back({Severity::error, std::move(where), std::move(message)});
 }
 
-void Diagnostics::warning(SourceLocation where, std::string message) {
-    items_.push_back({Severity::warning, std::move(where), std::move(message)});
+void Diagnostics::warning(SourceLocation where, std::string message, DiagnosticKind kind) {
+    items_.push_back({Severity::warning, std::move(where), std::move(message), kind});
 }
 
 void Diagnostics::add(Diagnostic d) { items_.push_back(std::move(d)); }

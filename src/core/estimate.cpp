@@ -11,13 +11,6 @@
 namespace gpuadvise {
 namespace {
 
-constexpr double kTinyUtilisation = 0.05;  // "< 5 % for tiny nets" (§3b)
-// "A CPU would do" only for jobs small in compute and memory: under 0.1 PFLOP of work in the whole
-// run and 2 GB of memory (a laptop CPU sustains ~0.1-1 TFLOP/s: minutes to hours), never LLMs.
-constexpr double kCpuMaxFlops = 1e14;
-constexpr double kCpuMaxMemoryGb = 2;
-constexpr double kCpuMaxParams = 1e8;
-
 std::string fmt(double v, int decimals) {
     std::ostringstream ss;
     ss.setf(std::ios::fixed);
@@ -100,12 +93,8 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
     e.throughput_unit = w.unit + "/s";
     e.precision_supported = precision_supported(gpu, e.precision);
     if (!e.precision_supported) {
-        std::string why = e.precision == Precision::fp8    ? "FP8 needs compute capability 8.9 or newer"
-                          : e.precision == Precision::bf16 ? "BF16 needs compute capability 8.0 or newer"
-                          : e.precision == Precision::tf32 ? "TF32 needs compute capability 8.0 or newer"
-                                                           : "the datasheet has no figure for it";
-        e.notes.push_back(gpu.id + " cannot run " + std::string(to_string(e.precision)) + ": " + why +
-                          "; use --precision fp16 (or leave it out for mixed precision)");
+        e.notes.push_back(gpu.id + " cannot run " + std::string(to_string(e.precision)) + ": " +
+                          precision_unsupported_reason(e.precision));
         e.basis = TimeBasis::estimated;
         return e;
     }
@@ -121,8 +110,9 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
                           (n > 1 ? " with the best layout (" + layout_text(plan.layout, w.is_training()) + ")" : std::string()) +
                           ", " + gpu.id + " has " + fmt(gpu.memory_gb, 0) + " GB");
         for (auto& s : fit_suggestions(w, e.precision, gpu, e.config.gpus_per_node, e.config.nodes)) e.notes.push_back(std::move(s));
-    } else if (e.memory_required_gb > 0.9 * e.memory_available_gb && !plan.serving)
-        e.notes.push_back("tight: less than 10 % of memory to spare");
+    } else if (const double tight = catalog.policy.get("tight_memory_share");
+               e.memory_required_gb > tight * e.memory_available_gb && !plan.serving)
+        e.notes.push_back("tight: less than " + fmt(100 * (1 - tight), 0) + " % of memory to spare");
     if (e.config.nodes > 1 && link.inter_node_gbps <= 0)
         e.notes.push_back("network between nodes unknown: assumed 100 Gbit/s per node (give --network-gbps)");
     const LayoutTiming& t = plan.timing;
@@ -172,13 +162,26 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
     if (n > 1 && e.comm_share > catalog.policy.get("comm_share_warn"))
         e.notes.push_back("communication takes " + fmt(100 * e.comm_share, 0) +
                           " % of step time: prefer NVLink (SXM) GPUs, a faster network, fewer larger GPUs, or a larger global batch");
-    const bool small_job = e.total_flops < kCpuMaxFlops && e.memory_required_gb < kCpuMaxMemoryGb && w.params < kCpuMaxParams &&
-                           !w.shape.decoder;
-    if (e.utilisation < kTinyUtilisation && w.is_training())
+    const bool small_job = cpu_would_do(w, e, catalog.policy);
+    if (e.utilisation < catalog.policy.get("tiny_utilisation") && w.is_training())
         e.notes.push_back("estimated utilisation is only " + fmt(100 * e.utilisation, e.utilisation < 0.001 ? 3 : 1) +
                           " % of the " + gpu.id + "'s peak: the model is too small to keep it busy; a small GPU (T4-class)" +
                           (small_job ? " or a CPU would do" : " would do"));
     return e;
+}
+
+std::string precision_unsupported_reason(Precision p) {
+    const std::string why = p == Precision::fp8    ? "FP8 needs compute capability 8.9 or newer"
+                            : p == Precision::bf16 ? "BF16 needs compute capability 8.0 or newer"
+                            : p == Precision::tf32 ? "TF32 needs compute capability 8.0 or newer"
+                                                   : "the datasheet has no figure for it";
+    return why + "; use --precision fp16 (or leave it out for mixed precision)";
+}
+
+// "A CPU would do" only for jobs small in compute, memory and parameters (policy cpu_max_*), never LLMs.
+bool cpu_would_do(const Workload& w, const Estimate& e, const Policy& policy) {
+    return e.total_flops < policy.get("cpu_max_flops") && e.memory_required_gb < policy.get("cpu_max_memory_gb") &&
+           w.params < policy.get("cpu_max_params") && !w.shape.decoder;
 }
 
 }  // namespace gpuadvise

@@ -338,15 +338,14 @@ std::vector<int> pipeline_choices(const Workload& w, int rest, bool serving) {
     return serving ? divisors(rest, std::min(64, w.shape.layers)) : divisors(rest, std::min(128, w.shape.layers));
 }
 
-// The planner's order: fitting first; then layouts leaving 10 % of memory for the allocator's
-// fragmentation before tighter ones; then the fastest; ties to less model parallelism, larger
-// micro-batches, lower ZeRO stages and no recompute.
-constexpr double kComfortableMemoryShare = 0.9;
-bool better(const PlannedLayout& a, const PlannedLayout& b, double memory_gb) {
+// The planner's order: fitting first; then layouts leaving memory for the allocator's fragmentation
+// (at most policy tight_memory_share used) before tighter ones; then the fastest; ties to less model
+// parallelism, larger micro-batches, lower ZeRO stages and no recompute.
+bool better(const PlannedLayout& a, const PlannedLayout& b, double comfortable_gb) {
     if (a.fits != b.fits) return a.fits;
     if (!a.fits) return a.memory.total_gb() < b.memory.total_gb();
-    const bool ca = a.memory.total_gb() <= kComfortableMemoryShare * memory_gb;
-    const bool cb = b.memory.total_gb() <= kComfortableMemoryShare * memory_gb;
+    const bool ca = a.memory.total_gb() <= comfortable_gb;
+    const bool cb = b.memory.total_gb() <= comfortable_gb;
     if (ca != cb) return ca;
     const double ta = a.timing.samples_per_s, tb = b.timing.samples_per_s;
     if (std::fabs(ta - tb) > 1e-9 * std::max(ta, tb)) return ta > tb;
@@ -467,8 +466,9 @@ PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& 
     const Links links = resolve_links(gpu, link);
     PlannedLayout best;
     bool have = false;
+    const double comfortable_gb = catalog.policy.get("tight_memory_share") * gpu.memory_gb;
     auto consider = [&](PlannedLayout&& c) {
-        if (!have || better(c, best, gpu.memory_gb)) {
+        if (!have || better(c, best, comfortable_gb)) {
             best = std::move(c);
             have = true;
         }

@@ -56,11 +56,9 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
             break;
         }
     }
-    // "A CPU would do" only for jobs small in compute and memory (never LLMs): under 0.1 PFLOP, 2 GB
-    // and 100 M parameters, as estimate_job says.
-    const bool cpu_would_do = in.winner && w.params < 1e8 && !w.shape.decoder && in.winner->estimate.total_flops < 1e14 &&
-                              in.winner->estimate.memory_required_gb < 2;
-    if (in.winner && in.winner->estimate.utilisation < 0.05)
+    // "A CPU would do" as estimate_job says it (policy cpu_max_*).
+    const bool cpu_would_do = in.winner && gpuadvise::cpu_would_do(w, in.winner->estimate, in.catalog.policy);
+    if (in.winner && in.winner->estimate.utilisation < in.catalog.policy.get("tiny_utilisation"))
         s.findings.push_back({"1.tiny_model", FindingKind::explanation,
                               fmt("the model keeps the GPU about %.2f%% busy (estimate): it is too small to fill any GPU, "
                                   "so the cheapest GPU per hour wins",

@@ -330,7 +330,7 @@ void parse_builtin_yaml(Catalog& catalog, std::vector<TableRef>& tables, Diagnos
         auto text = find_embedded(name);
         if (!text) continue;
         Catalog layer;
-        parse_catalog_yaml(*text, "<built-in>/" + std::string(name), true, "", layer, tables, diags);
+        parse_catalog_yaml(*text, builtin_file_name(name), true, "", layer, tables, diags);
         merge_into(catalog, std::move(layer));
     }
 }

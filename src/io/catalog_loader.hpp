@@ -28,6 +28,11 @@ long variant_assumed_rows(const Catalog& catalog);
 
 Catalog load_catalog(const CatalogOptions& options);
 
+// The built-in data's files are reported as "<built-in>/providers.yaml", "<built-in>/skypilot/aws.csv".
+inline constexpr std::string_view kBuiltinFilePrefix = "<built-in>/";
+inline std::string builtin_file_name(std::string_view name) { return std::string(kBuiltinFilePrefix) + std::string(name); }
+inline bool is_builtin_file(std::string_view file) { return file.substr(0, kBuiltinFilePrefix.size()) == kBuiltinFilePrefix; }
+
 // SkyPilot catalog schema versions this gpuadvise reads (catalogs/v<N>/<cloud>/vms.csv).
 inline constexpr int kNewestSkypilotSchema = 9;
 inline constexpr int kOldestSkypilotSchema = 5;

@@ -105,10 +105,10 @@ void serialize(Archive& ar, SkipSummary& x) {
     ar(x.file, x.rows_by_reason, x.rows_by_kind, x.reason_kinds);
 }
 
-GPUADVISE_MEMBERS(Diagnostic, 3);
+GPUADVISE_MEMBERS(Diagnostic, 4);
 template <class Archive>
 void serialize(Archive& ar, Diagnostic& x) {
-    ar(x.severity, x.where, x.message);
+    ar(x.severity, x.where, x.message, x.kind);
 }
 
 // Policy and Diagnostics keep their data private: written through their accessors, read back

@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "gpuadvise/text.hpp"
+#include "io/catalog_loader.hpp"
 #include "io/huge_pages.hpp"
 #include "io/offer_tables.hpp"
 #include "io/skypilot_gpu_names.hpp"
@@ -456,7 +457,7 @@ bool looks_like_skypilot_csv(std::string_view bytes) {
 }
 
 std::string table_display_name(const TableRef& ref) {
-    return ref.builtin ? "<built-in>/" + ref.resolved_path : ref.resolved_path;
+    return ref.builtin ? builtin_file_name(ref.resolved_path) : ref.resolved_path;
 }
 
 void load_offer_tables(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags) {

@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string csv_field(const std::string& text) {
+std::string vms_csv_field(const std::string& text) {
     if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
     std::string out = "\"";
     for (char c : text) {
@@ -55,9 +55,9 @@ std::string write_skypilot_csv(const std::vector<const Offer*>& offers) {
     for (const Offer* o : offers) {
         std::string notes;
         for (const auto& n : o->notes) notes += (notes.empty() ? "" : "; ") + n;
-        out += csv_field(o->instance_type) + ',' + csv_field(o->gpu) + ',' + std::to_string(o->gpu_count) + ',' +
+        out += vms_csv_field(o->instance_type) + ',' + vms_csv_field(o->gpu) + ',' + std::to_string(o->gpu_count) + ',' +
                number(o->vcpus) + ',' + number(o->ram_gb) + ",," + number(o->on_demand_per_hour) + ',' +
-               number(o->spot_per_hour) + ',' + csv_field(o->region) + ',' + csv_field(notes) + '\n';
+               number(o->spot_per_hour) + ',' + vms_csv_field(o->region) + ',' + vms_csv_field(notes) + '\n';
     }
     return out;
 }

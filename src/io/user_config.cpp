@@ -40,10 +40,10 @@ const std::vector<UserConfigKey>& user_config_keys() {
 }
 
 std::optional<ConfigLocation> user_config_location() {
-    if (std::string p = env("GPUADVISE_CONFIG"); !p.empty()) return ConfigLocation{p, "GPUADVISE_CONFIG"};
+    if (std::string p = env("GPUADVISE_CONFIG"); !p.empty()) return ConfigLocation{p, ConfigSource::gpuadvise_config};
     if (std::string x = env("XDG_CONFIG_HOME"); !x.empty() && x[0] == '/')
-        return ConfigLocation{x + "/gpuadvise/config.yaml", "XDG_CONFIG_HOME"};
-    if (std::string h = env("HOME"); !h.empty()) return ConfigLocation{h + "/.config/gpuadvise/config.yaml", "HOME"};
+        return ConfigLocation{x + "/gpuadvise/config.yaml", ConfigSource::xdg_config_home};
+    if (std::string h = env("HOME"); !h.empty()) return ConfigLocation{h + "/.config/gpuadvise/config.yaml", ConfigSource::home};
     return std::nullopt;
 }
 
@@ -107,7 +107,7 @@ UserConfig load_user_config(const std::optional<ConfigLocation>& location) {
     if (!location) return {};
     std::error_code ec;
     if (!std::filesystem::exists(location->path, ec)) {
-        if (location->from == "GPUADVISE_CONFIG")
+        if (location->from == ConfigSource::gpuadvise_config)
             throw DataError("GPUADVISE_CONFIG names " + location->path + ", which does not exist", {},
                             "point it to a configuration file, or unset it");
         return {};

@@ -37,9 +37,10 @@ const std::vector<UserConfigKey>& user_config_keys();
 // Where the configuration file is: $GPUADVISE_CONFIG, else $XDG_CONFIG_HOME/gpuadvise/config.yaml
 // (an absolute XDG_CONFIG_HOME only, as the XDG spec says), else ~/.config/gpuadvise/config.yaml.
 // `from` says which rule chose it. nullopt when none applies (no HOME).
+enum class ConfigSource { gpuadvise_config, xdg_config_home, home };
 struct ConfigLocation {
     std::string path;
-    std::string from;  // "GPUADVISE_CONFIG", "XDG_CONFIG_HOME" or "HOME"
+    ConfigSource from = ConfigSource::home;
 };
 std::optional<ConfigLocation> user_config_location();
 

@@ -73,7 +73,7 @@ TEST_CASE("config: unknown keys, wrong types and broken YAML are located errors"
 TEST_CASE("config: where the file is looked for", "[io]") {
     ::setenv("GPUADVISE_CONFIG", "/tmp/x.yaml", 1);
     CHECK(io::user_config_location()->path == "/tmp/x.yaml");
-    CHECK(io::user_config_location()->from == "GPUADVISE_CONFIG");
+    CHECK(io::user_config_location()->from == io::ConfigSource::gpuadvise_config);
     ::unsetenv("GPUADVISE_CONFIG");
     const char* old_xdg = std::getenv("XDG_CONFIG_HOME");
     const std::string saved = old_xdg ? old_xdg : "";
@@ -81,7 +81,7 @@ TEST_CASE("config: where the file is looked for", "[io]") {
     CHECK(io::user_config_location()->path == "/etc/xdg-test/gpuadvise/config.yaml");
     ::setenv("XDG_CONFIG_HOME", "relative/dir", 1);  // not absolute: ignored (XDG base directory spec)
     const auto fallback = io::user_config_location();
-    CHECK((!fallback || fallback->from == "HOME"));
+    CHECK((!fallback || fallback->from == io::ConfigSource::home));
     if (old_xdg) ::setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
     else ::unsetenv("XDG_CONFIG_HOME");
 }

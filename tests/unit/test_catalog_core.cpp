@@ -1,6 +1,8 @@
 // Core behaviour of GPU names, offer queries, comparison and lint, on catalogs built in code.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "gpuadvise/catalog_lint.hpp"
 #include "gpuadvise/compare.hpp"
 #include "gpuadvise/dates.hpp"
@@ -172,6 +174,37 @@ TEST_CASE("lint flags spot above on-demand, costly reserved, zero prices, duplic
     CHECK(all.find("duplicate offer") != std::string::npos);
     CHECK(all.find("provider 'cheapco': 1 price(s) older than 365 days") != std::string::npos);
     CHECK_FALSE(d.has_errors());
+}
+
+TEST_CASE("each lint warning carries its kind, which code matches instead of the text", "[core]") {
+    Catalog c = sample();
+    c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 1, 1.0, 1.5));     // spot not below on-demand
+    c.offers.push_back(offer("cheapco", "t4", 2, 0.0));                      // zero price
+    c.offers.push_back(offer("cheapco", "t4", 4, 1.0));
+    c.offers.back().as_of = "2020-01-01";                                   // stale
+    c.offers.push_back(offer("cheapco", "t4", 8, 2.0));
+    c.offers.back().as_of = "2027-06-01";                                   // future
+    c.offers.push_back(offer("cheapco", "t4", 3, 2.0));
+    c.offers.back().as_of = "";                                             // undated
+    c.offers.push_back(offer("cheapco", "t4", 5, 2.0));
+    c.offers.back().as_of = "June";                                         // not a date
+    c.offers.push_back(c.offers.front());                                   // duplicate
+    c.calibration.push_back({});
+    c.calibration.back().model = "no-such-model";                           // unused calibration point
+    std::map<DiagnosticKind, int> kinds;
+    const Diagnostics d = lint_catalog(c, "2026-11-29");
+    for (const auto& x : d.all()) ++kinds[x.kind];
+    CHECK(kinds[DiagnosticKind::price_inconsistency] == 1);
+    CHECK(kinds[DiagnosticKind::zero_price] == 1);
+    CHECK(kinds[DiagnosticKind::stale_prices] == 1);
+    CHECK(kinds[DiagnosticKind::future_prices] == 1);
+    CHECK(kinds[DiagnosticKind::undated_prices] == 1);
+    CHECK(kinds[DiagnosticKind::bad_date] == 1);
+    CHECK(kinds[DiagnosticKind::duplicate_offer] == 1);
+    CHECK(kinds[DiagnosticKind::unused_calibration] == 1);
+    CHECK(kinds[DiagnosticKind::general] == 0);
+    CHECK(kDiagnosticKindNames.parse("stale_prices") == DiagnosticKind::stale_prices);
+    CHECK(to_string(DiagnosticKind::unused_calibration) == "unused_calibration");
 }
 
 TEST_CASE("a provider currency without a rate is an error", "[core]") {

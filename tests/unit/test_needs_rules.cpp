@@ -288,3 +288,38 @@ TEST_CASE("over-buying: not when the cheaper GPU is too slow, barely cheaper, or
     CHECK_FALSE(has_warning(never.ranked[0], "over-buying"));
     CHECK(contains(finding(never, "pitfall.over_buying")->message, "reaching 101% of its speed"));
 }
+
+TEST_CASE("step 1 and the estimate: a tiny model, 'a CPU would do' and tight memory follow the policy", "[core]") {
+    Catalog c = every_gpu();
+    auto notes_of = [](const Recommendation& r) {
+        std::string all;
+        for (const auto& n : r.ranked.at(0).estimate.notes) all += n + "\n";
+        return all;
+    };
+    auto gpu_job = recommend(c, request(c, "tinynet"));  // tiny, but too much work in all for a CPU
+    REQUIRE(finding(gpu_job, "1.tiny_model"));
+    CHECK_FALSE(contains(finding(gpu_job, "1.tiny_model")->message, "CPU"));
+    CHECK_FALSE(contains(notes_of(gpu_job), "CPU"));
+
+    c.policy.set("cpu_max_flops", 1e30);  // any amount of work and memory is fine for a CPU now
+    c.policy.set("cpu_max_memory_gb", 1e6);
+    auto tiny = recommend(c, request(c, "tinynet"));
+    REQUIRE(finding(tiny, "1.tiny_model"));
+    CHECK(contains(finding(tiny, "1.tiny_model")->message, "(a CPU would do too)"));
+    CHECK(contains(notes_of(tiny), "or a CPU would do"));
+    CHECK_FALSE(contains(notes_of(tiny), "tight:"));
+
+    c.policy.set("cpu_max_params", 1e5);  // 1 M parameters is now too many for a CPU
+    auto no_cpu = recommend(c, request(c, "tinynet"));
+    REQUIRE(finding(no_cpu, "1.tiny_model"));
+    CHECK_FALSE(contains(finding(no_cpu, "1.tiny_model")->message, "CPU"));
+    CHECK_FALSE(contains(notes_of(no_cpu), "CPU"));
+
+    c.policy.set("tiny_utilisation", 0);  // nothing is too small any more
+    auto busy = recommend(c, request(c, "tinynet"));
+    CHECK_FALSE(finding(busy, "1.tiny_model"));
+    CHECK_FALSE(contains(notes_of(busy), "too small to keep it busy"));
+
+    c.policy.set("tight_memory_share", 0.01);  // any job that fits uses more than 1 % of the memory
+    CHECK(contains(notes_of(recommend(c, request(c, "tinynet"))), "tight: less than 99 % of memory to spare"));
+}
