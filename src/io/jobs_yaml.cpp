@@ -82,7 +82,6 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
         const char* key = why.find("set of days") != std::string::npos ? "days" : "schedule";
         ctx.error(job[key].IsDefined() ? job[key] : job, key_path(path, key), why);
     }
-    if (ctx.diagnostics().error_count() != errors_before) return out;  // the rest would repeat those errors
 
     if (gpu) {
         try {
@@ -101,6 +100,7 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
             ctx.error(providers.IsSequence() ? providers[i] : providers, key_path(path, "provider"),
                       "unknown provider '" + r.providers[i] + "'; " + (best ? "did you mean '" + *best + "'?" : "known providers: " + join(ids, ", ")));
         }
+    if (ctx.diagnostics().error_count() != errors_before) return out;  // the rest would repeat those errors
     try {
         r.workload = make_workload(catalog, w);
     } catch (const UsageError& e) {
