@@ -5,6 +5,7 @@ namespace gpuadvise::cli {
 const std::vector<Command>& commands() {
     static const std::vector<Command> table = {
         {"recommend", "Which offer to rent for a PyTorch job, on which plan, and why", setup_recommend},
+        {"plan", "Plan several jobs together: the committed instances that serve them all", setup_plan},
         {"gpus", "List GPU models with their datasheet specs", setup_gpus},
         {"offers", "List and filter provider offers with their prices", setup_offers},
         {"compare", "Compare GPUs side by side: specs, cheapest prices, $/TFLOPS-hour", setup_compare},

@@ -40,6 +40,7 @@ inline CLI::Validator finite_range(double min, double max) {
 
 // One per cmd_*.cpp.
 Runner setup_recommend(CLI::App& sub);
+Runner setup_plan(CLI::App& sub);
 Runner setup_gpus(CLI::App& sub);
 Runner setup_offers(CLI::App& sub);
 Runner setup_compare(CLI::App& sub);

@@ -47,6 +47,7 @@ def check(cond, what, proc=None):
 def command_lines(tmp):
     return {
         "recommend": [["recommend", "--model", "bert", "--runs-per-week", "4"]],
+        "plan": [["plan", os.path.join(SOURCE, "docs/examples/jobs-pool.yaml")]],
         "gpus": [["gpus"], ["gpus", "--json"]],
         "offers": [["offers"], ["offers", "--json"], ["offers", "--format", "csv"]],
         "compare": [["compare", "A100", "V100"]],

@@ -1,0 +1,170 @@
+#include "io/jobs_yaml.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+
+#include "gpuadvise/errors.hpp"
+#include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/text.hpp"
+#include "io/yaml_context.hpp"
+
+namespace gpuadvise::io {
+
+namespace {
+
+constexpr const char* kFix = "see docs/plan.md for the jobs file format";
+
+// A text or a list of texts ("provider: aws" or "provider: [aws, gcp]").
+std::vector<std::string> text_or_list(YamlContext& ctx, const YAML::Node& job, const std::string& path, const char* key) {
+    const YAML::Node node = job[key];
+    if (node.IsDefined() && node.IsScalar()) {
+        if (auto v = ctx.as_text(node, key_path(path, key))) return {*v};
+        return {};
+    }
+    return ctx.text_list(job, path, key);
+}
+
+std::optional<int> small_int(YamlContext& ctx, const YAML::Node& job, const std::string& path, const char* key, long long min,
+                             long long max) {
+    auto v = ctx.integer(job, path, key, false, min, max);
+    if (!v) return std::nullopt;
+    return static_cast<int>(*v);
+}
+
+PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& path, std::size_t index, const Catalog& catalog,
+                 const std::string& currency) {
+    PoolJob out;
+    ctx.check_keys(job, path,
+                   {"name", "team", "pool", "model", "params", "task", "precision", "optimizer", "batch_size", "seq_len",
+                    "image_size", "samples", "tokens", "epochs", "hours_per_run", "measured_on", "measured_gpus",
+                    "runs_per_week", "schedule", "days", "gpu", "provider", "region", "deadline_hours", "interruptible",
+                    "checkpoint_minutes", "gpus_now", "nodes"});
+    out.name = ctx.text(job, path, "name").value_or("job-" + std::to_string(index + 1));
+    out.team = ctx.text(job, path, "team").value_or("");
+    out.pool = ctx.text(job, path, "pool").value_or("default");
+    const std::size_t errors_before = ctx.diagnostics().error_count();
+
+    WorkloadRequest w;
+    w.model = ctx.text(job, path, "model");
+    w.params = ctx.text(job, path, "params");
+    if (!w.model && !w.params && !job["model"].IsDefined())
+        ctx.error(job, path, "missing required key 'model' (a preset from 'gpuadvise models', e.g. model: bert; or params: 7B for a custom model)");
+    w.task = ctx.text(job, path, "task");
+    w.precision = ctx.text(job, path, "precision");
+    w.optimizer = ctx.text(job, path, "optimizer");
+    w.batch_size = small_int(ctx, job, path, "batch_size", 1, 1 << 20);
+    w.seq_len = small_int(ctx, job, path, "seq_len", 1, 1 << 24);
+    w.image_size = small_int(ctx, job, path, "image_size", 8, 65536);
+    w.samples = ctx.text(job, path, "samples");
+    w.tokens = ctx.text(job, path, "tokens");
+    w.epochs = ctx.number(job, path, "epochs", false, 1e-6, 1e6);
+    w.hours_per_run = ctx.number(job, path, "hours_per_run", false, 1e-6, 1e6);
+    w.measured_on = ctx.text(job, path, "measured_on");
+    w.measured_gpu_count = small_int(ctx, job, path, "measured_gpus", 1, 4096);
+
+    RecommendRequest& r = out.request;
+    r.currency = currency;
+    r.runs_per_week = ctx.number(job, path, "runs_per_week", false, 0, 10000).value_or(1.0);
+    r.deadline_hours = ctx.number(job, path, "deadline_hours", false, 1e-6, 1e6);
+    r.interruptible = ctx.boolean(job, path, "interruptible").value_or(false);
+    r.checkpoint_minutes = ctx.number(job, path, "checkpoint_minutes", false, 0, 10080).value_or(30.0);
+    r.gpus_now = small_int(ctx, job, path, "gpus_now", 1, 4096);
+    r.nodes = small_int(ctx, job, path, "nodes", 1, 512);
+    r.providers = text_or_list(ctx, job, path, "provider");
+    r.regions = text_or_list(ctx, job, path, "region");
+    const auto gpu = ctx.text(job, path, "gpu");
+    const auto schedule = ctx.text(job, path, "schedule");
+    const auto days = ctx.text(job, path, "days");
+    std::string why;
+    if (auto s = parse_schedule(schedule.value_or("any"), days.value_or("all"), &why)) out.schedule = *s;
+    else {
+        const char* key = why.find("set of days") != std::string::npos ? "days" : "schedule";
+        ctx.error(job[key].IsDefined() ? job[key] : job, key_path(path, key), why);
+    }
+
+    if (gpu) {
+        try {
+            r.gpu = parse_gpu_spec(*gpu);
+            select_gpus(catalog, r.gpu);
+        } catch (const UsageError& e) {
+            ctx.error(job["gpu"], key_path(path, "gpu"), std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()));
+        }
+    }
+    const YAML::Node providers = job["provider"];
+    for (std::size_t i = 0; i < r.providers.size(); ++i)
+        if (!catalog.find_provider(r.providers[i])) {
+            std::vector<std::string> ids;
+            for (const auto& x : catalog.providers) ids.push_back(x.id);
+            const auto best = closest_match(r.providers[i], ids);
+            ctx.error(providers.IsSequence() ? providers[i] : providers, key_path(path, "provider"),
+                      "unknown provider '" + r.providers[i] + "'; " + (best ? "did you mean '" + *best + "'?" : "known providers: " + join(ids, ", ")));
+        }
+    if (ctx.diagnostics().error_count() != errors_before) return out;  // the rest would repeat those errors
+    try {
+        r.workload = make_workload(catalog, w);
+    } catch (const UsageError& e) {
+        // Put the error on the key whose value it names (the model, the task …), else on the job.
+        YAML::Node at = job;
+        std::string at_path = path;
+        for (const char* key : {"model", "params", "task", "precision", "optimizer", "samples", "tokens", "measured_on"}) {
+            const YAML::Node v = job[key];
+            if (v.IsDefined() && v.IsScalar() && std::string(e.what()).find("'" + v.Scalar() + "'") != std::string::npos) {
+                at = v;
+                at_path = key_path(path, key);
+                break;
+            }
+        }
+        if (at_path == path && job["model"].IsDefined()) {
+            at = job["model"];
+            at_path = key_path(path, "model");
+        }
+        ctx.error(at, at_path, std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<PoolJob> parse_jobs_yaml(std::string_view text, const std::string& path, const Catalog& catalog,
+                                     const std::string& currency) {
+    Diagnostics diags;
+    if (text.find('\0') != std::string_view::npos)
+        throw DataError(path + ": the file contains NUL bytes; expected a YAML text file", {}, kFix);
+    YAML::Node root;
+    try {
+        root = YAML::Load(std::string(text));
+    } catch (const YAML::Exception& e) {
+        diags.error({path, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
+        throw DataError("the jobs file " + path + " does not parse", diags.all(), kFix);
+    }
+    YamlContext ctx(path, diags);
+    std::vector<PoolJob> jobs;
+    if (!root.IsDefined() || root.IsNull()) {
+        diags.error({path, 1, 1}, "the file is empty; expected 'jobs:' with a list of jobs");
+    } else if (ctx.expect_map(root, "")) {
+        ctx.check_keys(root, "", {"jobs"});
+        const YAML::Node list = root["jobs"];
+        if (!list.IsDefined() || list.IsNull()) ctx.error(list.IsDefined() ? list : root, "", "missing required key 'jobs' (a list of jobs)");
+        else if (ctx.expect_sequence(list, "jobs")) {
+            if (list.size() == 0) ctx.error(list, "jobs", "the list is empty; give at least one job");
+            for (std::size_t i = 0; i < list.size(); ++i) {
+                const std::string p = index_path("jobs", i);
+                if (!ctx.expect_map(list[i], p)) continue;
+                jobs.push_back(read_job(ctx, list[i], p, i, catalog, currency));
+            }
+            for (std::size_t i = 0; i < jobs.size(); ++i)
+                for (std::size_t k = 0; k < i; ++k)
+                    if (jobs[i].name == jobs[k].name)
+                        ctx.error(list[i]["name"].IsDefined() ? list[i]["name"] : list[i], index_path("jobs", i) + ".name",
+                                  "duplicate job name '" + jobs[i].name + "' (also jobs[" + std::to_string(k) + "]); give each job its own name");
+        }
+    }
+    if (diags.has_errors())
+        throw DataError("the jobs file " + path + " has " + std::to_string(diags.error_count()) +
+                            (diags.error_count() == 1 ? " error" : " errors"),
+                        diags.all(), kFix);
+    return jobs;
+}
+
+}  // namespace gpuadvise::io
