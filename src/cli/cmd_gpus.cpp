@@ -13,20 +13,9 @@ struct GpusOptions {
     std::string gpu;
 };
 
-int run_gpus(Context& ctx, const GpusOptions& opt) {
-    const Catalog& catalog = ctx.catalog();
-    GpuSpec spec;
-    if (!opt.gpu.empty()) spec = parse_gpu_spec(opt.gpu);
-    std::vector<const Gpu*> gpus = select_gpus(catalog, spec);
-
+nlohmann::ordered_json to_json(const std::vector<const Gpu*>& gpus) {
     auto json = json_document();
     json["gpus"] = nlohmann::ordered_json::array();
-    io::TextTable table;
-    table.columns = {{"ID"},           {"FAMILY"},          {"MEMORY GB", io::Align::right},
-                     {"BW GB/s", io::Align::right}, {"FP32", io::Align::right}, {"TF32", io::Align::right},
-                     {"FP16", io::Align::right},    {"BF16", io::Align::right}, {"FP8", io::Align::right},
-                     {"CC"},           {"TDP W", io::Align::right},  {"YEAR", io::Align::right}};
-    bool any_uncertain = false;
     for (const Gpu* g : gpus) {
         auto j = gpu_identity_json(*g);
         j["vendor"] = g->vendor;
@@ -39,6 +28,18 @@ int run_gpus(Context& ctx, const GpusOptions& opt) {
         j["uncertain"] = g->uncertain;
         j["source"] = g->source;
         json["gpus"].push_back(j);
+    }
+    return json;
+}
+
+io::TextDocument to_document(const std::vector<const Gpu*>& gpus) {
+    io::TextTable table;
+    table.columns = {{"ID"},           {"FAMILY"},          {"MEMORY GB", io::Align::right},
+                     {"BW GB/s", io::Align::right}, {"FP32", io::Align::right}, {"TF32", io::Align::right},
+                     {"FP16", io::Align::right},    {"BF16", io::Align::right}, {"FP8", io::Align::right},
+                     {"CC"},           {"TDP W", io::Align::right},  {"YEAR", io::Align::right}};
+    bool any_uncertain = false;
+    for (const Gpu* g : gpus) {
         auto cell = [&](const std::optional<double>& v, const char* field, int decimals) {
             std::string s = io::fmt_optional(v, decimals);
             if (v && g->is_uncertain(field)) {
@@ -58,7 +59,20 @@ int run_gpus(Context& ctx, const GpusOptions& opt) {
     doc.tables.push_back(table);
     doc.notes.push_back("TFLOPS are dense peak (no 2:4 sparsity); GeForce FP16 is the FP32-accumulate rate AMP uses.");
     if (any_uncertain) doc.notes.push_back("? = uncertain value in the source; see 'gpuadvise gpus --json' for sources.");
-    ctx.emit(json, doc);
+    return doc;
+}
+
+int run_gpus(Context& ctx, const GpusOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    GpuSpec spec;
+    if (!opt.gpu.empty()) spec = parse_gpu_spec(opt.gpu);
+    std::vector<const Gpu*> gpus = select_gpus(catalog, spec);
+
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"gpus", "/gpus", "", {}},
+    };
+    ctx.emit([&] { return to_json(gpus); }, [&] { return to_document(gpus); }, sections);
     return 0;
 }
 
