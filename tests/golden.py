@@ -47,7 +47,7 @@ def main() -> int:
 
     if os.environ.get("GPUADVISE_UPDATE_GOLDEN") == "1":
         for name, text in actual.items():
-            with open(os.path.join(case, name), "w", encoding="utf-8") as f:
+            with open(os.path.join(case, name), "w", encoding="utf-8", newline="") as f:  # CSV keeps its CRLF
                 f.write(text)
         print(f"updated {case}")
         return 0
@@ -55,7 +55,7 @@ def main() -> int:
     failed = False
     for name, text in actual.items():
         path = os.path.join(case, name)
-        expected = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+        expected = open(path, encoding="utf-8", newline="").read() if os.path.exists(path) else ""
         if expected != text:
             failed = True
             print(f"--- {name} differs for {os.path.basename(case)} (args: {' '.join(args)})")

@@ -70,24 +70,19 @@ nlohmann::ordered_json skipped_json(const Catalog& catalog) {
     return arr;
 }
 
-int run_validate(Context& ctx, const CatalogOptions& opt) {
-    // The same files every command reads, then the ones named here. Errors: DataError with every
-    // located problem -> exit 1.
-    const Catalog catalog = io::load_catalog(ctx.catalog_options(opt.files));
-    const auto kinds = count_by_kind(catalog);
-    auto kind = [&](io::SkipKind k) { return kinds.count(k) ? kinds.at(k) : 0L; };
+// catalog validate's report of a loaded catalog: to_json and to_document (only the one printed is built).
+long kind_count(const std::map<io::SkipKind, long>& kinds, io::SkipKind k) { return kinds.count(k) ? kinds.at(k) : 0L; }
 
+nlohmann::ordered_json validate_json(const Catalog& catalog) {
+    const auto kinds = count_by_kind(catalog);
+    auto kind = [&](io::SkipKind k) { return kind_count(kinds, k); };
     auto json = json_document();
     json["valid"] = true;
     json["files"] = catalog.files;
     json["offers"] = catalog.offers.size();
     json["errors"] = nlohmann::ordered_json::array();
     json["warnings"] = nlohmann::ordered_json::array();
-    io::TextDocument doc;
-    for (const auto& d : catalog.warnings.all()) {
-        json["warnings"].push_back(diagnostic_json(d));
-        doc.lead.push_back(format_diagnostic(d));
-    }
+    for (const auto& d : catalog.warnings.all()) json["warnings"].push_back(diagnostic_json(d));
     nlohmann::ordered_json summary;
     summary["warnings"] = catalog.warnings.warning_count();
     summary["spot_not_below_on_demand_rows"] = kind(io::SkipKind::spot_not_below_on_demand);
@@ -98,7 +93,14 @@ int run_validate(Context& ctx, const CatalogOptions& opt) {
     summary["merged_zone_duplicate_rows"] = kind(io::SkipKind::merged);
     json["summary"] = summary;
     json["tables"] = skipped_json(catalog);
+    return json;
+}
 
+io::TextDocument validate_document(const Catalog& catalog) {
+    const auto kinds = count_by_kind(catalog);
+    auto kind = [&](io::SkipKind k) { return kind_count(kinds, k); };
+    io::TextDocument doc;
+    for (const auto& d : catalog.warnings.all()) doc.lead.push_back(format_diagnostic(d));
     if (!catalog.skipped.empty()) doc.tables.push_back(skipped_table(catalog));
     doc.notes.push_back("Catalog valid: " + std::to_string(catalog.files.size()) + " files, " +
                         std::to_string(catalog.offers.size()) + " offers, 0 errors, " +
@@ -111,81 +113,106 @@ int run_validate(Context& ctx, const CatalogOptions& opt) {
                             std::to_string(kind(io::SkipKind::sentinel_price)) + " sentinel prices, " +
                             std::to_string(kind(io::SkipKind::accelerator)) + " skipped accelerators, " +
                             std::to_string(kind(io::SkipKind::merged)) + " zone duplicates merged.");
-    ctx.emit(json, doc);
+    return doc;
+}
+
+int run_validate(Context& ctx, const CatalogOptions& opt) {
+    // The same files every command reads, then the ones named here. Errors: DataError with every
+    // located problem -> exit 1.
+    const Catalog catalog = io::load_catalog(ctx.catalog_options(opt.files));
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"warnings", "/warnings", "", {}},
+        {"tables", "/tables", "", {}},
+        {"summary", "/summary", "", {}},
+        {"files", "/files", "", {}},
+    };
+    ctx.emit([&] { return validate_json(catalog); }, [&] { return validate_document(catalog); }, sections);
     return 0;
 }
 
-int run_info(Context& ctx) {
-    const Catalog& catalog = ctx.catalog();
-    const double max_age = catalog.policy.get("max_price_age_days");
-    const auto today = parse_iso_date(io::today_iso());
+// catalog info's rows, computed once; info_json and info_document render them (only the one printed is built).
+struct ProviderInfo {
+    const Provider* provider;
+    long offers = 0;
+    std::map<std::string, long> by_family;
+    std::optional<long> age;
+};
+struct RateInfo {
+    const ExchangeRate* rate;
+    std::optional<long> age;
+    bool stale = false;
+};
+struct CatalogInfo {
+    const Catalog& catalog;
+    double max_age = 0;
+    std::vector<std::string> cached, local;  // providers from the update cache / SkyPilot's local copy
+    std::vector<ProviderInfo> providers;
+    std::vector<RateInfo> rates;
+};
 
+nlohmann::ordered_json info_json(const CatalogInfo& info) {
+    const Catalog& catalog = info.catalog;
     auto json = json_document();
     json["sources"] = catalog.files;
-    json["max_price_age_days"] = max_age;
+    json["max_price_age_days"] = info.max_age;
     json["providers"] = nlohmann::ordered_json::array();
-    io::TextDocument doc;
-    doc.lead.push_back("Sources: " + join(catalog.files, ", "));
-    {  // which tables came from the `catalog update` cache or SkyPilot's local copy (the rest: built-in, your files)
-        std::vector<std::string> cached, local;
-        for (const auto& p : catalog.providers) {
-            if (p.origin == PriceOrigin::update_cache) cached.push_back(p.id);
-            if (p.origin == PriceOrigin::sky_local_copy) local.push_back(p.id);
-        }
-        json["price_cache"] = {{"dir", io::cache_dir()}, {"providers", cached}, {"sky_local_copy", local}};
-        if (!cached.empty()) doc.lead.push_back("From the catalog update cache (" + io::cache_dir() + "): " + join(cached, ", "));
-        if (!local.empty()) doc.lead.push_back("From SkyPilot's local copy (~/.sky/catalogs): " + join(local, ", "));
-    }
-    io::TextTable t;
-    t.title = "Providers:";
-    t.columns = {{"PROVIDER"}, {"KIND"}, {"CURRENCY"}, {"AS OF"}, {"AGE DAYS", io::Align::right},
-                 {"OFFERS", io::Align::right}, {"OFFERS PER GPU FAMILY"}};
-    for (const auto& p : catalog.providers) {
-        std::map<std::string, long> by_family;
-        long offers = 0;
-        for (const auto& o : catalog.offers)
-            if (o.provider == p.id) {
-                ++offers;
-                const Gpu* g = catalog.find_gpu(o.gpu);
-                ++by_family[g ? g->family : o.gpu];
-            }
-        std::optional<long> age;
-        if (auto d = parse_iso_date(p.as_of); d && today) age = *today - *d;
-        std::vector<std::string> families;
-        for (const auto& [f, n] : by_family) families.push_back(f + " " + std::to_string(n));
+    json["price_cache"] = {{"dir", io::cache_dir()}, {"providers", info.cached}, {"sky_local_copy", info.local}};
+    for (const auto& x : info.providers) {
+        const Provider& p = *x.provider;
         nlohmann::ordered_json j;
         j["id"] = p.id;
         j["name"] = p.name;
         j["kind"] = kind_name(p);
         j["currency"] = p.currency;
         j["as_of"] = p.as_of;
-        j["age_days"] = age ? nlohmann::ordered_json(*age) : nlohmann::ordered_json(nullptr);
-        j["stale"] = age && static_cast<double>(*age) > max_age;
+        j["age_days"] = x.age ? nlohmann::ordered_json(*x.age) : nlohmann::ordered_json(nullptr);
+        j["stale"] = x.age && static_cast<double>(*x.age) > info.max_age;
         j["source"] = p.source;
-        j["offers"] = offers;
-        j["offers_by_gpu_family"] = by_family;
+        j["offers"] = x.offers;
+        j["offers_by_gpu_family"] = x.by_family;
         json["providers"].push_back(j);
-        if (p.as_of.empty() && offers > 0) j["stale"] = true;  // as-of unknown: treated as stale
-        t.rows.push_back({p.id, kind_name(p), p.currency, p.as_of.empty() ? "unknown" : p.as_of,
-                          age ? std::to_string(*age) + (static_cast<double>(*age) > max_age ? " (stale)" : "")
-                              : (p.as_of.empty() && offers > 0 ? "- (stale)" : "-"),
-                          std::to_string(offers), join(families, ", ")});
     }
     json["skipped"] = skipped_json(catalog);
     json["variant_assumed_rows"] = io::variant_assumed_rows(catalog);
     json["rates"] = nlohmann::ordered_json::array();
+    for (const auto& x : info.rates) {
+        const ExchangeRate& r = *x.rate;
+        json["rates"].push_back({{"from", r.currency}, {"to", "USD"}, {"rate", r.usd_per_unit}, {"as_of", r.as_of},
+                                 {"age_days", x.age ? nlohmann::ordered_json(*x.age) : nlohmann::ordered_json(nullptr)},
+                                 {"stale", x.stale}, {"source", r.source}});
+    }
+    return json;
+}
+
+io::TextDocument info_document(const CatalogInfo& info) {
+    const Catalog& catalog = info.catalog;
+    const double max_age = info.max_age;
+    io::TextDocument doc;
+    doc.lead.push_back("Sources: " + join(catalog.files, ", "));
+    if (!info.cached.empty()) doc.lead.push_back("From the catalog update cache (" + io::cache_dir() + "): " + join(info.cached, ", "));
+    if (!info.local.empty()) doc.lead.push_back("From SkyPilot's local copy (~/.sky/catalogs): " + join(info.local, ", "));
+    io::TextTable t;
+    t.title = "Providers:";
+    t.columns = {{"PROVIDER"}, {"KIND"}, {"CURRENCY"}, {"AS OF"}, {"AGE DAYS", io::Align::right},
+                 {"OFFERS", io::Align::right}, {"OFFERS PER GPU FAMILY"}};
+    for (const auto& x : info.providers) {
+        const Provider& p = *x.provider;
+        const auto& age = x.age;
+        std::vector<std::string> families;
+        for (const auto& [f, n] : x.by_family) families.push_back(f + " " + std::to_string(n));
+        t.rows.push_back({p.id, kind_name(p), p.currency, p.as_of.empty() ? "unknown" : p.as_of,
+                          age ? std::to_string(*age) + (static_cast<double>(*age) > max_age ? " (stale)" : "")
+                              : (p.as_of.empty() && x.offers > 0 ? "- (stale)" : "-"),
+                          std::to_string(x.offers), join(families, ", ")});
+    }
     io::TextTable rates;
     rates.title = "Exchange rates (to USD):";
     rates.columns = {{"CURRENCY"}, {"USD PER UNIT", io::Align::right}, {"AS OF"}, {"AGE DAYS", io::Align::right}, {"SOURCE"}};
-    for (const auto& r : catalog.rates) {
-        std::optional<long> age;
-        if (auto d = parse_iso_date(r.as_of); d && today) age = *today - *d;
-        const bool stale = !age || static_cast<double>(*age) > max_age;
-        json["rates"].push_back({{"from", r.currency}, {"to", "USD"}, {"rate", r.usd_per_unit}, {"as_of", r.as_of},
-                                 {"age_days", age ? nlohmann::ordered_json(*age) : nlohmann::ordered_json(nullptr)},
-                                 {"stale", stale}, {"source", r.source}});
+    for (const auto& x : info.rates) {
+        const ExchangeRate& r = *x.rate;
         rates.rows.push_back({r.currency, io::fmt_number(r.usd_per_unit, 4), r.as_of,
-                              age ? std::to_string(*age) + (stale ? " (stale)" : "") : "-",
+                              x.age ? std::to_string(*x.age) + (x.stale ? " (stale)" : "") : "-",
                               r.source.substr(0, r.source.find(". "))});
     }
     doc.tables.push_back(t);
@@ -199,7 +226,44 @@ int run_info(Context& ctx) {
         doc.notes.push_back(std::to_string(assumed) + " table rows name no GPU variant (a bare A100/H100): kept as the "
                             "family's most conservative variant, marked \"variant assumed\" in their notes; "
                             "--strict-variants drops them.");
-    ctx.emit(json, doc);
+    return doc;
+}
+
+int run_info(Context& ctx) {
+    const Catalog& catalog = ctx.catalog();
+    const auto today = parse_iso_date(io::today_iso());
+    CatalogInfo info{catalog, catalog.policy.get("max_price_age_days"), {}, {}, {}, {}};
+    // which tables came from the `catalog update` cache or SkyPilot's local copy (the rest: built-in, your files)
+    for (const auto& p : catalog.providers) {
+        if (p.origin == PriceOrigin::update_cache) info.cached.push_back(p.id);
+        if (p.origin == PriceOrigin::sky_local_copy) info.local.push_back(p.id);
+    }
+    for (const auto& p : catalog.providers) {
+        ProviderInfo x{&p, 0, {}, std::nullopt};
+        for (const auto& o : catalog.offers)
+            if (o.provider == p.id) {
+                ++x.offers;
+                const Gpu* g = catalog.find_gpu(o.gpu);
+                ++x.by_family[g ? g->family : o.gpu];
+            }
+        if (auto d = parse_iso_date(p.as_of); d && today) x.age = *today - *d;
+        info.providers.push_back(std::move(x));
+    }
+    for (const auto& r : catalog.rates) {
+        RateInfo x{&r, std::nullopt, false};
+        if (auto d = parse_iso_date(r.as_of); d && today) x.age = *today - *d;
+        x.stale = !x.age || static_cast<double>(*x.age) > info.max_age;
+        info.rates.push_back(x);
+    }
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"providers", "/providers", "", {}},
+        {"rates", "/rates", "", {}},
+        {"skipped", "/skipped", "", {}},
+        {"price_cache", "/price_cache", "", {}},
+        {"sources", "/sources", "", {}},
+    };
+    ctx.emit([&] { return info_json(info); }, [&] { return info_document(info); }, sections);
     return 0;
 }
 

@@ -82,6 +82,66 @@ std::string provider_of(const std::string& stem, const std::vector<InputFile>& i
     return stem;
 }
 
+// One provider written by catalog import.
+struct ImportedRow {
+    std::string id, as_of;
+    std::vector<std::string> files;
+    std::size_t offers = 0;
+    std::map<std::string, long> by_gpu;
+    nlohmann::ordered_json reasons;  // rows skipped or fixed, per reason
+    long skipped = 0;
+};
+
+// What run_catalog_import wrote; to_json and to_document render it (only the one printed is built).
+struct ImportReport {
+    const std::string& output;
+    const std::vector<std::string>& ignored;
+    const Catalog& scratch;
+    std::vector<ImportedRow> providers;
+};
+
+nlohmann::ordered_json to_json(const ImportReport& report) {
+    auto json = json_document();
+    json["output"] = report.output;
+    json["providers"] = nlohmann::ordered_json::array();
+    for (const auto& row : report.providers) {
+        nlohmann::ordered_json j;
+        j["id"] = row.id;
+        j["as_of"] = row.as_of;
+        j["files"] = row.files;
+        j["offers"] = row.offers;
+        j["offers_by_gpu"] = row.by_gpu;
+        j["rows_by_reason"] = row.reasons;
+        json["providers"].push_back(j);
+    }
+    json["ignored"] = report.ignored;
+    return json;
+}
+
+io::TextDocument to_document(const ImportReport& report) {
+    io::TextTable t;
+    t.title = "Imported:";
+    t.columns = {{"PROVIDER"}, {"FILES"}, {"OFFERS", io::Align::right}, {"GPUS"}, {"ROWS SKIPPED OR FIXED", io::Align::right}};
+    for (const auto& row : report.providers) {
+        std::vector<std::string> gpus;
+        for (const auto& [g, n] : row.by_gpu) gpus.push_back(g + " " + std::to_string(n));
+        t.rows.push_back({row.id, std::to_string(row.files.size()), std::to_string(row.offers),
+                          gpus.empty() ? "-" : join(gpus, ", "), std::to_string(row.skipped)});
+    }
+    io::TextDocument doc;
+    doc.tables.push_back(t);
+    io::TextTable reasons;
+    reasons.title = "Rows skipped or fixed, per reason:";
+    reasons.columns = {{"FILE"}, {"REASON"}, {"ROWS", io::Align::right}};
+    for (const auto& s : report.scratch.skipped)
+        for (const auto& [reason, n] : s.rows_by_reason) reasons.rows.push_back({s.file, reason, std::to_string(n)});
+    if (!reasons.rows.empty()) doc.tables.push_back(reasons);
+    for (const auto& f : report.ignored) doc.notes.push_back("Ignored " + f + ": not a SkyPilot vms.csv table.");
+    doc.notes.push_back("Wrote " + report.output + "/catalog.yaml and " + std::to_string(report.providers.size()) +
+                        " table(s); use it with --catalog " + report.output + "/catalog.yaml");
+    return doc;
+}
+
 }  // namespace
 
 int run_catalog_import(Context& ctx, const std::string& format, const std::vector<std::string>& paths,
@@ -129,65 +189,41 @@ int run_catalog_import(Context& ctx, const std::string& format, const std::vecto
 
     std::vector<io::ImportedProvider> imported;
     std::vector<std::pair<std::string, std::string>> files;
-    auto json = json_document();
-    json["output"] = output;
-    json["providers"] = nlohmann::ordered_json::array();
-    io::TextTable t;
-    t.title = "Imported:";
-    t.columns = {{"PROVIDER"}, {"FILES"}, {"OFFERS", io::Align::right}, {"GPUS"}, {"ROWS SKIPPED OR FIXED", io::Align::right}};
+    ImportReport report{output, ignored, scratch, {}};
     for (const auto& p : scratch.providers) {
         std::vector<const Offer*> offers;
-        std::map<std::string, long> by_gpu;
+        ImportedRow row{p.id, p.as_of, {}, 0, {}, nlohmann::ordered_json::object(), 0};
         for (const auto& o : scratch.offers)
             if (o.provider == p.id) {
                 offers.push_back(&o);
-                ++by_gpu[o.gpu];
+                ++row.by_gpu[o.gpu];
             }
+        row.offers = offers.size();
         const std::string table = "skypilot/" + p.id + ".csv";
         files.emplace_back(table, io::write_skypilot_csv(offers));
         imported.push_back({p, table});
-        long skipped = 0;
-        nlohmann::ordered_json reasons = nlohmann::ordered_json::object();
-        for (const auto* f : groups[p.id])
+        for (const auto* f : groups[p.id]) {
+            row.files.push_back(f->path);
             for (const auto& s : scratch.skipped)
                 if (s.file == f->path)
                     for (const auto& [reason, n] : s.rows_by_reason) {
-                        skipped += n;
-                        reasons[reason] = reasons.value(reason, 0L) + n;
+                        row.skipped += n;
+                        row.reasons[reason] = row.reasons.value(reason, 0L) + n;
                     }
-        nlohmann::ordered_json j;
-        j["id"] = p.id;
-        j["as_of"] = p.as_of;
-        j["files"] = nlohmann::ordered_json::array();
-        for (const auto* f : groups[p.id]) j["files"].push_back(f->path);
-        j["offers"] = offers.size();
-        j["offers_by_gpu"] = by_gpu;
-        j["rows_by_reason"] = reasons;
-        json["providers"].push_back(j);
-        std::vector<std::string> gpus;
-        for (const auto& [g, n] : by_gpu) gpus.push_back(g + " " + std::to_string(n));
-        t.rows.push_back({p.id, std::to_string(groups[p.id].size()), std::to_string(offers.size()),
-                          gpus.empty() ? "-" : join(gpus, ", "), std::to_string(skipped)});
+        }
+        report.providers.push_back(std::move(row));
     }
     files.emplace_back("catalog.yaml",
                        io::write_import_yaml(imported, "Written by 'gpuadvise catalog import skypilot'. Prices: USD per "
                                                        "instance per hour; check as_of before relying on them."));
     const std::vector<std::string> leftovers = io::write_directory_atomically(output, files, force);
     for (const auto& l : leftovers) ctx.note("removed " + l + ", left by an interrupted import");
-    json["ignored"] = ignored;
-
-    io::TextDocument doc;
-    doc.tables.push_back(t);
-    io::TextTable reasons;
-    reasons.title = "Rows skipped or fixed, per reason:";
-    reasons.columns = {{"FILE"}, {"REASON"}, {"ROWS", io::Align::right}};
-    for (const auto& s : scratch.skipped)
-        for (const auto& [reason, n] : s.rows_by_reason) reasons.rows.push_back({s.file, reason, std::to_string(n)});
-    if (!reasons.rows.empty()) doc.tables.push_back(reasons);
-    for (const auto& f : ignored) doc.notes.push_back("Ignored " + f + ": not a SkyPilot vms.csv table.");
-    doc.notes.push_back("Wrote " + output + "/catalog.yaml and " + std::to_string(imported.size()) +
-                        " table(s); use it with --catalog " + output + "/catalog.yaml");
-    ctx.emit(json, doc);
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"providers", "/providers", "", {}},
+        {"ignored", "/ignored", "", {}},
+    };
+    ctx.emit([&] { return to_json(report); }, [&] { return to_document(report); }, sections);
     return 0;
 }
 

@@ -330,6 +330,57 @@ Outcome cached_state(const std::string& source, const fs::path& meta_file) {
     return o;
 }
 
+// What run_catalog_update did; to_json and to_document render it (only the one printed is built).
+struct UpdateReport {
+    const UpdateOptions& opt;
+    const std::string& dir;
+    const std::vector<Outcome>& outcomes;
+};
+
+nlohmann::ordered_json to_json(const UpdateReport& report) {
+    auto json = json_document();
+    json["cache_dir"] = report.dir;
+    json["offline"] = report.opt.offline;
+    json["dry_run"] = report.opt.dry_run;
+    json["sources"] = nlohmann::ordered_json::array();
+    for (const auto& o : report.outcomes)
+        if (o.result != UpdateResult::not_upstream)
+            json["sources"].push_back({{"source", o.source}, {"result", std::string(kUpdateResultNames.name(o.result))}, {"reason", o.reason},
+                                       {"rows_read", o.rows_read}, {"rows_kept", o.rows_kept}, {"as_of", o.as_of},
+                                       {"upstream_last_modified", o.last_modified}, {"url", o.url}});
+    json["not_upstream"] = nlohmann::ordered_json::array();
+    for (const auto& o : report.outcomes)
+        if (o.result == UpdateResult::not_upstream) json["not_upstream"].push_back(o.source);
+    return json;
+}
+
+io::TextDocument to_document(const UpdateReport& report) {
+    const UpdateOptions& opt = report.opt;
+    io::TextTable t;
+    t.title = "catalog update (cache " + report.dir + "):";
+    t.columns = {{"SOURCE"}, {"RESULT"}, {"ROWS READ", io::Align::right}, {"ROWS KEPT", io::Align::right}, {"AS OF"},
+                 {"UPSTREAM LAST-MODIFIED"}, {"NOTE"}};
+    std::vector<std::string> not_upstream;
+    for (const auto& o : report.outcomes) {
+        if (o.result == UpdateResult::not_upstream) {
+            not_upstream.push_back(o.source);
+            continue;
+        }
+        t.rows.push_back({o.source, std::string(kUpdateResultNames.name(o.result)), std::to_string(o.rows_read), std::to_string(o.rows_kept),
+                          o.as_of.empty() ? "-" : o.as_of, o.last_modified.empty() ? "-" : o.last_modified,
+                          o.reason.empty() ? "-" : o.reason});
+    }
+    io::TextDocument doc;
+    doc.tables.push_back(t);
+    if (!not_upstream.empty())
+        doc.notes.push_back(std::to_string(not_upstream.size()) + " listed clouds have no table upstream (HTTP 404): " +
+                            join(not_upstream, ", ") + ".");
+    if (!opt.offline && !opt.dry_run)
+        doc.notes.push_back("Every command now layers these tables over the built-in data (the newer table of a "
+                            "provider wins); 'gpuadvise catalog info' says which it uses.");
+    return doc;
+}
+
 int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
     const std::string dir = io::cache_dir();
     if (dir.empty())
@@ -374,40 +425,13 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
         failures = u.failures;
     }
 
-    auto json = json_document();
-    json["cache_dir"] = dir;
-    json["offline"] = opt.offline;
-    json["dry_run"] = opt.dry_run;
-    json["sources"] = nlohmann::ordered_json::array();
-    io::TextTable t;
-    t.title = "catalog update (cache " + dir + "):";
-    t.columns = {{"SOURCE"}, {"RESULT"}, {"ROWS READ", io::Align::right}, {"ROWS KEPT", io::Align::right}, {"AS OF"},
-                 {"UPSTREAM LAST-MODIFIED"}, {"NOTE"}};
-    long skipped_clouds = 0;
-    for (const auto& o : outcomes) {
-        if (o.result == UpdateResult::not_upstream) {
-            ++skipped_clouds;
-            continue;
-        }
-        json["sources"].push_back({{"source", o.source}, {"result", std::string(kUpdateResultNames.name(o.result))}, {"reason", o.reason},
-                                   {"rows_read", o.rows_read}, {"rows_kept", o.rows_kept}, {"as_of", o.as_of},
-                                   {"upstream_last_modified", o.last_modified}, {"url", o.url}});
-        t.rows.push_back({o.source, std::string(kUpdateResultNames.name(o.result)), std::to_string(o.rows_read), std::to_string(o.rows_kept),
-                          o.as_of.empty() ? "-" : o.as_of, o.last_modified.empty() ? "-" : o.last_modified,
-                          o.reason.empty() ? "-" : o.reason});
-    }
-    json["not_upstream"] = nlohmann::ordered_json::array();
-    for (const auto& o : outcomes)
-        if (o.result == UpdateResult::not_upstream) json["not_upstream"].push_back(o.source);
-    io::TextDocument doc;
-    doc.tables.push_back(t);
-    if (skipped_clouds)
-        doc.notes.push_back(std::to_string(skipped_clouds) + " listed clouds have no table upstream (HTTP 404): " +
-                            join(json["not_upstream"].get<std::vector<std::string>>(), ", ") + ".");
-    if (!opt.offline && !opt.dry_run)
-        doc.notes.push_back("Every command now layers these tables over the built-in data (the newer table of a "
-                            "provider wins); 'gpuadvise catalog info' says which it uses.");
-    ctx.emit(json, doc);
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"sources", "/sources", "", {}},
+        {"not_upstream", "/not_upstream", "", {}},
+    };
+    const UpdateReport report{opt, dir, outcomes};
+    ctx.emit([&] { return to_json(report); }, [&] { return to_document(report); }, sections);
     for (const auto& o : outcomes)
         if (o.failed()) ctx.err << "gpuadvise: error: catalog update: " << o.source << ": " << o.reason << "\n";
     if (failures) {

@@ -110,22 +110,17 @@ Detection detect(Context& ctx, EnvQuery& q, const Catalog& catalog) {
 
 nlohmann::ordered_json text_or_null(const std::string& s) { return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s); }
 
-int run_check_env(Context& ctx, const CheckEnvOptions& opt) {
-    const Catalog& catalog = ctx.catalog();
-    EnvQuery q;
-    q.gpu = opt.gpu;
-    q.driver = opt.driver;
-    q.cuda = opt.cuda;
-    q.pytorch = opt.pytorch;
-    q.precision = opt.precision;
-    // The same check and message as every other command's --precision.
-    if (opt.precision) (void)kPrecisionNames.parse_or_throw(*opt.precision, "--precision");
-    const bool any_given = opt.gpu || opt.driver || opt.cuda || opt.pytorch;
-    Detection detected;
-    if (!any_given || opt.detect) detected = detect(ctx, q, catalog);
+// What run_check_env found; to_json and to_document render it (only the one printed is built).
+struct CheckEnvResult {
+    const CheckEnvOptions& opt;
+    const Detection& detected;
+    const CompatReport& r;
+};
 
-    CompatReport r = check_compat(catalog, q);
-
+nlohmann::ordered_json to_json(const CheckEnvResult& result) {
+    const CheckEnvOptions& opt = result.opt;
+    const Detection& detected = result.detected;
+    const CompatReport& r = result.r;
     auto json = json_document();
     nlohmann::ordered_json env;
     env["gpu"] = text_or_null(!detected.gpu_name.empty() && !opt.gpu ? detected.gpu_name : r.gpu);
@@ -150,7 +145,13 @@ int run_check_env(Context& ctx, const CheckEnvOptions& opt) {
     }
     json["suggestions"] = r.suggestions;
     json["detected"] = detected.tools;
+    return json;
+}
 
+io::TextDocument to_document(const CheckEnvResult& result) {
+    const CheckEnvOptions& opt = result.opt;
+    const Detection& detected = result.detected;
+    const CompatReport& r = result.r;
     io::TextDocument doc;
     auto show = [](const std::string& s) { return s.empty() ? std::string("-") : s; };
     std::string gpu = !detected.gpu_name.empty() && !opt.gpu ? detected.gpu_name : r.gpu;
@@ -167,7 +168,33 @@ int run_check_env(Context& ctx, const CheckEnvOptions& opt) {
                         : r.unknown  ? "Unknown: some checks could not be made (marked ?); this is not a 'Compatible'."
                                      : "Not compatible.");
     for (const auto& s : r.suggestions) doc.notes.push_back("- " + s);
-    ctx.emit(json, doc);
+    return doc;
+}
+
+int run_check_env(Context& ctx, const CheckEnvOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    EnvQuery q;
+    q.gpu = opt.gpu;
+    q.driver = opt.driver;
+    q.cuda = opt.cuda;
+    q.pytorch = opt.pytorch;
+    q.precision = opt.precision;
+    // The same check and message as every other command's --precision.
+    if (opt.precision) (void)kPrecisionNames.parse_or_throw(*opt.precision, "--precision");
+    const bool any_given = opt.gpu || opt.driver || opt.cuda || opt.pytorch;
+    Detection detected;
+    if (!any_given || opt.detect) detected = detect(ctx, q, catalog);
+
+    CompatReport r = check_compat(catalog, q);
+
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"checks", "/checks", "", {}},
+        {"environment", "/environment", "", {}},
+        {"suggestions", "/suggestions", "", {}},
+    };
+    const CheckEnvResult result{opt, detected, r};
+    ctx.emit([&] { return to_json(result); }, [&] { return to_document(result); }, sections);
     return r.compatible ? 0 : 3;
 }
 

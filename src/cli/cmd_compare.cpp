@@ -38,10 +38,7 @@ std::string price_cell(const std::optional<CheapestPrice>& p, int decimals) {
 
 std::string ratio_cell(const std::optional<double>& r) { return r ? io::fmt_number(*r, 2) + "x" : "-"; }
 
-int run_compare(Context& ctx, const CompareOptions& opt) {
-    const Catalog& catalog = ctx.catalog();
-    Comparison c = compare_gpus(catalog, opt.gpus, ctx.currency(), opt.include_examples);
-
+nlohmann::ordered_json to_json(const Comparison& c) {
     auto json = json_document();
     json["currency"] = c.currency;
     json["queries"] = nlohmann::ordered_json::array();
@@ -75,6 +72,10 @@ int run_compare(Context& ctx, const CompareOptions& opt) {
         json["gpus"].push_back(j);
     }
 
+    return json;
+}
+
+io::TextDocument to_document(const Comparison& c) {
     // One column per GPU, one row per property.
     io::TextTable t;
     t.columns.push_back({""});
@@ -124,12 +125,36 @@ int run_compare(Context& ctx, const CompareOptions& opt) {
     doc.notes.push_back("TFLOPS are dense peak (sparse figures are 2x and never used here). Cheapest price per GPU across "
                         "the catalog, in " + cur + ", with its provider; USD/TFLOPS-h uses the cheapest on-demand price.");
     doc.notes.push_back("? = value marked uncertain in its source.");
+    return doc;
+}
+
+int run_compare(Context& ctx, const CompareOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    Comparison c = compare_gpus(catalog, opt.gpus, ctx.currency(), opt.include_examples);
+
     std::vector<const Offer*> shown;
     for (const auto& r : c.gpus)
         for (const auto* p : {&r.on_demand, &r.reserved, &r.spot})
             if (*p) shown.push_back((*p)->offer);
-    apply_freshness(ctx, check_freshness(catalog, shown, c.currency, io::today_iso()), json, doc);
-    ctx.emit(json, doc);
+    const Freshness fresh = check_freshness(catalog, shown, c.currency, io::today_iso());
+    warn_freshness(ctx, fresh);
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"gpus", "/gpus", "", {}},
+        {"queries", "/queries", "", {}},
+        {"warnings", "/warnings", "", {}},
+        {"rates", "/rates", "", {}},
+    };
+    // Only the renderer of the format printed runs.
+    ctx.emit([&] {
+        auto json = to_json(c);
+        add_freshness(fresh, json);
+        return json;
+    }, [&] {
+        auto doc = to_document(c);
+        add_freshness(fresh, doc);
+        return doc;
+    }, sections);
     return 0;
 }
 

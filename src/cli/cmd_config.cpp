@@ -28,27 +28,78 @@ std::string default_of(CLI::App& root, const std::string& option) {
     return "";
 }
 
+// One setting as config show reports it.
+struct SettingRow {
+    std::string key;
+    std::vector<std::string> values;
+    std::string from;  // "default", "config FILE:LINE:COLUMN", "command line"
+    std::string meaning;
+    bool list = false;
+    bool in_config = false;  // set by the configuration file
+    std::string where;       // FILE:LINE:COLUMN when in_config
+};
+
+// What run_config_show found; to_json and to_document render it (only the one printed is built).
+struct ConfigReport {
+    const std::optional<io::ConfigLocation>& location;
+    bool exists = false;
+    std::string from;  // where the file's path came from, in words
+    std::vector<SettingRow> settings;
+};
+
+nlohmann::ordered_json to_json(const ConfigReport& report) {
+    const auto& location = report.location;
+    auto json = json_document();
+    nlohmann::ordered_json file = nlohmann::ordered_json::object();
+    file["path"] = location ? nlohmann::ordered_json(location->path) : nlohmann::ordered_json(nullptr);
+    file["exists"] = report.exists;
+    file["from"] = location ? nlohmann::ordered_json(report.from) : nlohmann::ordered_json(nullptr);
+    json["config_file"] = file;
+    nlohmann::ordered_json settings = nlohmann::ordered_json::array();
+    for (const auto& row : report.settings) {
+        const std::string& from = row.from;
+        const auto& values = row.values;
+        nlohmann::ordered_json j;
+        j["key"] = row.key;
+        j["value"] = row.list ? nlohmann::ordered_json(values)
+                              : values.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(values.front());
+        j["from"] = row.in_config ? "config" : from;
+        j["where"] = row.in_config ? nlohmann::ordered_json(row.where) : nlohmann::ordered_json(nullptr);
+        j["meaning"] = row.meaning;
+        settings.push_back(j);
+    }
+    json["settings"] = settings;
+    return json;
+}
+
+io::TextDocument to_document(const ConfigReport& report) {
+    const auto& location = report.location;
+    io::TextTable table;
+    table.title = "Settings";
+    table.columns = {{"KEY"}, {"VALUE"}, {"FROM"}};
+    for (const auto& row : report.settings) {
+        std::string shown = join(row.values, ", ");
+        if (shown.empty()) shown = row.key == "providers" ? "(all)" : "(none)";
+        table.rows.push_back({row.key, shown, row.from});
+    }
+    io::TextDocument doc;
+    doc.lead.push_back("Configuration file: " + (location ? location->path + (report.exists ? "" : " (none there)") : "(none: HOME is not set)") +
+                       (location ? ", from " + report.from : ""));
+    doc.tables.push_back(table);
+    doc.notes.push_back("Command-line options override the file; 'Configuration file' in docs/usage.md lists the keys.");
+    return doc;
+}
+
 int run_config_show(Context& ctx, CLI::App& root) {
     (void)ctx.catalog();  // checks the file's provider ids and currency against the catalog (cli/config.cpp)
     const auto location = io::user_config_location();
     const io::UserConfig config = io::load_user_config(location);  // the same file apply_user_config read
     std::error_code ec;
-    const bool exists = location && std::filesystem::exists(location->path, ec);
-
-    auto json = json_document();
-    nlohmann::ordered_json file = nlohmann::ordered_json::object();
-    file["path"] = location ? nlohmann::ordered_json(location->path) : nlohmann::ordered_json(nullptr);
-    file["exists"] = exists;
-    file["from"] = location ? nlohmann::ordered_json(location->from == io::ConfigSource::gpuadvise_config ? "environment GPUADVISE_CONFIG"
-                                                     : location->from == io::ConfigSource::xdg_config_home ? "environment XDG_CONFIG_HOME"
-                                                                                                            : "default ($HOME/.config)")
-                            : nlohmann::ordered_json(nullptr);
-    json["config_file"] = file;
-
-    io::TextTable table;
-    table.title = "Settings";
-    table.columns = {{"KEY"}, {"VALUE"}, {"FROM"}};
-    nlohmann::ordered_json settings = nlohmann::ordered_json::array();
+    ConfigReport report{location, location && std::filesystem::exists(location->path, ec), "", {}};
+    if (location)
+        report.from = location->from == io::ConfigSource::gpuadvise_config  ? "environment GPUADVISE_CONFIG"
+                      : location->from == io::ConfigSource::xdg_config_home ? "environment XDG_CONFIG_HOME"
+                                                                            : "default ($HOME/.config)";
     for (const auto& key : io::user_config_keys()) {
         const std::string k(key.key);
         const io::UserSetting* s = config.find(k);
@@ -61,26 +112,15 @@ int run_config_show(Context& ctx, CLI::App& root) {
         if (k == "currency") values = {ctx.currency()};
         else if (s && in_config) values = s->values;
         else if (std::string d = default_of(root, option_for_key(k)); !d.empty()) values = {d};
-        nlohmann::ordered_json j;
-        j["key"] = k;
-        j["value"] = key.list ? nlohmann::ordered_json(values)
-                              : values.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(values.front());
-        j["from"] = in_config ? "config" : from;
-        j["where"] = in_config ? nlohmann::ordered_json(origin->second.where) : nlohmann::ordered_json(nullptr);
-        j["meaning"] = std::string(key.meaning);
-        settings.push_back(j);
-        std::string shown = join(values, ", ");
-        if (shown.empty()) shown = k == "providers" ? "(all)" : "(none)";
-        table.rows.push_back({k, shown, from});
+        report.settings.push_back({k, values, from, std::string(key.meaning), key.list, in_config,
+                                   in_config ? origin->second.where : std::string()});
     }
-    json["settings"] = settings;
-
-    io::TextDocument doc;
-    doc.lead.push_back("Configuration file: " + (location ? location->path + (exists ? "" : " (none there)") : "(none: HOME is not set)") +
-                       (location ? ", from " + file["from"].get<std::string>() : ""));
-    doc.tables.push_back(table);
-    doc.notes.push_back("Command-line options override the file; 'Configuration file' in docs/usage.md lists the keys.");
-    ctx.emit(json, doc);
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"settings", "/settings", "", {}},
+        {"config_file", "/config_file", "", {}},
+    };
+    ctx.emit([&] { return to_json(report); }, [&] { return to_document(report); }, sections);
     return 0;
 }
 

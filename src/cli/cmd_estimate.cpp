@@ -38,42 +38,20 @@ std::string fmt_rate(double v) {
     return io::fmt_number(v, 2);
 }
 
-int run_estimate(Context& ctx, const EstimateOptions& opt) {
-    const Catalog& catalog = ctx.catalog();
-    Workload w = make_workload(catalog, opt.request);
-    GpuSpec spec;
-    if (!iequals(opt.gpu, "all")) spec = parse_gpu_spec(opt.gpu);
-    std::vector<const Gpu*> gpus = select_gpus(catalog, spec);
-    if (gpus.empty()) throw UsageError("no GPU in the catalog matches '" + opt.gpu + "'", "run 'gpuadvise gpus'");
-    const int count = spec.count.value_or(opt.gpus);
-    LinkSpec link;
-    link.nodes = opt.nodes;
-    link.inter_node_gbps = opt.network_gbps;
-    link.intra_node_busbw_gb_per_s = opt.busbw;
+// What run_estimate computed; to_json and to_document render it (only the one printed is built).
+struct EstimateResult {
+    const Workload& w;
+    const std::vector<Estimate>& estimates;
+};
 
-    std::vector<Estimate> estimates;
-    for (const Gpu* g : gpus) estimates.push_back(estimate_job(catalog, w, *g, count, link));
-    const bool any_supported = std::any_of(estimates.begin(), estimates.end(), [](const Estimate& e) { return e.precision_supported; });
-    if (!any_supported) {
-        throw UsageError("--precision " + std::string(to_string(*w.precision)) + " is not supported by " +
-                             (gpus.size() == 1 ? gpus.front()->id : std::string("any selected GPU")),
-                         precision_unsupported_reason(estimates.front().precision));
-    }
-
+nlohmann::ordered_json to_json(const EstimateResult& result) {
+    const Workload& w = result.w;
     auto json = json_document();
     json["estimate_kind"] = "estimate";
     json["workload"] = workload_json(w);
     json["estimates"] = nlohmann::ordered_json::array();
-    io::TextTable table;
-    table.columns = {{"GPU"},          {"N", io::Align::right},       {"LAYOUT"},       {"PREC"},
-                     {"FITS"},         {"NEED GB/GPU", io::Align::right}, {"HAS GB", io::Align::right},
-                     {"MIN N", io::Align::right}, {"THROUGHPUT", io::Align::right}, {"HOURS", io::Align::right},
-                     {"RANGE H", io::Align::right}, {"EFF", io::Align::right}, {"UTIL", io::Align::right}, {"BASIS"}};
-    std::vector<std::string> notes;
-    bool any_fits = false;
-    for (const Estimate& e : estimates) {
+    for (const Estimate& e : result.estimates) {
         const Gpu& g = *e.gpu;
-        any_fits = any_fits || e.fits;
         nlohmann::ordered_json j;
         j["gpu"] = g.id;
         j["gpu_family"] = g.family;
@@ -106,6 +84,20 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
         j["basis_detail"] = e.basis_detail;
         j["notes"] = e.notes;
         json["estimates"].push_back(j);
+    }
+    return json;
+}
+
+io::TextDocument to_document(const EstimateResult& result) {
+    const Workload& w = result.w;
+    io::TextTable table;
+    table.columns = {{"GPU"},          {"N", io::Align::right},       {"LAYOUT"},       {"PREC"},
+                     {"FITS"},         {"NEED GB/GPU", io::Align::right}, {"HAS GB", io::Align::right},
+                     {"MIN N", io::Align::right}, {"THROUGHPUT", io::Align::right}, {"HOURS", io::Align::right},
+                     {"RANGE H", io::Align::right}, {"EFF", io::Align::right}, {"UTIL", io::Align::right}, {"BASIS"}};
+    std::vector<std::string> notes;
+    for (const Estimate& e : result.estimates) {
+        const Gpu& g = *e.gpu;
         const bool ok = e.precision_supported;
         table.rows.push_back({g.id, std::to_string(e.gpu_count), ok ? layout_label(e.config, w.is_training()) : "-",
                               std::string(to_string(e.precision)) + (ok ? "" : "!"),
@@ -132,7 +124,39 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
     for (const auto& n : notes) doc.notes.push_back(n);
     doc.notes.push_back("Assumptions:");
     for (const auto& a : w.assumptions) doc.notes.push_back("  - " + a);
-    ctx.emit(json, doc);
+    return doc;
+}
+
+int run_estimate(Context& ctx, const EstimateOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    Workload w = make_workload(catalog, opt.request);
+    GpuSpec spec;
+    if (!iequals(opt.gpu, "all")) spec = parse_gpu_spec(opt.gpu);
+    std::vector<const Gpu*> gpus = select_gpus(catalog, spec);
+    if (gpus.empty()) throw UsageError("no GPU in the catalog matches '" + opt.gpu + "'", "run 'gpuadvise gpus'");
+    const int count = spec.count.value_or(opt.gpus);
+    LinkSpec link;
+    link.nodes = opt.nodes;
+    link.inter_node_gbps = opt.network_gbps;
+    link.intra_node_busbw_gb_per_s = opt.busbw;
+
+    std::vector<Estimate> estimates;
+    for (const Gpu* g : gpus) estimates.push_back(estimate_job(catalog, w, *g, count, link));
+    const bool any_supported = std::any_of(estimates.begin(), estimates.end(), [](const Estimate& e) { return e.precision_supported; });
+    if (!any_supported) {
+        throw UsageError("--precision " + std::string(to_string(*w.precision)) + " is not supported by " +
+                             (gpus.size() == 1 ? gpus.front()->id : std::string("any selected GPU")),
+                         precision_unsupported_reason(estimates.front().precision));
+    }
+
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"estimates", "/estimates", "", {}},
+        {"workload", "/workload", "", {}},
+    };
+    const EstimateResult result{w, estimates};
+    ctx.emit([&] { return to_json(result); }, [&] { return to_document(result); }, sections);
+    const bool any_fits = std::any_of(estimates.begin(), estimates.end(), [](const Estimate& e) { return e.fits; });
     if (!any_fits) {
         ctx.err << "gpuadvise: the job fits none of these GPUs at this count; see the notes for what would make it fit\n";
         return 3;

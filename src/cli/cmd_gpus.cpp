@@ -13,22 +13,9 @@ struct GpusOptions {
     std::string gpu;
 };
 
-int run_gpus(Context& ctx, const GpusOptions& opt) {
-    const Catalog& catalog = ctx.catalog();
-    GpuSpec spec;
-    if (!opt.gpu.empty()) spec = parse_gpu_spec(opt.gpu);
-    std::vector<const Gpu*> gpus = select_gpus(catalog, spec);
-
+nlohmann::ordered_json to_json(const std::vector<const Gpu*>& gpus) {
     auto json = json_document();
     json["gpus"] = nlohmann::ordered_json::array();
-    io::TextTable table;
-    table.columns = {{"ID"},           {"FAMILY"},          {"MEMORY GB", io::Align::right},
-                     {"BW GB/s", io::Align::right}, {"FP32", io::Align::right}, {"TF32", io::Align::right},
-                     {"FP16", io::Align::right},    {"BF16", io::Align::right}, {"FP8", io::Align::right},
-                     {"CC"},           {"TDP W", io::Align::right},  {"YEAR", io::Align::right}};
-    bool any_uncertain = false;
-    bool multi_device = false;
-    std::vector<std::string> doc_notes;  // one per multi-device GPU (#13)
     for (const Gpu* g : gpus) {
         auto j = gpu_identity_json(*g);
         j["vendor"] = g->vendor;
@@ -43,6 +30,20 @@ int run_gpus(Context& ctx, const GpusOptions& opt) {
         j["devices_per_package"] = g->devices_per_package;
         j["family_default"] = g->family_default.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g->family_default);
         json["gpus"].push_back(j);
+    }
+    return json;
+}
+
+io::TextDocument to_document(const std::vector<const Gpu*>& gpus) {
+    io::TextTable table;
+    table.columns = {{"ID"},           {"FAMILY"},          {"MEMORY GB", io::Align::right},
+                     {"BW GB/s", io::Align::right}, {"FP32", io::Align::right}, {"TF32", io::Align::right},
+                     {"FP16", io::Align::right},    {"BF16", io::Align::right}, {"FP8", io::Align::right},
+                     {"CC"},           {"TDP W", io::Align::right},  {"YEAR", io::Align::right}};
+    bool any_uncertain = false;
+    bool multi_device = false;
+    std::vector<std::string> doc_notes;  // one per multi-device GPU (#13)
+    for (const Gpu* g : gpus) {
         if (g->devices_per_package > 1) {
             multi_device = true;
             doc_notes.push_back(g->id + ": " + std::to_string(g->devices_per_package) +
@@ -69,7 +70,20 @@ int run_gpus(Context& ctx, const GpusOptions& opt) {
     if (multi_device)
         for (auto& n : doc_notes) doc.notes.push_back(std::move(n));
     if (any_uncertain) doc.notes.push_back("? = uncertain value in the source; see 'gpuadvise gpus --json' for sources.");
-    ctx.emit(json, doc);
+    return doc;
+}
+
+int run_gpus(Context& ctx, const GpusOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    GpuSpec spec;
+    if (!opt.gpu.empty()) spec = parse_gpu_spec(opt.gpu);
+    std::vector<const Gpu*> gpus = select_gpus(catalog, spec);
+
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"gpus", "/gpus", "", {}},
+    };
+    ctx.emit([&] { return to_json(gpus); }, [&] { return to_document(gpus); }, sections);
     return 0;
 }
 

@@ -21,19 +21,18 @@ std::string job_text(const DefaultJob& j) {
     return s;
 }
 
-int run_models(Context& ctx, const ModelsOptions& opt) {
-    const Catalog& catalog = ctx.catalog();
-    std::optional<ModelKind> kind;
-    if (!opt.kind.empty()) {
-        kind = parse_model_kind(opt.kind);
-        if (!kind) throw UsageError("--kind: unknown kind '" + opt.kind + "'", "expected cnn, transformer, diffusion or speech");
-    }
+// The presets shown (--kind), with the catalog their calibration points are counted in.
+struct ModelsResult {
+    const Catalog& catalog;
+    std::vector<const ModelPreset*> models;
+};
+
+nlohmann::ordered_json to_json(const ModelsResult& result) {
+    const Catalog& catalog = result.catalog;
     auto json = json_document();
     json["models"] = nlohmann::ordered_json::array();
-    io::TextTable table;
-    table.columns = {{"ID"}, {"ALIASES"}, {"KIND"}, {"PARAMS", io::Align::right}, {"FWD FLOPS", io::Align::right}, {"DEFAULT JOB"}};
-    for (const auto& m : catalog.models) {
-        if (kind && m.kind != *kind) continue;
+    for (const ModelPreset* preset : result.models) {
+        const ModelPreset& m = *preset;
         nlohmann::ordered_json j;
         j["id"] = m.id;
         j["aliases"] = m.aliases;
@@ -68,6 +67,15 @@ int run_models(Context& ctx, const ModelsOptions& opt) {
         j["calibration_points"] = points;
         j["notes"] = m.notes;
         json["models"].push_back(j);
+    }
+    return json;
+}
+
+io::TextDocument to_document(const ModelsResult& result) {
+    io::TextTable table;
+    table.columns = {{"ID"}, {"ALIASES"}, {"KIND"}, {"PARAMS", io::Align::right}, {"FWD FLOPS", io::Align::right}, {"DEFAULT JOB"}};
+    for (const ModelPreset* preset : result.models) {
+        const ModelPreset& m = *preset;
         std::string flops = m.flops_per_token > 0 ? fmt_count(m.flops_per_token) + "/token"
                                                   : fmt_count(m.flops_per_sample) + "/sample";
         if (!m.uncertain.empty() && (m.is_uncertain("flops_per_sample") || m.is_uncertain("flops_per_token"))) flops += "?";
@@ -78,7 +86,24 @@ int run_models(Context& ctx, const ModelsOptions& opt) {
     doc.tables.push_back(table);
     doc.notes.push_back("FLOPs are true forward FLOPs (2 x MAC); transformers add the attention term per token. ? = uncertain in the source.");
     doc.notes.push_back("'gpuadvise estimate --model ID' runs the default job; every part of it can be overridden (--task, --batch-size, ...).");
-    ctx.emit(json, doc);
+    return doc;
+}
+
+int run_models(Context& ctx, const ModelsOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    std::optional<ModelKind> kind;
+    if (!opt.kind.empty()) {
+        kind = parse_model_kind(opt.kind);
+        if (!kind) throw UsageError("--kind: unknown kind '" + opt.kind + "'", "expected cnn, transformer, diffusion or speech");
+    }
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"models", "/models", "", {}},
+    };
+    ModelsResult result{catalog, {}};
+    for (const auto& m : catalog.models)
+        if (!kind || m.kind == *kind) result.models.push_back(&m);
+    ctx.emit([&] { return to_json(result); }, [&] { return to_document(result); }, sections);
     return 0;
 }
 

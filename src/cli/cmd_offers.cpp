@@ -92,39 +92,25 @@ void warn_stale_prices(Context& ctx, const Catalog& catalog, const OfferList& li
              "); check them before renting, or run 'gpuadvise catalog update'");
 }
 
-int run_offers(Context& ctx, const OffersOptions& opt) {
-    const Catalog& catalog = ctx.catalog();
-    OfferQuery q;
-    if (!opt.gpu.empty()) q.gpu = parse_gpu_spec(opt.gpu);
-    q.providers = opt.providers;
-    q.regions = opt.regions;
-    const auto plan = parse_plan(opt.plan);
-    if (plan) {
-        q.plan = plan->plan;
-        q.term_months = plan->term_months;
-    }
-    q.max_price = opt.max_price;
-    q.currency = ctx.currency();
-    q.sort = opt.sort == "price-per-gpu" ? OfferSort::price_per_gpu
-             : opt.sort == "usd-per-tflops" ? OfferSort::usd_per_tflops
-                                            : OfferSort::price;
-    q.limit = opt.pytorch.empty() ? opt.limit : std::nullopt;
-    q.include_examples = opt.include_examples;
-    OfferList list = query_offers(catalog, q);
-    std::vector<PytorchFit> fits;
-    if (!opt.pytorch.empty()) filter_by_pytorch(ctx, catalog, opt.pytorch, list, opt.limit, fits);
+// What run_offers found; to_json and to_document render it (only the one printed is built).
+struct OffersResult {
+    const OffersOptions& opt;
+    const OfferQuery& q;
+    const std::optional<PlanFilter>& plan;
+    const OfferList& list;
+    const std::vector<PytorchFit>& fits;                   // per row, with --pytorch
+    const std::optional<std::vector<std::string>>& unknown;  // providers without commitment prices, when asked
+};
 
+nlohmann::ordered_json to_json(const OffersResult& result) {
+    const OfferList& list = result.list;
+    const std::vector<PytorchFit>& fits = result.fits;
     auto json = json_document();
     json["currency"] = list.currency;
     json["gpus_covered"] = nlohmann::ordered_json::array();
     for (const Gpu* g : list.gpus_covered) json["gpus_covered"].push_back(g->id);
     json["matched"] = list.matched;
     json["offers"] = nlohmann::ordered_json::array();
-    io::TextTable table;
-    table.columns = {{"PROVIDER"}, {"GPU"}, {"N", io::Align::right}, {"REGION"}, {"INSTANCE"},
-                     {"ON-DEMAND/H", io::Align::right}, {"RESERVED/MO", io::Align::right},
-                     {"SPOT/H", io::Align::right}, {"PER GPU/H", io::Align::right},
-                     {"$/TFLOPS-H", io::Align::right}, {"AS OF"}};
     for (const auto& r : list.rows) {
         const Offer& o = *r.offer;
         nlohmann::ordered_json j;
@@ -166,6 +152,24 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
             j["pytorch_wheels"] = fit.wheels;
         }
         json["offers"].push_back(j);
+    }
+    if (result.unknown) json["providers_without_commitment_prices"] = *result.unknown;
+    return json;
+}
+
+io::TextDocument to_document(const OffersResult& result) {
+    const OffersOptions& opt = result.opt;
+    const OfferQuery& q = result.q;
+    const std::optional<PlanFilter>& plan = result.plan;
+    const OfferList& list = result.list;
+    const std::vector<PytorchFit>& fits = result.fits;
+    io::TextTable table;
+    table.columns = {{"PROVIDER"}, {"GPU"}, {"N", io::Align::right}, {"REGION"}, {"INSTANCE"},
+                     {"ON-DEMAND/H", io::Align::right}, {"RESERVED/MO", io::Align::right},
+                     {"SPOT/H", io::Align::right}, {"PER GPU/H", io::Align::right},
+                     {"$/TFLOPS-H", io::Align::right}, {"AS OF"}};
+    for (const auto& r : list.rows) {
+        const Offer& o = *r.offer;
         table.rows.push_back({r.rentable ? o.provider.str() : o.provider + " (example)", o.gpu, std::to_string(o.gpu_count), o.region.empty() ? "-" : o.region,
                               o.instance_type.empty() ? "-" : o.instance_type, io::fmt_optional(r.on_demand_per_hour, 2),
                               r.reserved_per_month ? io::fmt_number(*r.reserved_per_month, 0) + " (" + term_short(r.term_months) + ")" : "-",
@@ -188,23 +192,55 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
                         " plan" + (q.plan == Plan::reserved ? " at full use (the monthly commitment over 730 h; AS OF is the commitment's)" : "") +
                         "; RESERVED/MO is the cheapest commitment (1m, 1y, 3y: its term). " + std::to_string(list.rows.size()) + " of " +
                         std::to_string(list.matched) + " matching offers shown.");
+    if (result.unknown && !result.unknown->empty())
+        doc.notes.push_back("No commitment prices known for " + join(*result.unknown, ", ") +
+                            " (the catalog has none; the provider may still sell them).");
+    return doc;
+}
+
+int run_offers(Context& ctx, const OffersOptions& opt) {
+    const Catalog& catalog = ctx.catalog();
+    OfferQuery q;
+    if (!opt.gpu.empty()) q.gpu = parse_gpu_spec(opt.gpu);
+    q.providers = opt.providers;
+    q.regions = opt.regions;
+    const auto plan = parse_plan(opt.plan);
+    if (plan) {
+        q.plan = plan->plan;
+        q.term_months = plan->term_months;
+    }
+    q.max_price = opt.max_price;
+    q.currency = ctx.currency();
+    q.sort = opt.sort == "price-per-gpu" ? OfferSort::price_per_gpu
+             : opt.sort == "usd-per-tflops" ? OfferSort::usd_per_tflops
+                                            : OfferSort::price;
+    q.limit = opt.pytorch.empty() ? opt.limit : std::nullopt;
+    q.include_examples = opt.include_examples;
+    OfferList list = query_offers(catalog, q);
+    std::vector<PytorchFit> fits;
+    if (!opt.pytorch.empty()) filter_by_pytorch(ctx, catalog, opt.pytorch, list, opt.limit, fits);
+
     // Say where commitment prices are unknown instead of implying a provider sells none.
+    std::optional<std::vector<std::string>> unknown;
     if (q.plan == Plan::reserved || !q.providers.empty()) {
         std::vector<std::string> providers = q.providers;
         if (providers.empty())
             for (const auto& p : catalog.providers)
                 if (p.kind != ProviderKind::placeholder && p.kind != ProviderKind::example) providers.push_back(p.id);
-        std::vector<std::string> unknown;
+        unknown.emplace();
         for (const auto& id : providers)
             if (std::none_of(catalog.offers.begin(), catalog.offers.end(),
                              [&](const Offer& o) { return iequals(o.provider, id) && has_commitment(o); }))
-                unknown.push_back(id);
-        if (!unknown.empty())
-            doc.notes.push_back("No commitment prices known for " + join(unknown, ", ") +
-                                " (the catalog has none; the provider may still sell them).");
-        json["providers_without_commitment_prices"] = unknown;
+                unknown->push_back(id);
     }
-    ctx.emit(json, doc);
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"offers", "/offers", "", {}},
+        {"commitments", "/offers", "commitments", {"provider", "gpu", "gpu_count", "region", "instance_type", "currency"}},
+        {"gpus_covered", "/gpus_covered", "", {}},
+    };
+    const OffersResult result{opt, q, plan, list, fits, unknown};
+    ctx.emit([&] { return to_json(result); }, [&] { return to_document(result); }, sections);
     warn_stale_prices(ctx, catalog, list);
     if (list.rows.empty()) {
         ctx.err << "gpuadvise: no offer matches these filters\n";

@@ -243,11 +243,20 @@ nlohmann::ordered_json what_if_best_json(const std::optional<WhatIfBest>& b) {
     return j;
 }
 
+// What run_recommend computed; to_json and to_document render it (only the one printed is built).
+struct RecommendResult {
+    const RecommendOptions& opt;
+    const RecommendRequest& request;
+    const Recommendation& rec;
+    const std::optional<WhatIf>& what_if;
+};
+nlohmann::ordered_json to_json(const RecommendResult& result);
+io::TextDocument to_document(const RecommendResult& result);
+
 int run_recommend(Context& ctx, const RecommendOptions& opt) {
     const Catalog& catalog = ctx.catalog();
     RecommendRequest request = build_request(ctx, opt);
     Recommendation rec = recommend(catalog, request);
-    const Workload& w = request.workload;
     const std::string& cur = request.currency;
     std::optional<WhatIf> what_if;
     if (!opt.what_if.empty()) {
@@ -255,6 +264,48 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
         what_if = what_if_runs_per_week(catalog, request, range.from, range.to, range.step);
     }
 
+    std::vector<const Offer*> shown;
+    for (const auto& c : rec.ranked) shown.push_back(c.offer);
+    const Freshness fresh = check_freshness(catalog, shown, cur, io::today_iso());
+    warn_freshness(ctx, fresh);
+    const RecommendResult result{opt, request, rec, what_if};
+    // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"recommendations", "/recommendations", "", {}},
+        {"alternatives", "/recommendations", "alternatives", {"rank", "provider", "gpu", "gpu_count", "instances", "instance_type", "region", "currency"}},
+        {"steps", "/analysis/steps", "findings", {"step", "name"}},
+        {"workload", "/workload", "", {}},
+        {"warnings", "/warnings", "", {}},
+        {"rates", "/rates", "", {}},
+        {"plan_crossover", "/plan_crossover", "", {}},
+        {"what_if", "/what_if", "", {}},
+        {"what_if_crossovers", "/what_if_crossovers", "", {}},
+        {"rejected", "/rejected", "", {}},
+    };
+    // Only the renderer of the format printed runs.
+    ctx.emit([&] {
+        auto json = to_json(result);
+        add_freshness(fresh, json);
+        return json;
+    }, [&] {
+        auto doc = to_document(result);
+        add_freshness(fresh, doc);
+        return doc;
+    }, sections);
+    if (rec.ranked.empty()) {
+        ctx.err << "gpuadvise: nothing satisfies the request (binding constraint: " << to_string(rec.binding_constraint) << ")\n";
+        return 3;
+    }
+    return 0;
+}
+
+nlohmann::ordered_json to_json(const RecommendResult& result) {
+    const RecommendOptions& opt = result.opt;
+    const RecommendRequest& request = result.request;
+    const Recommendation& rec = result.rec;
+    const std::optional<WhatIf>& what_if = result.what_if;
+    const Workload& w = request.workload;
+    const std::string& cur = request.currency;
     auto json = json_document();
     json["workload"] = recommend_workload_json(w, request);
     nlohmann::ordered_json steps = nlohmann::ordered_json::array();
@@ -305,6 +356,16 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
         json["rejected"] = rj;
     }
 
+    return json;
+}
+
+io::TextDocument to_document(const RecommendResult& result) {
+    const RecommendOptions& opt = result.opt;
+    const RecommendRequest& request = result.request;
+    const Recommendation& rec = result.rec;
+    const std::optional<WhatIf>& what_if = result.what_if;
+    const Workload& w = request.workload;
+    const std::string& cur = request.currency;
     io::TextDocument doc;
     doc.lead.push_back("Workload: " + workload_summary(w) + ", " +
                        (request.one_off() ? "one-off: " + std::to_string(request.runs.value_or(1)) + " run" + (request.runs.value_or(1) == 1 ? "" : "s") +
@@ -402,15 +463,7 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     if (!opt.explain && !rec.rejected.empty()) {
         doc.notes.push_back(std::to_string(rec.rejected.size()) + " offers rejected; --explain lists them with the reason.");
     }
-    std::vector<const Offer*> shown;
-    for (const auto& c : rec.ranked) shown.push_back(c.offer);
-    apply_freshness(ctx, check_freshness(catalog, shown, cur, io::today_iso()), json, doc);
-    ctx.emit(json, doc);
-    if (rec.ranked.empty()) {
-        ctx.err << "gpuadvise: nothing satisfies the request (binding constraint: " << to_string(rec.binding_constraint) << ")\n";
-        return 3;
-    }
-    return 0;
+    return doc;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "cli/context.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -62,6 +63,7 @@ Format Context::format() const {
     if (global.json) return Format::json;
     if (global.format == "json") return Format::json;
     if (global.format == "csv") return Format::csv;
+    if (global.format == "tsv") return Format::tsv;
     if (global.format == "markdown") return Format::markdown;
     return Format::table;
 }
@@ -93,14 +95,43 @@ void Context::note(const std::string& message) {
     if (!global.quiet) err << "gpuadvise: note: " << escape_control_chars(message) << "\n";
 }
 
-void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& doc) {
-    switch (format()) {
+void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& doc,
+                   const std::vector<io::ExportSection>& sections) {
+    emit([&] { return json; }, [&] { return doc; }, sections);
+}
+
+void Context::emit(const std::function<nlohmann::ordered_json()>& to_json, const std::function<io::TextDocument()>& to_document,
+                   const std::vector<io::ExportSection>& sections) {
+    const Format f = format();
+    if (!global.section.empty() && f != Format::csv && f != Format::tsv)
+        throw UsageError("--section " + global.section + " picks the table of --format csv or tsv", "add --format csv");
+    switch (f) {
         // Text is validated as UTF-8 when read; `replace` keeps a file name or an environment value that
         // is not from dying in the serializer (U+FFFD instead of an exception).
-        case Format::json: out << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n"; break;
-        case Format::csv: out << io::render_csv(doc); break;
-        case Format::markdown: out << io::render_markdown(doc); break;
-        case Format::table: out << io::render_table(doc, color()); break;
+        case Format::json: out << to_json().dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n"; break;
+        case Format::csv:
+        case Format::tsv: {
+            const io::ExportSection whole{"document", "", "", {}};
+            const io::ExportSection* chosen = sections.empty() ? &whole : &sections.front();
+            if (!global.section.empty()) {
+                std::vector<std::string> names;
+                for (const auto& s : sections.empty() ? std::vector<io::ExportSection>{whole} : sections) names.push_back(s.name);
+                const auto it = std::find(names.begin(), names.end(), global.section);
+                if (it == names.end()) {
+                    std::string hint = "this command's sections: " + join(names, ", ");
+                    if (auto best = closest_match(global.section, names)) hint = "did you mean '" + *best + "'? " + hint;
+                    throw UsageError("--section: no section '" + global.section + "'", hint);
+                }
+                if (!sections.empty()) chosen = &sections[static_cast<std::size_t>(it - names.begin())];
+            }
+            const nlohmann::ordered_json json = to_json();
+            if (!chosen->items.empty() && !json.contains(nlohmann::ordered_json::json_pointer(chosen->items)))
+                throw UsageError("--section " + chosen->name + ": this output has none", "the JSON (--format json) shows what it has");
+            out << io::render_delimited(json, *chosen, f == Format::csv ? io::Delimited::csv : io::Delimited::tsv);
+            break;
+        }
+        case Format::markdown: out << io::render_markdown(to_document()); break;
+        case Format::table: out << io::render_table(to_document(), color()); break;
     }
 }
 

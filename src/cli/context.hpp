@@ -14,11 +14,12 @@
 
 #include "gpuadvise/catalog.hpp"
 #include "io/catalog_loader.hpp"
+#include "io/output.hpp"
 #include "io/text_table.hpp"
 
 namespace gpuadvise::cli {
 
-enum class Format { table, json, csv, markdown };
+enum class Format { table, json, csv, tsv, markdown };
 
 // Where a configuration setting came from: the command line, or the config file at `where` ("file:line").
 enum class SettingSource { command_line, config_file };
@@ -40,6 +41,7 @@ struct GlobalOptions {
     std::function<void(Catalog&)> catalog_filter;        // the configuration's provider filters (cli/config.cpp)
     bool strict_variants = false;  // --strict-variants
     std::string as_of;             // --as-of for SkyPilot tables given with --catalog
+    std::string section;           // --section: which table --format csv/tsv prints (the command's first by default)
 };
 
 class Context {
@@ -67,7 +69,13 @@ public:
     void note(const std::string& message);
 
     // Prints a result: JSON (with schema_version first) or the text document in the chosen format.
-    void emit(const nlohmann::ordered_json& json, const io::TextDocument& doc);
+    void emit(const nlohmann::ordered_json& json, const io::TextDocument& doc,
+              const std::vector<io::ExportSection>& sections = {});
+    // The same, building only what the format prints: JSON, CSV and TSV call to_json (CSV and TSV
+    // are the `sections` of that document, the first unless --section names another), table and
+    // markdown call to_document. Without sections CSV/TSV print the document as one row.
+    void emit(const std::function<nlohmann::ordered_json()>& to_json, const std::function<io::TextDocument()>& to_document,
+              const std::vector<io::ExportSection>& sections);
 
     // For exit_after_run(): from now on, contexts leave their catalog to the process exit.
     static void leave_catalogs_to_exit() { leave_catalogs_to_exit_ = true; }

@@ -58,12 +58,24 @@ Freshness check_freshness(const Catalog& catalog, const std::vector<const Offer*
     return f;
 }
 
-void apply_freshness(Context& ctx, const Freshness& f, nlohmann::ordered_json& json, io::TextDocument& doc) {
+void add_freshness(const Freshness& f, nlohmann::ordered_json& json) {
     if (!json.contains("warnings") || !json["warnings"].is_array()) json["warnings"] = nlohmann::ordered_json::array();
     for (const auto& w : f.warnings) json["warnings"].push_back(w);
     json["rates"] = f.rates;
+}
+
+void add_freshness(const Freshness& f, io::TextDocument& doc) {
     for (const auto& l : f.rate_lines) doc.notes.push_back(l);
+}
+
+void warn_freshness(Context& ctx, const Freshness& f) {
     for (const auto& w : f.warnings) ctx.warn(w);
+}
+
+void apply_freshness(Context& ctx, const Freshness& f, nlohmann::ordered_json& json, io::TextDocument& doc) {
+    add_freshness(f, json);
+    add_freshness(f, doc);
+    warn_freshness(ctx, f);
 }
 
 }  // namespace gpuadvise::cli

@@ -28,6 +28,10 @@ Freshness check_freshness(const Catalog& catalog, const std::vector<const Offer*
 // Appends the warnings to json["warnings"] (an array, created when missing), sets json["rates"], adds
 // the rate lines to the text notes, and prints the warnings on stderr.
 void apply_freshness(Context& ctx, const Freshness& f, nlohmann::ordered_json& json, io::TextDocument& doc);
+// Its parts, for a command that builds only the output it prints (the stderr lines: warn_freshness).
+void add_freshness(const Freshness& f, nlohmann::ordered_json& json);
+void add_freshness(const Freshness& f, io::TextDocument& doc);
+void warn_freshness(Context& ctx, const Freshness& f);
 
 // A catalog price as JSON, exactly as read (no rounding: 21.95764 stays 21.95764); null for nullopt.
 // Computed figures keep json_number's rounding.

@@ -73,3 +73,184 @@ void reserve_standard_descriptors() {
 }
 
 }  // namespace gpuadvise::io
+
+// ---- Exports ---------------------------------------------------------------------------------
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+
+#include "gpuadvise/text.hpp"
+
+namespace gpuadvise::io {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Row = std::vector<std::pair<std::string, std::string>>;  // column -> value, in document order
+
+// Control characters other than tab, newline and carriage return (which the quoting or the TSV
+// escapes carry) are written as \xNN, as on the terminal: an export printed there cannot recolour it.
+std::string safe_text(const std::string& s) {
+    std::string out, run;
+    for (char c : s) {
+        if (c == '\t' || c == '\n' || c == '\r') {
+            out += escape_control_chars(run) + c;
+            run.clear();
+        } else {
+            run += c;
+        }
+    }
+    return out + escape_control_chars(run);
+}
+
+std::string cell_text(const Json& v) {
+    if (v.is_null()) return "";
+    if (v.is_string()) return safe_text(v.get<std::string>());
+    return safe_text(v.dump(-1, ' ', false, Json::error_handler_t::replace));  // numbers, true/false, arrays
+}
+
+void flatten(const Json& v, const std::string& name, Row& row) {
+    if (v.is_object() && !v.empty()) {
+        for (const auto& [key, x] : v.items()) flatten(x, name.empty() ? key : name + "." + key, row);
+        return;
+    }
+    row.emplace_back(name, cell_text(v));
+}
+
+std::string last_token(const std::string& pointer) {
+    const auto slash = pointer.rfind('/');
+    return slash == std::string::npos ? pointer : pointer.substr(slash + 1);
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string tsv_field(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+            case '\\': out += "\\\\"; break;
+            case '\t': out += "\\t"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+// Inline markdown: the characters that would start emphasis, code, links, HTML or a table cell
+// (">" only quotes at the start of a line, which is never where text goes here).
+std::string md_text(const std::string& s) {
+    std::string out;
+    for (char c : escape_control_chars(s)) {
+        if (std::string_view("\\`*_[]<|").find(c) != std::string_view::npos) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::string md_cell(const std::string& s) {
+    std::string out;
+    for (char c : escape_control_chars(s)) {
+        if (c == '|' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string render_delimited(const Json& doc, const ExportSection& section, Delimited kind) {
+    const Json& items = section.items.empty() ? doc : doc.at(Json::json_pointer(section.items));
+    std::vector<Row> rows;
+    auto add = [&](const Json& item) {
+        if (section.explode.empty()) {
+            Row row;
+            flatten(item, item.is_object() ? "" : last_token(section.items), row);
+            rows.push_back(std::move(row));
+            return;
+        }
+        if (!item.is_object() || !item.contains(section.explode) || !item[section.explode].is_array()) return;
+        for (const auto& element : item[section.explode]) {
+            Row row;
+            for (const auto& key : section.keep)
+                if (item.contains(key)) flatten(item[key], key, row);
+            flatten(element, section.explode, row);
+            rows.push_back(std::move(row));
+        }
+    };
+    if (items.is_array())
+        for (const auto& item : items) add(item);
+    else if (!items.is_null())
+        add(items);
+
+    // The columns: every name any row has, in the order first seen (rows may lack optional keys).
+    std::vector<std::string> columns;
+    std::map<std::string, std::size_t> index;
+    for (const auto& row : rows)
+        for (const auto& [name, value] : row)
+            if (index.emplace(name, columns.size()).second) columns.push_back(name);
+    const char* sep = kind == Delimited::csv ? "," : "\t";
+    const char* eol = kind == Delimited::csv ? "\r\n" : "\n";
+    auto field = [&](const std::string& s) { return kind == Delimited::csv ? csv_field(s) : tsv_field(s); };
+    std::string out;
+    for (std::size_t i = 0; i < columns.size(); ++i) out += (i ? sep : "") + field(columns[i]);
+    if (!columns.empty()) out += eol;
+    for (const auto& row : rows) {
+        std::vector<std::string> cells(columns.size());
+        for (const auto& [name, value] : row) cells[index[name]] = value;
+        for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? sep : "") + field(cells[i]);
+        out += eol;
+    }
+    return out;
+}
+
+std::string render_markdown(const TextDocument& doc) {
+    std::string out;
+    // Lead: paragraphs, and the indented lines below one of them ("  assumed: ...") as its list.
+    bool in_list = false;
+    for (const auto& line : doc.lead) {
+        const bool item = line.starts_with(" ");
+        if (!out.empty() && !(item && in_list)) out += "\n";  // a blank line between paragraphs and around a list
+        const auto text = line.find_first_not_of(' ');
+        out += (item ? "- " : "") + md_text(text == std::string::npos ? "" : line.substr(text)) + "\n";
+        in_list = item;
+    }
+    for (const auto& t : doc.tables) {
+        if (!out.empty()) out += "\n";
+        if (!t.title.empty()) out += "### " + md_text(t.title) + "\n\n";
+        out += "|";
+        for (const auto& c : t.columns) out += " " + md_cell(c.header) + " |";
+        out += "\n|";
+        for (const auto& c : t.columns) out += c.align == Align::right ? "---:|" : "---|";
+        out += "\n";
+        for (const auto& row : t.rows) {
+            out += "|";
+            for (const auto& cell : row) out += " " + md_cell(cell) + " |";
+            out += "\n";
+        }
+    }
+    if (!doc.notes.empty()) {
+        if (!out.empty()) out += "\n";
+        // An indented note or one that is itself a bullet ("  - assumed ...", "- install ...") belongs
+        // to the note above it: a nested item.
+        for (const auto& line : doc.notes) {
+            std::string_view text = line;
+            const bool nested = text.starts_with(" ") || text.starts_with("- ");
+            text.remove_prefix(std::min(text.size(), text.find_first_not_of(' ')));
+            if (text.starts_with("- ")) text.remove_prefix(2);
+            out += (nested ? "  - " : "- ") + md_text(std::string(text)) + "\n";
+        }
+    }
+    return out;
+}
+
+}  // namespace gpuadvise::io

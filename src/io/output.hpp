@@ -40,3 +40,34 @@ int output_error(const std::ostream& out);
 void reserve_standard_descriptors();
 
 }  // namespace gpuadvise::io
+
+// ---- Exports: --format csv | tsv | markdown ----------------------------------------------------
+// CSV and TSV are derived from the command's JSON document, so that the two cannot disagree: a
+// section names the JSON array whose elements are the rows (docs/json.md, "CSV and TSV").
+#include <nlohmann/json.hpp>
+
+#include "io/text_table.hpp"
+
+namespace gpuadvise::io {
+
+struct ExportSection {
+    std::string name;               // what --section picks (the JSON key name)
+    std::string items;              // JSON pointer of the rows' array ("" or an object: one row)
+    std::string explode;            // optional: an array inside each item, one row per element
+    std::vector<std::string> keep;  // with `explode`: the item's keys repeated on every row
+};
+
+enum class Delimited { csv, tsv };
+
+// One tidy table: a header of flattened JSON key names (nested objects joined with '.'), one row
+// per item; numbers exactly as JSON prints them, null and missing as an empty field, true/false,
+// arrays as their compact JSON text. CSV is RFC 4180 (CRLF, quotes where needed); TSV has no
+// quoting: a tab, newline, carriage return or backslash inside a field is written \t, \n, \r, \\.
+// Throws std::out_of_range when the document has no `section.items`.
+std::string render_delimited(const nlohmann::ordered_json& doc, const ExportSection& section, Delimited kind);
+
+// Markdown: the lead lines as paragraphs (indented ones as a list), each table with a ### title,
+// the notes as a list (indented ones nested); text is escaped so that it renders as written.
+std::string render_markdown(const TextDocument& doc);
+
+}  // namespace gpuadvise::io

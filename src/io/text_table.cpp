@@ -24,25 +24,6 @@ std::string pad(const std::string& s, std::size_t width, Align align) {
     return align == Align::left ? s + fill : fill + s;
 }
 
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
-std::string md_cell(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '|') out += '\\';
-        out += c;
-    }
-    return out;
-}
-
 }  // namespace
 
 // Text from catalogs and tools is shown on a terminal: its control characters are escaped first.
@@ -92,44 +73,6 @@ std::string render_table(const TextDocument& raw, bool color) {
     if (!doc.notes.empty()) {
         out += "\n";
         for (const auto& line : doc.notes) out += line + "\n";
-    }
-    return out;
-}
-
-std::string render_csv(const TextDocument& doc) {
-    std::string out;
-    for (const auto& t : doc.tables) {
-        if (!out.empty()) out += "\n";
-        for (std::size_t i = 0; i < t.columns.size(); ++i) out += (i ? "," : "") + csv_field(t.columns[i].header);
-        out += "\n";
-        for (const auto& row : t.rows) {
-            for (std::size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + csv_field(row[i]);
-            out += "\n";
-        }
-    }
-    return out;
-}
-
-std::string render_markdown(const TextDocument& doc) {
-    std::string out;
-    for (const auto& line : doc.lead) out += line + "\n";
-    for (const auto& t : doc.tables) {
-        if (!out.empty()) out += "\n";
-        if (!t.title.empty()) out += "### " + t.title + "\n\n";
-        out += "|";
-        for (const auto& c : t.columns) out += " " + md_cell(c.header) + " |";
-        out += "\n|";
-        for (const auto& c : t.columns) out += c.align == Align::right ? "---:|" : "---|";
-        out += "\n";
-        for (const auto& row : t.rows) {
-            out += "|";
-            for (const auto& cell : row) out += " " + md_cell(cell) + " |";
-            out += "\n";
-        }
-    }
-    if (!doc.notes.empty()) {
-        out += "\n";
-        for (const auto& line : doc.notes) out += "- " + line + "\n";
     }
     return out;
 }

@@ -29,8 +29,7 @@ struct TextDocument {
 };
 
 std::string render_table(const TextDocument& doc, bool color);
-std::string render_csv(const TextDocument& doc);
-std::string render_markdown(const TextDocument& doc);
+// CSV, TSV and markdown: io/output.hpp.
 
 // Number formatting shared by the table builders: "-" for missing values.
 std::string fmt_number(double v, int decimals);
