@@ -41,7 +41,7 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
         ->type_name("ID");
     app.add_flag("--no-default-catalog", g.no_default_catalog, "Do not load the built-in catalog");
     app.add_option("--format", g.format, "Output format")
-        ->check(CLI::IsMember({"table", "json", "csv", "markdown"}))
+        ->check(CLI::IsMember({"table", "json", "csv", "markdown", "html"}))
         ;
     app.add_flag("--json", g.json, "Shorthand for --format json");
     app.add_option("--color", g.color, "Colour the table output (auto: only on a terminal, NO_COLOR respected)")

@@ -224,6 +224,10 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     if (!opt.what_if.empty()) {
         const WhatIfRange range = parse_what_if(opt.what_if);
         what_if = what_if_runs_per_week(catalog, request, range.from, range.to, range.step);
+    } else if (ctx.format() == Format::html && !rec.ranked.empty()) {
+        // The report's plan chart: 1 to 40 runs a week (or to twice the request's), 40 points.
+        const double to = std::max(40.0, std::ceil(2 * request.runs_per_week));
+        what_if = what_if_runs_per_week(catalog, request, 1, to, (to - 1) / 39);
     }
 
     auto json = json_document();
@@ -265,6 +269,17 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
         for (const auto& x : what_if->crossovers)
             crossings.push_back({{"runs_per_week", round_money(x.runs_per_week)}, {"from", to_string(x.from)}, {"to", to_string(x.to)}});
         json["what_if_crossovers"] = crossings;
+    }
+    if (opt.explain || ctx.format() == Format::html) {
+        // Every feasible option as (hours, monthly cost, pareto): the report's cost/time chart.
+        nlohmann::ordered_json points = nlohmann::ordered_json::array();
+        for (const auto& p : rec.feasible_points)
+            points.push_back({{"rank", p.rank}, {"provider", p.provider}, {"gpu", p.gpu}, {"gpu_count", p.gpu_count},
+                              {"instance_type", p.instance_type}, {"region", p.region}, {"plan", to_string(p.plan)},
+                              {"hours_per_run", round_money(p.hours_per_run)}, {"cost_per_month", round_money(p.cost_per_month)},
+                              {"pareto", p.pareto}});
+        json["feasible_points"] = points;
+        json["feasible_points_capped"] = rec.feasible_points_capped;
     }
     if (rec.ranked.empty())
         json["nothing_fits"] = {{"binding_constraint", to_string(rec.binding_constraint)}, {"nearest_miss", rec.nearest_miss}};

@@ -7,6 +7,7 @@
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/text.hpp"
 #include "io/catalog_loader.hpp"
+#include "io/html_report.hpp"
 #include "io/terminal.hpp"
 
 namespace gpuadvise::cli {
@@ -64,6 +65,7 @@ Format Context::format() const {
     if (global.format == "json") return Format::json;
     if (global.format == "csv") return Format::csv;
     if (global.format == "markdown") return Format::markdown;
+    if (global.format == "html") return Format::html;
     return Format::table;
 }
 
@@ -101,6 +103,7 @@ void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& d
         case Format::json: out << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n"; break;
         case Format::csv: out << io::render_csv(doc); break;
         case Format::markdown: out << io::render_markdown(doc); break;
+        case Format::html: out << io::render_html(json, doc); break;  // io/html_report.cpp, docs/report.md
         case Format::table: out << io::render_table(doc, color()); break;
     }
 }

@@ -18,7 +18,7 @@
 
 namespace gpuadvise::cli {
 
-enum class Format { table, json, csv, markdown };
+enum class Format { table, json, csv, markdown, html };
 
 struct GlobalOptions {
     std::vector<std::string> catalogs;  // --catalog, repeatable
