@@ -184,6 +184,7 @@ struct WhatIfBest {
 struct WhatIfPoint {
     double runs_per_week = 0;
     std::optional<WhatIfBest> on_demand, reserved, spot;
+    std::vector<WhatIfBest> reserved_by_term;  // by_term: the best option of each commitment term, shortest first
 };
 struct WhatIfCrossover {
     double runs_per_week = 0;  // the point where the two plans cost the same (refined between grid points)
@@ -193,6 +194,8 @@ struct WhatIf {
     std::vector<WhatIfPoint> points;
     std::vector<WhatIfCrossover> crossovers;
 };
-WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& request, double from, double to, double step);
+// by_term (the HTML report's plan chart): also the best option of each commitment term in the catalog.
+WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& request, double from, double to, double step,
+                             bool by_term = false);
 
 }  // namespace gpuadvise

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string_view>
 
 #include "io/svg_chart.hpp"
@@ -18,6 +19,8 @@ constexpr const char* kBlue = "#0072B2";
 constexpr const char* kOrange = "#E69F00";
 constexpr const char* kGreen = "#009E73";
 constexpr const char* kVermilion = "#D55E00";
+constexpr const char* kPurple = "#CC79A7";
+constexpr const char* kSky = "#56B4E9";
 
 constexpr std::string_view kCss = R"(
 :root { color-scheme: light; }
@@ -200,6 +203,9 @@ std::string plans_figure(const Json& json, const std::string& cur, std::string& 
     t.title = "Chart data: best option per plan at each runs-per-week point (" + cur + " per month)";
     t.columns = {{"RUNS/WEEK", Align::right}, {"ON-DEMAND", Align::right}, {"ON-DEMAND OPTION"}, {"RESERVED", Align::right},
                  {"TERM"}, {"RESERVED OPTION"}, {"SPOT", Align::right}, {"SPOT OPTION"}};
+    std::vector<std::string> terms;  // "1m", "1y", "3y": first seen order (shortest first in the document)
+    std::map<std::string, std::vector<svg::Point>> by_term;
+    std::map<std::string, std::vector<std::string>> term_cells;
     for (const auto& p : items(json, "what_if")) {
         const double x = num(p, "runs_per_week");
         std::vector<std::string> row{fmt_number(x, 2)};
@@ -214,10 +220,33 @@ std::string plans_figure(const Json& json, const std::string& cur, std::string& 
             if (std::string(key) == "reserved") row.push_back(term_label(get(b, "term_months")));
             row.push_back(option_name(b));
         }
+        for (const auto& b : items(p, "reserved_by_term")) {
+            const std::string term = term_label(get(b, "term_months"));
+            if (std::find(terms.begin(), terms.end(), term) == terms.end()) terms.push_back(term);
+            by_term[term].push_back({x, num(b, "cost_per_month")});
+            term_cells[term].resize(t.rows.size());
+            term_cells[term].push_back(fmt_number(num(b, "cost_per_month"), 2) + " (" + option_name(b) + ")");
+        }
         t.rows.push_back(row);
     }
-    for (auto* s : {&od, &rs, &sp})
-        if (!s->points.empty()) c.series.push_back(*s);
+    // One line per commitment term when the document has them (reserved_by_term), else the best term's.
+    static constexpr svg::Marker kTermMarkers[] = {svg::Marker::square, svg::Marker::diamond, svg::Marker::cross, svg::Marker::circle};
+    static constexpr const char* kTermColors[] = {kOrange, kVermilion, kPurple, kSky};
+    static constexpr const char* kTermDashes[] = {"8 4", "12 4 2 4", "4 4", "14 3"};
+    std::vector<svg::Series> term_series;
+    for (std::size_t i = 0; i < terms.size(); ++i)
+        term_series.push_back({"reserved " + terms[i], by_term[terms[i]], kTermMarkers[i % 4], kTermColors[i % 4], kTermDashes[i % 4],
+                               true, false, 3.5});
+    if (!od.points.empty()) c.series.push_back(od);
+    if (term_series.empty() && !rs.points.empty()) c.series.push_back(rs);
+    for (const auto& s : term_series) c.series.push_back(s);
+    if (!sp.points.empty()) c.series.push_back(sp);
+    for (const auto& term : terms) {
+        t.columns.push_back({"RESERVED " + term + " (OPTION)", Align::right});
+        auto& cells = term_cells[term];
+        cells.resize(t.rows.size());
+        for (std::size_t r = 0; r < t.rows.size(); ++r) t.rows[r].push_back(cells[r]);
+    }
     std::string crossings;
     for (const auto& x : items(json, "what_if_crossovers")) {
         const double at = num(x, "runs_per_week");
@@ -228,8 +257,8 @@ std::string plans_figure(const Json& json, const std::string& cur, std::string& 
     const double runs = num(get(json, "workload"), "runs_per_week");
     if (std::isfinite(runs)) c.markers.push_back({runs, "this request: " + fmt_number(runs, 1) + " runs/week", "1 0"});
     c.desc = "For each runs-per-week value, the monthly cost in " + cur + " of the cheapest option on each pricing plan: on-demand "
-             "(solid line, circles), reserved commitments of any term (dashed line, squares), spot (dotted line, triangles; only for "
-             "--interruptible jobs). Vertical lines mark where the cheapest plan changes and this request's runs per week.";
+             "(solid line, circles), reserved commitments (dashed lines, one per term, each with its own marker and dash pattern), "
+             "spot (dotted line, triangles; only for --interruptible jobs). Vertical lines mark where the cheapest plan changes and this request's runs per week.";
     if (sp.points.empty()) c.desc += " No spot line: the job is not marked --interruptible.";
     if (rs.points.empty()) c.desc += " No reserved line: no option in the filters has a commitment price.";
     data_tables += render_table(t, "data-plans");
