@@ -162,10 +162,14 @@ std::string render(const Chart& c) {
     std::vector<std::pair<double, const PointLabel*>> placed;
     for (const auto& l : c.labels) placed.emplace_back(Y(l.at.y), &l);
     std::stable_sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    double last = -1e9;
-    for (auto& [ly, l] : placed) {
-        double y = std::max(ly - 8, last + 15);
-        last = y;
+    // Each label wants to sit just above its point; pushed down past its neighbour above, then, where that
+    // runs out of the plot, pushed back up from the bottom: 15 px apart and inside the plot.
+    std::vector<double> at(placed.size());
+    for (std::size_t i = 0; i < placed.size(); ++i) at[i] = std::max(placed[i].first - 8, i ? at[i - 1] + 15 : top + 12);
+    for (std::size_t i = placed.size(); i-- > 0;) at[i] = std::min(at[i], i + 1 < placed.size() ? at[i + 1] - 15 : top + ph - 6);
+    for (std::size_t i = 0; i < placed.size(); ++i) {
+        const PointLabel* l = placed[i].second;
+        const double y = at[i];
         const double x = X(l->at.x);
         const bool near_right = x > left + pw * 0.6;
         const double tx = x + (near_right ? -10 : 10);
