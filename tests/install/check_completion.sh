@@ -95,8 +95,8 @@ expect_prefix() {  # LINE PREFIX MIN_COUNT MUST_HAVE...: every candidate starts 
 }
 
 expect_exactly "gpuadvise rec" recommend
-expect_exactly "gpuadvise recommend --format " csv json markdown table
-expect_exactly "gpuadvise --format=" csv json markdown table
+expect_exactly "gpuadvise recommend --format " csv html json markdown table
+expect_exactly "gpuadvise --format=" csv html json markdown table
 expect_exactly "gpuadvise offers --plan " on-demand reserved reserved-1m reserved-1y reserved-3y spot
 expect_exactly "gpuadvise recommend --objective " cost time balanced
 expect_exactly "gpuadvise catalog " validate info import update

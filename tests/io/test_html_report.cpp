@@ -8,11 +8,14 @@
 using namespace gpuadvise::io;
 
 TEST_CASE("nice_scale picks 1-2-5 steps and widens the range to whole steps", "[io]") {
-    auto s = svg::nice_scale(0, 87, 8);
-    CHECK(s.step == Approx(10));
+    auto s = svg::nice_scale(0, 87, 8);  // 87 / 8 = 10.9 a step: 20
+    CHECK(s.step == Approx(20));
     CHECK(s.min == 0);
-    CHECK(s.max == Approx(90));
-    CHECK(s.ticks.size() == 10);
+    CHECK(s.max == Approx(100));
+    CHECK(s.ticks.size() == 6);
+    s = svg::nice_scale(0, 80, 8);  // exactly 10 a step
+    CHECK(s.step == Approx(10));
+    CHECK(s.ticks.size() == 9);
     s = svg::nice_scale(0.3, 2.7, 10);
     CHECK(s.step == Approx(0.5));
     CHECK(s.min == 0);
