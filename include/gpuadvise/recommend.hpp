@@ -158,11 +158,27 @@ struct CommitmentCrossover {
     bool top_option = false;                       // about the #1 option (else the best one with a commitment)
 };
 
+// One feasible option as a point of the cost/time chart (the HTML report): every option that passes
+// the constraints and the filters, in rank order, at most kFeasiblePointsCap of them plus any Pareto
+// option beyond the cap (so the front is always whole).
+struct FeasiblePoint {
+    std::string provider, gpu, instance_type, region;
+    int gpu_count = 1;
+    Plan plan = Plan::on_demand;
+    double hours_per_run = 0;   // billed, with set-up (+ spot overhead)
+    double cost_per_month = 0;
+    bool pareto = false;
+    int rank = 0;               // 1 = the top option
+};
+inline constexpr std::size_t kFeasiblePointsCap = 500;
+
 struct Recommendation {
     std::vector<StepReport> steps;
     std::vector<Candidate> ranked;       // best first, at most `top`
     std::vector<std::string> why_top;    // one or two reasons why #1 wins (also first in its reasons)
     std::size_t feasible = 0;            // before --top
+    std::vector<FeasiblePoint> feasible_points;  // all feasible options (capped, see FeasiblePoint)
+    bool feasible_points_capped = false;         // some non-Pareto options beyond the cap were left out
     std::vector<Rejection> rejected;
     std::vector<std::string> warnings;
     std::string heuristic_gpu_family;    // step 1's tier answer (T4 / V100 / A100)
@@ -186,6 +202,7 @@ struct WhatIfBest {
 struct WhatIfPoint {
     double runs_per_week = 0;
     std::optional<WhatIfBest> on_demand, reserved, spot;
+    std::vector<WhatIfBest> reserved_by_term;  // by_term: the best option of each commitment term, shortest first
 };
 struct WhatIfCrossover {
     double runs_per_week = 0;  // the point where the two plans cost the same (refined between grid points)
@@ -195,6 +212,8 @@ struct WhatIf {
     std::vector<WhatIfPoint> points;
     std::vector<WhatIfCrossover> crossovers;
 };
-WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& request, double from, double to, double step);
+// by_term (the HTML report's plan chart): also the best option of each commitment term in the catalog.
+WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& request, double from, double to, double step,
+                             bool by_term = false);
 
 }  // namespace gpuadvise

@@ -41,7 +41,7 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
         ->type_name("ID");
     app.add_flag("--no-default-catalog", g.no_default_catalog, "Do not load the built-in catalog");
     app.add_option("--format", g.format, "Output format")
-        ->check(CLI::IsMember({"table", "json", "csv", "tsv", "markdown"}))
+        ->check(CLI::IsMember({"table", "json", "csv", "tsv", "markdown", "html"}))
         ;
     app.add_option("--section", g.section, "Which table --format csv/tsv prints (docs/json.md lists each command's)")
         ->type_name("NAME");

@@ -261,7 +261,11 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     std::optional<WhatIf> what_if;
     if (!opt.what_if.empty()) {
         const WhatIfRange range = parse_what_if(opt.what_if);
-        what_if = what_if_runs_per_week(catalog, request, range.from, range.to, range.step);
+        what_if = what_if_runs_per_week(catalog, request, range.from, range.to, range.step, ctx.format() == Format::html);
+    } else if (ctx.format() == Format::html && !rec.ranked.empty()) {
+        // The report's plan chart: 1 to 40 runs a week (or to twice the request's), 40 points.
+        const double to = std::max(40.0, std::ceil(2 * request.runs_per_week));
+        what_if = what_if_runs_per_week(catalog, request, 1, to, (to - 1) / 39, true);
     }
 
     std::vector<const Offer*> shown;
@@ -340,11 +344,28 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
         for (const auto& p : what_if->points)
             points.push_back({{"runs_per_week", p.runs_per_week}, {"on_demand", what_if_best_json(p.on_demand)},
                               {"reserved", what_if_best_json(p.reserved)}, {"spot", what_if_best_json(p.spot)}});
+        if (ctx.format() == Format::html)  // the report's plan chart draws one line per commitment term
+            for (std::size_t i = 0; i < what_if->points.size(); ++i) {
+                nlohmann::ordered_json terms = nlohmann::ordered_json::array();
+                for (const auto& b : what_if->points[i].reserved_by_term) terms.push_back(what_if_best_json(b));
+                points[i]["reserved_by_term"] = terms;
+            }
         json["what_if"] = points;
         nlohmann::ordered_json crossings = nlohmann::ordered_json::array();
         for (const auto& x : what_if->crossovers)
             crossings.push_back({{"runs_per_week", round_money(x.runs_per_week)}, {"from", to_string(x.from)}, {"to", to_string(x.to)}});
         json["what_if_crossovers"] = crossings;
+    }
+    if (opt.explain || ctx.format() == Format::html) {
+        // Every feasible option as (hours, monthly cost, pareto): the report's cost/time chart.
+        nlohmann::ordered_json points = nlohmann::ordered_json::array();
+        for (const auto& p : rec.feasible_points)
+            points.push_back({{"rank", p.rank}, {"provider", p.provider}, {"gpu", p.gpu}, {"gpu_count", p.gpu_count},
+                              {"instance_type", p.instance_type}, {"region", p.region}, {"plan", to_string(p.plan)},
+                              {"hours_per_run", round_money(p.hours_per_run)}, {"cost_per_month", round_money(p.cost_per_month)},
+                              {"pareto", p.pareto}});
+        json["feasible_points"] = points;
+        json["feasible_points_capped"] = rec.feasible_points_capped;
     }
     if (rec.ranked.empty())
         json["nothing_fits"] = {{"binding_constraint", to_string(rec.binding_constraint)}, {"nearest_miss", rec.nearest_miss}};

@@ -8,6 +8,7 @@
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/text.hpp"
 #include "io/catalog_loader.hpp"
+#include "io/html_report.hpp"
 #include "io/terminal.hpp"
 
 namespace gpuadvise::cli {
@@ -65,6 +66,7 @@ Format Context::format() const {
     if (global.format == "csv") return Format::csv;
     if (global.format == "tsv") return Format::tsv;
     if (global.format == "markdown") return Format::markdown;
+    if (global.format == "html") return Format::html;
     return Format::table;
 }
 
@@ -131,6 +133,7 @@ void Context::emit(const std::function<nlohmann::ordered_json()>& to_json, const
             break;
         }
         case Format::markdown: out << io::render_markdown(to_document()); break;
+        case Format::html: out << io::render_html(to_json(), to_document()); break;  // io/html_report.cpp, docs/report.md
         case Format::table: out << io::render_table(to_document(), color()); break;
     }
 }

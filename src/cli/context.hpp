@@ -19,7 +19,7 @@
 
 namespace gpuadvise::cli {
 
-enum class Format { table, json, csv, tsv, markdown };
+enum class Format { table, json, csv, tsv, markdown, html };
 
 // Where a configuration setting came from: the command line, or the config file at `where` ("file:line").
 enum class SettingSource { command_line, config_file };

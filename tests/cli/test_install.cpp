@@ -92,7 +92,7 @@ TEST_CASE("completion scripts come from the command table and the options' own c
     Run zsh = run({"completion", "zsh"});
     CHECK(zsh.out.rfind("#compdef gpuadvise\n", 0) == 0);
     Run fish = run({"completion", "fish"});
-    CHECK(fish.out.find("complete -c gpuadvise -l format -x -a 'table json csv tsv markdown'") != std::string::npos);
+    CHECK(fish.out.find("complete -c gpuadvise -l format -x -a 'table json csv tsv markdown html'") != std::string::npos);
     Run bad = run({"completion", "tcsh"});
     CHECK(bad.exit == 2);
 }

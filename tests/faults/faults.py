@@ -46,7 +46,8 @@ def check(cond, what, proc=None):
 # One command line per command, each writing a result to stdout (kept in step with `gpuadvise --help`).
 def command_lines(tmp):
     return {
-        "recommend": [["recommend", "--model", "bert", "--runs-per-week", "4"]],
+        "recommend": [["recommend", "--model", "bert", "--runs-per-week", "4"],
+                      ["recommend", "--model", "bert", "--runs-per-week", "4", "--format", "html"]],
         "plan": [["plan", os.path.join(SOURCE, "docs/examples/jobs-pool.yaml")]],
         "gpus": [["gpus"], ["gpus", "--json"]],
         "offers": [["offers"], ["offers", "--json"], ["offers", "--format", "csv"]],

@@ -48,7 +48,7 @@ zsh_expect spot gpuadvise offers --plan ""
 # fish: load the script and ask for real candidates.
 fish_out=$(env -i PATH="$(dirname "$bin"):/usr/bin:/bin" HOME="$(mktemp -d)" fish --no-config -c \
     "source $dir/gpuadvise.fish; complete -C 'gpuadvise recommend --format '" 2>&1 | cut -f1)
-for want in table json csv tsv markdown; do
+for want in table json csv tsv markdown html; do
     grep -qx "$want" <<<"$fish_out" || { echo "FAIL: fish: 'gpuadvise recommend --format <Tab>' lacks $want: $fish_out"; fail=1; }
 done
 fish_out=$(env -i PATH="$(dirname "$bin"):/usr/bin:/bin" HOME="$(mktemp -d)" fish --no-config -c \
@@ -95,8 +95,8 @@ expect_prefix() {  # LINE PREFIX MIN_COUNT MUST_HAVE...: every candidate starts 
 }
 
 expect_exactly "gpuadvise rec" recommend
-expect_exactly "gpuadvise recommend --format " csv json markdown table tsv
-expect_exactly "gpuadvise --format=" csv json markdown table tsv
+expect_exactly "gpuadvise recommend --format " csv html json markdown table tsv
+expect_exactly "gpuadvise --format=" csv html json markdown table tsv
 expect_exactly "gpuadvise offers --plan " on-demand reserved reserved-1m reserved-1y reserved-3y spot
 expect_exactly "gpuadvise recommend --objective " cost time balanced
 expect_exactly "gpuadvise catalog " validate info import update

@@ -1,0 +1,349 @@
+#include "io/html_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string_view>
+
+#include "io/svg_chart.hpp"
+
+namespace gpuadvise::io {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using svg::escape;
+
+// Colours from the Okabe-Ito palette (distinct for colour-blind readers); every series also has its
+// own marker shape and dash pattern, so the charts read in greyscale print too.
+constexpr const char* kBlue = "#0072B2";
+constexpr const char* kOrange = "#E69F00";
+constexpr const char* kGreen = "#009E73";
+constexpr const char* kVermilion = "#D55E00";
+constexpr const char* kPurple = "#CC79A7";
+constexpr const char* kSky = "#56B4E9";
+
+constexpr std::string_view kCss = R"(
+:root { color-scheme: light; }
+body { margin: 0; background: #ffffff; color: #111111; font: 15px/1.45 "DejaVu Sans", "Liberation Sans", Arial, sans-serif; }
+main { max-width: 1000px; margin: 0 auto; padding: 16px 20px 40px; }
+h1 { font-size: 24px; margin: 8px 0 4px; }
+h2 { font-size: 18px; margin: 26px 0 8px; border-bottom: 2px solid #333333; padding-bottom: 2px; }
+p.sub { margin: 0 0 10px; color: #444444; }
+ul.lead, ul.notes { margin: 4px 0 8px; padding-left: 22px; }
+.pick { border: 2px solid #111111; padding: 8px 12px; margin: 12px 0; background: #f4f4f4; }
+figure { margin: 14px 0 20px; page-break-inside: avoid; break-inside: avoid; }
+figcaption { font-size: 13px; color: #333333; margin-top: 4px; }
+svg.chart { display: block; max-width: 100%; height: auto; border: 1px solid #cccccc; }
+table { border-collapse: collapse; margin: 6px 0 14px; font-size: 13px; width: 100%; }
+caption { text-align: left; font-weight: bold; padding: 4px 0; }
+th, td { border: 1px solid #bbbbbb; padding: 3px 6px; vertical-align: top; text-align: left; }
+th { background: #eeeeee; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.top td { font-weight: bold; }
+.warning { color: #7a2e00; }
+footer { margin-top: 30px; font-size: 12px; color: #555555; }
+@media print {
+  body { font-size: 10pt; }
+  main { max-width: none; padding: 0; }
+  h2 { page-break-after: avoid; break-after: avoid; }
+  svg.chart { border: none; }
+  table { font-size: 8.5pt; }
+  tr { page-break-inside: avoid; break-inside: avoid; }
+  .pick { background: none; }
+}
+)";
+
+// A member, or null when absent (operator[] on a const document must not meet a missing key).
+const Json& get(const Json& j, const char* key) {
+    static const Json null_value;
+    if (!j.is_object()) return null_value;
+    auto it = j.find(key);
+    return it == j.end() ? null_value : *it;
+}
+
+// Members of an array member (none when absent or not an array).
+const Json& items(const Json& j, const char* key) {
+    static const Json empty = Json::array();
+    const Json& v = get(j, key);
+    return v.is_array() ? v : empty;
+}
+
+std::string str(const Json& j, const char* key) {
+    if (!j.is_object() || !j.contains(key)) return {};
+    const Json& v = j[key];
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number_integer()) return std::to_string(v.get<long long>());
+    if (v.is_number()) return fmt_number(v.get<double>(), 2);
+    if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
+    return {};
+}
+
+double num(const Json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
+}
+
+std::string plan_label(const std::string& json_name) { return json_name == "on_demand" ? "on-demand" : json_name; }
+
+std::string term_label(const Json& term) {
+    if (!term.is_number_integer()) return {};
+    const long long m = term.get<long long>();
+    return m % 12 == 0 ? std::to_string(m / 12) + "y" : std::to_string(m) + "m";
+}
+
+std::string render_table(const TextTable& t, const std::string& id = {}, int highlight_row = -1) {
+    std::string o = "<table" + (id.empty() ? std::string() : " id=\"" + escape(id) + "\"") + ">\n";
+    if (!t.title.empty()) o += "<caption>" + escape(t.title) + "</caption>\n";
+    o += "<thead><tr>";
+    for (const auto& c : t.columns) o += std::string(c.align == Align::right ? "<th class=\"num\">" : "<th>") + escape(c.header) + "</th>";
+    o += "</tr></thead>\n<tbody>\n";
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        o += static_cast<int>(r) == highlight_row ? "<tr class=\"top\">" : "<tr>";
+        for (std::size_t i = 0; i < t.rows[r].size(); ++i) {
+            const bool right = i < t.columns.size() && t.columns[i].align == Align::right;
+            o += std::string(right ? "<td class=\"num\">" : "<td>") + escape(t.rows[r][i]) + "</td>";
+        }
+        o += "</tr>\n";
+    }
+    return o + "</tbody>\n</table>\n";
+}
+
+// Lead lines: the first line of a block as a paragraph, indented lines ("  assumed: …") as its list.
+std::string render_lead(const std::vector<std::string>& lines) {
+    std::string o;
+    bool in_list = false;
+    for (const auto& l : lines) {
+        const bool item = l.rfind("  ", 0) == 0;
+        if (item && !in_list) o += "<ul class=\"lead\">\n", in_list = true;
+        if (!item && in_list) o += "</ul>\n", in_list = false;
+        o += item ? "<li>" + escape(l.substr(l.find_first_not_of(' '))) + "</li>\n" : "<p>" + escape(l) + "</p>\n";
+    }
+    if (in_list) o += "</ul>\n";
+    return o;
+}
+
+std::string render_notes(const std::vector<std::string>& notes) {
+    if (notes.empty()) return {};
+    std::string o = "<ul class=\"notes\">\n";
+    for (const auto& n : notes) o += "<li>" + escape(n) + "</li>\n";
+    return o + "</ul>\n";
+}
+
+std::string head(const std::string& title) {
+    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"gpuadvise\">\n"
+           "<title>" + escape(title) + "</title>\n<style>" + std::string(kCss) + "</style>\n</head>\n<body>\n<main>\n";
+}
+
+constexpr const char* kFoot = "<footer>Written by gpuadvise (--format html). Times and costs are estimates from the catalog's prices and "
+                    "the throughput model; every price carries its as-of date. No script, no network: this file is all there is.</footer>\n"
+                    "</main>\n</body>\n</html>\n";
+
+std::string option_name(const Json& r) {
+    return str(r, "provider") + " " + str(r, "gpu") + " x" + str(r, "gpu_count");
+}
+
+// Chart 1: monthly cost against hours per run, every feasible option, the Pareto front, the top picks.
+std::string cost_time_figure(const Json& json, const std::string& cur, std::string& data_tables) {
+    const Json& points = items(json, "feasible_points");
+    svg::Chart c;
+    c.id = "chart-cost-time";
+    c.title = "Cost per month against hours per run";
+    c.x_label = "hours per run (billed, estimate)";
+    c.y_label = cur + " per month";
+    c.x_from_zero = true;
+    svg::Series od{"on-demand", {}, svg::Marker::circle, kBlue, "", false, false, 3.5};
+    svg::Series rs{"reserved", {}, svg::Marker::square, kOrange, "", false, false, 3.5};
+    svg::Series sp{"spot", {}, svg::Marker::triangle, kGreen, "", false, false, 3.5};
+    svg::Series front{"Pareto front", {}, svg::Marker::diamond, kVermilion, "7 4", true, true, 4.5};
+    TextTable t;
+    t.title = "Chart data: every feasible option (" + std::to_string(points.size()) + " points)";
+    t.columns = {{"RANK", Align::right}, {"PROVIDER"}, {"GPU x N"}, {"INSTANCE"}, {"REGION"}, {"PLAN"},
+                 {"HOURS/RUN", Align::right}, {cur + "/MONTH", Align::right}, {"PARETO"}};
+    for (const auto& p : points) {
+        const svg::Point pt{num(p, "hours_per_run"), num(p, "cost_per_month")};
+        if (!std::isfinite(pt.x) || !std::isfinite(pt.y)) continue;
+        const std::string plan = str(p, "plan");
+        (plan == "reserved" ? rs : plan == "spot" ? sp : od).points.push_back(pt);
+        if (p.value("pareto", false)) front.points.push_back(pt);
+        t.rows.push_back({str(p, "rank"), str(p, "provider"), str(p, "gpu") + " x" + str(p, "gpu_count"), str(p, "instance_type"),
+                          str(p, "region"), plan_label(plan), fmt_number(pt.x, 3), fmt_number(pt.y, 2), p.value("pareto", false) ? "yes" : ""});
+    }
+    std::sort(front.points.begin(), front.points.end(), [](const svg::Point& a, const svg::Point& b) { return a.x < b.x; });
+    for (auto* s : {&od, &rs, &sp})
+        if (!s->points.empty()) c.series.push_back(*s);
+    c.series.push_back(front);
+    for (const auto& r : items(json, "recommendations")) {
+        const svg::Point pt{num(r, "hours_per_run"), num(r, "cost_per_month")};
+        if (std::isfinite(pt.x) && std::isfinite(pt.y)) c.labels.push_back({pt, "#" + str(r, "rank") + " " + option_name(r)});
+    }
+    const bool capped = json.value("feasible_points_capped", false);
+    c.desc = "Each mark is one feasible option (" + std::to_string(t.rows.size()) + (capped ? ", capped" : "") +
+             "): its billed hours per run and its cost per month in " + cur + ", by pricing plan. The dashed line joins the Pareto "
+             "front (no other option is both faster and cheaper); the labels are the top picks.";
+    data_tables += render_table(t, "data-cost-time");
+    if (capped)
+        data_tables += "<p>Only the first 500 options by rank and every Pareto option are listed (the JSON key "
+                       "feasible_points is capped the same way).</p>\n";
+    return "<figure id=\"fig-cost-time\">\n" + svg::render(c) + "<figcaption>" + escape(c.desc) +
+           " The points are listed under Chart data.</figcaption>\n</figure>\n";
+}
+
+// Chart 2: the best option's monthly cost per pricing plan against runs per week, crossovers marked.
+std::string plans_figure(const Json& json, const std::string& cur, std::string& data_tables) {
+    svg::Chart c;
+    c.id = "chart-plans";
+    c.title = "Monthly cost against runs per week, by pricing plan";
+    c.x_label = "runs per week";
+    c.y_label = cur + " per month (best option of the plan)";
+    c.x_from_zero = true;
+    svg::Series od{"on-demand", {}, svg::Marker::circle, kBlue, "", true, true, 3.5};
+    svg::Series rs{"reserved (best term)", {}, svg::Marker::square, kOrange, "8 4", true, false, 3.5};
+    svg::Series sp{"spot", {}, svg::Marker::triangle, kGreen, "2 3", true, true, 3.5};
+    TextTable t;
+    t.title = "Chart data: best option per plan at each runs-per-week point (" + cur + " per month)";
+    t.columns = {{"RUNS/WEEK", Align::right}, {"ON-DEMAND", Align::right}, {"ON-DEMAND OPTION"}, {"RESERVED", Align::right},
+                 {"TERM"}, {"RESERVED OPTION"}, {"SPOT", Align::right}, {"SPOT OPTION"}};
+    std::vector<std::string> terms;  // "1m", "1y", "3y": first seen order (shortest first in the document)
+    std::map<std::string, std::vector<svg::Point>> by_term;
+    std::map<std::string, std::vector<std::string>> term_cells;
+    for (const auto& p : items(json, "what_if")) {
+        const double x = num(p, "runs_per_week");
+        std::vector<std::string> row{fmt_number(x, 2)};
+        for (auto [key, series] : {std::pair{"on_demand", &od}, std::pair{"reserved", &rs}, std::pair{"spot", &sp}}) {
+            const Json& b = get(p, key);
+            if (!b.is_object()) {
+                row.insert(row.end(), std::string(key) == "reserved" ? std::size_t{3} : std::size_t{2}, std::string());
+                continue;
+            }
+            series->points.push_back({x, num(b, "cost_per_month")});
+            row.push_back(fmt_number(num(b, "cost_per_month"), 2));
+            if (std::string(key) == "reserved") row.push_back(term_label(get(b, "term_months")));
+            row.push_back(option_name(b));
+        }
+        for (const auto& b : items(p, "reserved_by_term")) {
+            const std::string term = term_label(get(b, "term_months"));
+            if (std::find(terms.begin(), terms.end(), term) == terms.end()) terms.push_back(term);
+            by_term[term].push_back({x, num(b, "cost_per_month")});
+            term_cells[term].resize(t.rows.size());
+            term_cells[term].push_back(fmt_number(num(b, "cost_per_month"), 2) + " (" + option_name(b) + ")");
+        }
+        t.rows.push_back(row);
+    }
+    // One line per commitment term when the document has them (reserved_by_term), else the best term's.
+    static constexpr svg::Marker kTermMarkers[] = {svg::Marker::square, svg::Marker::diamond, svg::Marker::cross, svg::Marker::circle};
+    static constexpr const char* kTermColors[] = {kOrange, kVermilion, kPurple, kSky};
+    static constexpr const char* kTermDashes[] = {"8 4", "12 4 2 4", "4 4", "14 3"};
+    std::vector<svg::Series> term_series;
+    for (std::size_t i = 0; i < terms.size(); ++i)
+        term_series.push_back({"reserved " + terms[i], by_term[terms[i]], kTermMarkers[i % 4], kTermColors[i % 4], kTermDashes[i % 4],
+                               true, false, 3.5});
+    if (!od.points.empty()) c.series.push_back(od);
+    if (term_series.empty() && !rs.points.empty()) c.series.push_back(rs);
+    for (const auto& s : term_series) c.series.push_back(s);
+    if (!sp.points.empty()) c.series.push_back(sp);
+    for (const auto& term : terms) {
+        t.columns.push_back({"RESERVED " + term + " (OPTION)", Align::right});
+        auto& cells = term_cells[term];
+        cells.resize(t.rows.size());
+        for (std::size_t r = 0; r < t.rows.size(); ++r) t.rows[r].push_back(cells[r]);
+    }
+    std::string crossings;
+    for (const auto& x : items(json, "what_if_crossovers")) {
+        const double at = num(x, "runs_per_week");
+        c.markers.push_back({at, plan_label(str(x, "to")) + " takes over at " + fmt_number(at, 2) + " runs/week", "4 3"});
+        crossings += "<li>At " + escape(fmt_number(at, 2)) + " runs a week " + escape(plan_label(str(x, "to"))) + " becomes cheaper than " +
+                     escape(plan_label(str(x, "from"))) + ".</li>\n";
+    }
+    const double runs = num(get(json, "workload"), "runs_per_week");
+    if (std::isfinite(runs)) c.markers.push_back({runs, "this request: " + fmt_number(runs, 1) + " runs/week", "1 0"});
+    c.desc = "For each runs-per-week value, the monthly cost in " + cur + " of the cheapest option on each pricing plan: on-demand "
+             "(solid line, circles), reserved commitments (dashed lines, one per term, each with its own marker and dash pattern), "
+             "spot (dotted line, triangles; only for --interruptible jobs). Vertical lines mark where the cheapest plan changes and this request's runs per week.";
+    if (sp.points.empty()) c.desc += " No spot line: the job is not marked --interruptible.";
+    if (rs.points.empty()) c.desc += " No reserved line: no option in the filters has a commitment price.";
+    data_tables += render_table(t, "data-plans");
+    return "<figure id=\"fig-plans\">\n" + svg::render(c) + "<figcaption>" + escape(c.desc) + "</figcaption>\n" +
+           (crossings.empty() ? "<p>The cheapest plan is the same across the range.</p>\n" : "<ul class=\"notes\">\n" + crossings + "</ul>\n") +
+           "</figure>\n";
+}
+
+const TextTable* find_table(const TextDocument& doc, std::string_view title_start) {
+    for (const auto& t : doc.tables)
+        if (t.title.rfind(title_start, 0) == 0) return &t;
+    return nullptr;
+}
+
+std::string recommend_report(const Json& json, const TextDocument& doc) {
+    const Json& w = get(json, "workload");
+    const Json& recs = items(json, "recommendations");
+    const std::string cur = !recs.empty() ? str(recs[0], "currency") : "USD";
+    std::string o = head("gpuadvise: GPU recommendation for " + str(w, "model_name"));
+    o += "<header>\n<h1>GPU recommendation: " + escape(str(w, "model_name")) + "</h1>\n<p class=\"sub\">" +
+         escape(str(w, "task") + ", " + str(w, "precision") + " precision, " + fmt_number(num(w, "runs_per_week"), 1) +
+                " runs a week, objective: " + str(w, "objective")) +
+         ". Made by gpuadvise recommend --format html.</p>\n</header>\n";
+    o += "<section id=\"workload\">\n<h2>Workload and assumptions</h2>\n" + render_lead(doc.lead) + "</section>\n";
+    if (!recs.empty()) {
+        const Json& r = recs[0];
+        o += "<p class=\"pick\" id=\"top-pick\"><strong>Top pick: " + escape(option_name(r)) + "</strong>, " +
+             escape(plan_label(str(r, "plan")) + (get(r, "term_months").is_number() ? " " + term_label(get(r, "term_months")) : "")) + ", " +
+             escape(fmt_number(num(r, "hours_per_run"), 2)) + " h per run (estimate), " + escape(fmt_number(num(r, "cost_per_month"), 2)) +
+             " " + escape(cur) + " a month; price as of " + escape(str(r, "as_of")) + ".</p>\n";
+    }
+    std::string data_tables;
+    o += "<section id=\"charts\">\n<h2>Charts</h2>\n";
+    if (!items(json, "feasible_points").empty()) o += cost_time_figure(json, cur, data_tables);
+    if (!items(json, "what_if").empty()) o += plans_figure(json, cur, data_tables);
+    o += "</section>\n";
+    if (const TextTable* t = find_table(doc, "Recommendations"))
+        o += "<section id=\"options\">\n<h2>Ranked options</h2>\n" + render_table(*t, "ranked-options", 0) + "</section>\n";
+    if (const TextTable* t = find_table(doc, "Needs analysis"))
+        o += "<section id=\"steps\">\n<h2>The four steps</h2>\n" + render_table(*t, "needs-analysis") + "</section>\n";
+    o += "<section id=\"warnings\">\n<h2>Warnings and price dates</h2>\n";
+    std::vector<std::string> warnings;
+    for (const auto& x : items(json, "warnings"))
+        if (x.is_string()) warnings.push_back(x.get<std::string>());
+    for (const auto& r : recs)
+        for (const auto& x : items(r, "warnings"))
+            if (x.is_string()) warnings.push_back("#" + str(r, "rank") + ": " + x.get<std::string>());
+    if (warnings.empty()) o += "<p>No warnings.</p>\n";
+    else {
+        o += "<ul class=\"notes warning\">\n";
+        for (const auto& x : warnings) o += "<li>" + escape(x) + "</li>\n";
+        o += "</ul>\n";
+    }
+    TextTable dates;
+    dates.title = "Prices of the ranked options: as-of date and source";
+    dates.columns = {{"#", Align::right}, {"OPTION"}, {"PRICE AS OF"}, {"SOURCE"}};
+    for (const auto& r : recs) dates.rows.push_back({str(r, "rank"), option_name(r), str(r, "as_of"), str(r, "source")});
+    if (!dates.rows.empty()) o += render_table(dates, "price-dates");
+    for (const auto& rate : items(json, "rates"))
+        o += "<p>Exchange rate: 1 " + escape(str(rate, "from")) + " = " + escape(fmt_number(num(rate, "rate"), 4)) + " USD, as of " + escape(str(rate, "as_of")) + ".</p>\n";
+    o += "</section>\n";
+    o += "<section id=\"notes\">\n<h2>Notes</h2>\n" + render_notes(doc.notes) + "</section>\n";
+    if (!data_tables.empty()) o += "<section id=\"chart-data\">\n<h2>Chart data</h2>\n" + data_tables + "</section>\n";
+    return o + kFoot;
+}
+
+std::string generic_report(const Json& json, const TextDocument& doc) {
+    const std::string title = json.contains("queries") ? "GPU comparison" : "gpuadvise";
+    std::string o = head("gpuadvise: " + title);
+    o += "<header>\n<h1>" + escape(title) + "</h1>\n</header>\n";
+    if (!doc.lead.empty()) o += "<section id=\"lead\">\n" + render_lead(doc.lead) + "</section>\n";
+    for (std::size_t i = 0; i < doc.tables.size(); ++i) o += "<section>\n" + render_table(doc.tables[i], "table-" + std::to_string(i + 1)) + "</section>\n";
+    std::vector<std::string> warnings;
+    for (const auto& x : items(json, "warnings"))
+        if (x.is_string()) warnings.push_back(x.get<std::string>());
+    if (!warnings.empty()) o += "<section id=\"warnings\">\n<h2>Warnings</h2>\n" + render_notes(warnings) + "</section>\n";
+    if (!doc.notes.empty()) o += "<section id=\"notes\">\n<h2>Notes</h2>\n" + render_notes(doc.notes) + "</section>\n";
+    return o + kFoot;
+}
+
+}  // namespace
+
+std::string render_html(const Json& json, const TextDocument& doc) {
+    if (json.is_object() && json.contains("recommendations") && json.contains("workload")) return recommend_report(json, doc);
+    return generic_report(json, doc);
+}
+
+}  // namespace gpuadvise::io
