@@ -52,7 +52,7 @@ std::map<io::SkipKind, long> count_by_kind(const Catalog& catalog) {
 io::TextTable skipped_table(const Catalog& catalog) {
     io::TextTable t;
     t.title = "SkyPilot table rows not used as they are (a row can have several reasons):";
-    t.columns = {{"FILE"}, {"REASON"}, {"ROWS", io::Align::right}};
+    t.columns = {{"FILE", io::Align::left, 0, true}, {"REASON", io::Align::left, 0, true}, {"ROWS", io::Align::right}};
     for (const auto& s : catalog.skipped)
         for (const auto& [reason, n] : s.rows_by_reason) t.rows.push_back({s.file, reason, std::to_string(n)});
     return t;
@@ -138,8 +138,8 @@ int run_info(Context& ctx) {
     }
     io::TextTable t;
     t.title = "Providers:";
-    t.columns = {{"PROVIDER"}, {"KIND"}, {"CURRENCY"}, {"AS OF"}, {"AGE DAYS", io::Align::right},
-                 {"OFFERS", io::Align::right}, {"OFFERS PER GPU FAMILY"}};
+    t.columns = {{"PROVIDER"}, {"KIND"}, {"CURRENCY", io::Align::left, 1}, {"AS OF"}, {"AGE DAYS", io::Align::right},
+                 {"OFFERS", io::Align::right}, {"OFFERS PER GPU FAMILY", io::Align::left, 0, true}};
     for (const auto& p : catalog.providers) {
         std::map<std::string, long> by_family;
         long offers = 0;
@@ -176,7 +176,7 @@ int run_info(Context& ctx) {
     json["rates"] = nlohmann::ordered_json::array();
     io::TextTable rates;
     rates.title = "Exchange rates (to USD):";
-    rates.columns = {{"CURRENCY"}, {"USD PER UNIT", io::Align::right}, {"AS OF"}, {"AGE DAYS", io::Align::right}, {"SOURCE"}};
+    rates.columns = {{"CURRENCY"}, {"USD PER UNIT", io::Align::right}, {"AS OF"}, {"AGE DAYS", io::Align::right}, {"SOURCE", io::Align::left, 0, true}};
     for (const auto& r : catalog.rates) {
         std::optional<long> age;
         if (auto d = parse_iso_date(r.as_of); d && today) age = *today - *d;

@@ -25,7 +25,7 @@ int run_gpus(Context& ctx, const GpusOptions& opt) {
     table.columns = {{"ID"},           {"FAMILY"},          {"MEMORY GB", io::Align::right},
                      {"BW GB/s", io::Align::right}, {"FP32", io::Align::right}, {"TF32", io::Align::right},
                      {"FP16", io::Align::right},    {"BF16", io::Align::right}, {"FP8", io::Align::right},
-                     {"CC"},           {"TDP W", io::Align::right},  {"YEAR", io::Align::right}};
+                     {"CC", io::Align::left, 2},           {"TDP W", io::Align::right, 3},  {"YEAR", io::Align::right, 4}};
     bool any_uncertain = false;
     for (const Gpu* g : gpus) {
         auto j = gpu_identity_json(*g);

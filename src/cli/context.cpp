@@ -74,6 +74,8 @@ bool Context::color() const {
     return io::use_color(mode);
 }
 
+std::size_t Context::width() const { return global.wide ? 0 : io::terminal_width(1); }
+
 std::string Context::currency() {
     const std::string code = to_lower(global.currency) == "usd" ? "USD" : global.currency;
     if (code == "USD") return code;
@@ -86,12 +88,17 @@ std::string Context::currency() {
     throw UsageError("--currency: no exchange rate for '" + global.currency + "'", hint);
 }
 
+// Diagnostics wrap like prose, with a hanging indent, to the width of the terminal on stderr.
 void Context::warn(const std::string& message) {
-    if (!global.quiet) err << "gpuadvise: warning: " << escape_control_chars(message) << "\n";
+    if (global.quiet) return;
+    for (const auto& l : io::wrap_line("gpuadvise: warning: " + escape_control_chars(message), global.wide ? 0 : io::terminal_width(2)))
+        err << l << "\n";
 }
 
 void Context::note(const std::string& message) {
-    if (!global.quiet) err << "gpuadvise: note: " << escape_control_chars(message) << "\n";
+    if (global.quiet) return;
+    for (const auto& l : io::wrap_line("gpuadvise: note: " + escape_control_chars(message), global.wide ? 0 : io::terminal_width(2)))
+        err << l << "\n";
 }
 
 void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& doc) {
@@ -101,7 +108,7 @@ void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& d
         case Format::json: out << json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n"; break;
         case Format::csv: out << io::render_csv(doc); break;
         case Format::markdown: out << io::render_markdown(doc); break;
-        case Format::table: out << io::render_table(doc, color()); break;
+        case Format::table: out << io::render_table(doc, color(), width()); break;
     }
 }
 

@@ -186,7 +186,7 @@ void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>&
                       b->gpu->id.c_str(), b->gpu_count, b->offer->provider.c_str(),
                       100.0 * c.cost.hours_per_run / b->cost.hours_per_run,
                       100.0 * b->cost.cost_per_run / c.cost.cost_per_run,
-                      money(b->cost.cost_per_run, currency).c_str(), money(c.cost.cost_per_run, currency).c_str());
+                      format_amount(b->cost.cost_per_run, currency).c_str(), format_amount(c.cost.cost_per_run, currency).c_str());
         c.warnings.push_back({WarningKind::over_buying, buf});
     }
 }

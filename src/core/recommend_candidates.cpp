@@ -16,18 +16,6 @@
 
 namespace gpuadvise::detail {
 
-std::string money(double amount, const std::string& currency) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, amount >= 100 ? "%.0f %s" : amount >= 1 ? "%.2f %s" : "%.4f %s", amount, currency.c_str());
-    return buf;
-}
-
-std::string hours_text(double hours) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, hours >= 10 ? "%.0f h" : hours >= 1 ? "%.1f h" : "%.2f h", hours);
-    return buf;
-}
-
 const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec& link) {
     auto key = std::make_tuple(&gpu, gpu_count, link.nodes, link.inter_node_gbps);
     auto it = cache_.find(key);
@@ -189,7 +177,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         }
         if (!r.include_examples && !is_rentable(provider) &&
             std::none_of(r.providers.begin(), r.providers.end(), [&](const std::string& p) { return iequals(p, o.provider); })) {
-            reject(Constraint::price, provider->id + "'s prices are an example from the source document, not a rentable "
+            reject(Constraint::price, provider->id + "'s prices are an example from the guide, not a rentable "
                                       "offer (--include-examples ranks them)");
             continue;
         }
@@ -266,16 +254,16 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
                 return x.hours_per_run < y.hours_per_run;
             }));
             if (in_filter) pool.over_deadline.push_back(c);
-            reject(Constraint::deadline, hours_text(c.cost.hours_per_run) + " per run is over the deadline of " +
-                                   hours_text(*r.deadline_hours));
+            reject(Constraint::deadline, format_duration(c.cost.hours_per_run) + " per run is over the deadline of " +
+                                   format_duration(*r.deadline_hours));
             continue;
         }
         c.cost = CostSummary(*chosen);
         c.has_reserved = std::any_of(plans.begin(), plans.end(), [](const PlanCost& p) { return p.plan == Plan::reserved; });
         if (r.budget_monthly && c.cost.cost_per_month > *r.budget_monthly) {
             if (in_filter) pool.over_budget.push_back(c);
-            reject(Constraint::budget, money(c.cost.cost_per_month, r.currency) + " a month is over the budget of " +
-                                 money(*r.budget_monthly, r.currency));
+            reject(Constraint::budget, format_amount(c.cost.cost_per_month, r.currency) + " a month is over the budget of " +
+                                 format_amount(*r.budget_monthly, r.currency));
             continue;
         }
         const GroupKey key{o.provider, o.gpu, o.instance_type, c.gpu_count, c.cost.plan};
@@ -297,7 +285,7 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     if (o.requirement) c.reasons.push_back("PyTorch " + r.pytorch->text + ": " + *o.requirement);
     if (!is_rentable(o.provider))
         c.warnings.push_back({WarningKind::example_provider,
-                              "example provider: " + o.provider->id + "'s price is the source document's illustrative quote, "
+                              "example provider: " + o.provider->id + "'s price is the guide's illustrative quote, "
                               "not an offer you can rent"});
     if (o.slow_network) c.warnings.push_back({WarningKind::slow_network, slow_network_warning(o, b.min_network_gbps)});
     // The same computation that chose the plan: the chosen one in full, and the others.

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "gpuadvise/format.hpp"  // format_amount and format_duration in the messages
 #include "gpuadvise/recommend.hpp"
 
 namespace gpuadvise::detail {
@@ -96,8 +97,5 @@ void add_region_notes(Candidate& c, std::size_t kept, const Ranking& ranking, co
 // position in the cost ranking (kNotRanked: merged into another region's option).
 void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>& options,
                       const std::vector<std::size_t>& by_cost_position, double speed_fraction, const std::string& currency);
-
-std::string money(double amount, const std::string& currency);
-std::string hours_text(double hours);
 
 }  // namespace gpuadvise::detail
