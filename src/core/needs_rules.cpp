@@ -172,7 +172,7 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
             if (x->crossover_runs_per_week)
                 s.findings.push_back(
                     {"2.crossover", FindingKind::preference,
-                     "above " + count_noun(std::round(*x->crossover_runs_per_week * 10) / 10, "run") + " a week of this job, " + commitment_name(*where, *x) +
+                     fmt("above %.1f runs a week of this job, ", *x->crossover_runs_per_week) + commitment_name(*where, *x) +
                          " beats on-demand" + (where == c ? "" : " (the best listed option with a commitment: " + where->offer->provider + " " +
                                                                     where->gpu->id + " x" + std::to_string(where->gpu_count) + ")") +
                          "; this workload: " + count_noun(r.runs_per_week, "run") + " a week" +
