@@ -28,6 +28,9 @@ def main() -> int:
         args = [line.rstrip("\n") for line in f if line.strip() and not line.startswith("#")]
     env = {k: v for k, v in os.environ.items() if not k.startswith("GPUADVISE_")}
     env.update({"NO_COLOR": "1", "LC_ALL": "C", "TERM": "dumb", "GPUADVISE_TODAY": "2026-11-29"})
+    # Output fits the terminal width (COLUMNS, else the tty, else 100): pinned so that goldens do not
+    # depend on the terminal running the tests (a case's env may set another width).
+    env["COLUMNS"] = "100"
     # No `catalog update` cache and no ~/.sky/catalogs of the machine running the tests (a case's env may set them).
     env.update({"GPUADVISE_CACHE_DIR": os.path.join(case, ".no-cache"), "GPUADVISE_SKY_DIR": ""})
     env_file = os.path.join(case, "env")

@@ -7,6 +7,7 @@
 
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {
 
@@ -21,6 +22,16 @@ struct CheapestPrice {
     bool rentable = true;  // false: an example provider's quote (only with include_examples)
 };
 
+// `compare … --model M`: the job on one GPU model, on the fewest GPUs it fits (up to 8), an estimate.
+struct JobOnGpu {
+    int gpu_count = 1;
+    bool fits = false;
+    bool precision_supported = true;
+    double hours_per_run = 0;                // 0 when it does not fit or the precision is unsupported
+    std::optional<double> cost_per_run;      // hours x GPUs x the cheapest on-demand price per GPU
+    std::optional<double> relative_speed;    // the first column's hours over these (2.0 = twice as fast)
+};
+
 struct GpuComparison {
     const Gpu* gpu = nullptr;
     std::string query;  // the name the user typed that covered this GPU
@@ -30,18 +41,31 @@ struct GpuComparison {
     std::optional<double> relative_fp16;
     std::optional<double> relative_bandwidth;
     std::optional<double> relative_on_demand_price;
+    std::optional<JobOnGpu> job;  // with a workload only
+};
+
+// One name as typed: a family covers several variants; the table shows one column per name, for the
+// variant the user is most likely to rent (`shown`: the one with the cheapest rentable on-demand
+// price, else the first with any price, else the first), unless --variants expands it.
+struct RequestedName {
+    std::string name;
+    std::vector<std::size_t> variants;  // indexes into Comparison::gpus
+    std::size_t shown = 0;              // index into Comparison::gpus
 };
 
 struct Comparison {
     std::vector<GpuMatch> matches;  // how each name resolved (family names cover several variants)
     std::vector<GpuComparison> gpus;
+    std::vector<RequestedName> requested;
     std::string currency;
 };
 
 // Throws UsageError for unknown names (with "did you mean").
 // Cheapest prices come from rentable providers only, unless include_examples (then example
 // providers count too, marked; placeholders never).
+// With a workload, each GPU also gets the job's hours and cost per run (JobOnGpu); relative speed is
+// against the first requested name's shown variant.
 Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& currency,
-                        bool include_examples = false);
+                        bool include_examples = false, const Workload* workload = nullptr);
 
 }  // namespace gpuadvise

@@ -16,6 +16,8 @@
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/text.hpp"
 #include "io/output.hpp"
+#include "io/terminal.hpp"
+#include "io/text_table.hpp"
 
 #ifndef GPUADVISE_VERSION
 #define GPUADVISE_VERSION "0.0.0"
@@ -55,7 +57,47 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
     app.add_flag("--strict-variants", g.strict_variants, "Drop SkyPilot rows whose GPU variant cannot be told (bare A100/H100) instead of assuming the most conservative one");
     app.add_option("--as-of", g.as_of, "Date of the prices of SkyPilot tables given with --catalog (default: as-of unknown, treated as stale)")
         ->type_name("YYYY-MM-DD");
+    app.add_flag("--wide", g.wide, "Show every table column and line unwrapped (default: fit COLUMNS, else the terminal, else 100 columns)");
 }
+
+// CLI11's help laid out for the terminal: option descriptions that run past the width wrap under
+// their own column, other long lines (usage, footer) with a hanging indent; --wide leaves it as is.
+class WrappingFormatter : public CLI::Formatter {
+public:
+    explicit WrappingFormatter(const bool& wide) : wide_(wide) {}
+    std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+        const std::string text = CLI::Formatter::make_help(app, std::move(name), mode);
+        const std::size_t width = wide_ ? 0 : io::terminal_width(1);
+        if (width == 0) return text;
+        const std::size_t column = get_column_width();
+        std::string out;
+        std::size_t start = 0;
+        while (start < text.size()) {
+            std::size_t end = text.find('\n', start);
+            const bool newline = end != std::string::npos;
+            if (!newline) end = text.size();
+            const std::string line = text.substr(start, end - start);
+            start = end + 1;
+            std::vector<std::string> lines;
+            const bool described = line.size() > column && line.rfind("  ", 0) == 0 && line[column - 1] == ' ' &&
+                                   line[column] != ' ' && width >= column + 20;
+            if (io::display_width(line) <= width) {
+                lines = {line};
+            } else if (described) {
+                lines = io::wrap_text(line.substr(column), width - column, 0);
+                for (std::size_t k = 0; k < lines.size(); ++k)
+                    lines[k] = (k == 0 ? line.substr(0, column) : std::string(column, ' ')) + lines[k];
+            } else {
+                lines = io::wrap_line(line, width);
+            }
+            for (const auto& l : lines) out += l + (newline || &l != &lines.back() ? "\n" : "");
+        }
+        return out;
+    }
+
+private:
+    const bool& wide_;
+};
 
 int print_error(std::ostream& err, const std::string& message, const std::string& hint) {
     err << "gpuadvise: error: " << escape_control_chars(message) << "\n";
@@ -178,6 +220,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     app.set_version_flag("--version", version_text());  // version, catalog date, commit
     app.require_subcommand(0, 1);
     app.fallthrough();
+    app.formatter(std::make_shared<WrappingFormatter>(ctx.global.wide));  // inherited by the subcommands
     add_global_options(app, ctx.global);
 
     std::map<const CLI::App*, Runner> runners;

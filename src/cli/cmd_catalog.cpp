@@ -52,7 +52,7 @@ std::map<io::SkipKind, long> count_by_kind(const Catalog& catalog) {
 io::TextTable skipped_table(const Catalog& catalog) {
     io::TextTable t;
     t.title = "SkyPilot table rows not used as they are (a row can have several reasons):";
-    t.columns = {{"FILE"}, {"REASON"}, {"ROWS", io::Align::right}};
+    t.columns = {{"FILE", io::Align::left, 0, true}, {"REASON", io::Align::left, 0, true}, {"ROWS", io::Align::right}};
     for (const auto& s : catalog.skipped)
         for (const auto& [reason, n] : s.rows_by_reason) t.rows.push_back({s.file, reason, std::to_string(n)});
     return t;
@@ -194,8 +194,8 @@ io::TextDocument info_document(const CatalogInfo& info) {
     if (!info.local.empty()) doc.lead.push_back("From SkyPilot's local copy (~/.sky/catalogs): " + join(info.local, ", "));
     io::TextTable t;
     t.title = "Providers:";
-    t.columns = {{"PROVIDER"}, {"KIND"}, {"CURRENCY"}, {"AS OF"}, {"AGE DAYS", io::Align::right},
-                 {"OFFERS", io::Align::right}, {"OFFERS PER GPU FAMILY"}};
+    t.columns = {{"PROVIDER"}, {"KIND"}, {"CURRENCY", io::Align::left, 1}, {"AS OF"}, {"AGE DAYS", io::Align::right},
+                 {"OFFERS", io::Align::right}, {"OFFERS PER GPU FAMILY", io::Align::left, 0, true}};
     for (const auto& x : info.providers) {
         const Provider& p = *x.provider;
         const auto& age = x.age;
@@ -208,7 +208,7 @@ io::TextDocument info_document(const CatalogInfo& info) {
     }
     io::TextTable rates;
     rates.title = "Exchange rates (to USD):";
-    rates.columns = {{"CURRENCY"}, {"USD PER UNIT", io::Align::right}, {"AS OF"}, {"AGE DAYS", io::Align::right}, {"SOURCE"}};
+    rates.columns = {{"CURRENCY"}, {"USD PER UNIT", io::Align::right}, {"AS OF"}, {"AGE DAYS", io::Align::right}, {"SOURCE", io::Align::left, 0, true}};
     for (const auto& x : info.rates) {
         const ExchangeRate& r = *x.rate;
         rates.rows.push_back({r.currency, io::fmt_number(r.usd_per_unit, 4), r.as_of,

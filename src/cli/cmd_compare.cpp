@@ -1,10 +1,14 @@
 // gpuadvise compare GPU...: specs and economics side by side.
+#include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/freshness.hpp"
 #include "cli/gpu_json.hpp"
+#include "cli/workload_options.hpp"
 #include "gpuadvise/compare.hpp"
+#include "gpuadvise/format.hpp"
 #include "gpuadvise/text.hpp"
 #include "io/terminal.hpp"
 
@@ -14,7 +18,13 @@ namespace {
 struct CompareOptions {
     std::vector<std::string> gpus;
     bool include_examples = false;
+    bool variants = false;  // --variants: one column per variant instead of one per name
+    WorkloadRequest request;  // --model … : hours and cost per run of that job
 };
+
+bool has_workload(const WorkloadRequest& r) {
+    return r.model || r.params || r.flops_per_token || r.flops_per_sample;
+}
 
 nlohmann::ordered_json price_json(const std::optional<CheapestPrice>& p) {
     if (!p) return nullptr;
@@ -38,9 +48,10 @@ std::string price_cell(const std::optional<CheapestPrice>& p, int decimals) {
 
 std::string ratio_cell(const std::optional<double>& r) { return r ? io::fmt_number(*r, 2) + "x" : "-"; }
 
-nlohmann::ordered_json to_json(const Comparison& c) {
+nlohmann::ordered_json to_json(const Comparison& c, const std::optional<Workload>& workload) {
     auto json = json_document();
     json["currency"] = c.currency;
+    if (workload) json["workload"] = workload_json(*workload);
     json["queries"] = nlohmann::ordered_json::array();
     for (const auto& m : c.matches) {
         nlohmann::ordered_json q;
@@ -49,6 +60,15 @@ nlohmann::ordered_json to_json(const Comparison& c) {
         q["gpus"] = nlohmann::ordered_json::array();
         for (const Gpu* g : m.gpus) q["gpus"].push_back(g->id);
         json["queries"].push_back(q);
+    }
+    json["requested"] = nlohmann::ordered_json::array();
+    for (const auto& r : c.requested) {
+        nlohmann::ordered_json q;
+        q["name"] = r.name;
+        q["variants"] = nlohmann::ordered_json::array();
+        for (std::size_t i : r.variants) q["variants"].push_back(c.gpus[i].gpu->id);
+        q["shown"] = c.gpus[r.shown].gpu->id;
+        json["requested"].push_back(q);
     }
     json["gpus"] = nlohmann::ordered_json::array();
     for (const auto& r : c.gpus) {
@@ -67,6 +87,16 @@ nlohmann::ordered_json to_json(const Comparison& c) {
         rel["memory_bandwidth"] = json_number(r.relative_bandwidth);
         rel["on_demand_price"] = json_number(r.relative_on_demand_price);
         j["relative_to_first"] = rel;
+        if (r.job) {
+            nlohmann::ordered_json job;
+            job["gpu_count"] = r.job->gpu_count;
+            job["fits"] = r.job->fits;
+            job["precision_supported"] = r.job->precision_supported;
+            job["hours_per_run"] = r.job->hours_per_run > 0 ? json_number(r.job->hours_per_run) : nlohmann::ordered_json(nullptr);
+            job["cost_per_run"] = json_number(r.job->cost_per_run);
+            job["relative_speed"] = json_number(r.job->relative_speed);
+            j["job"] = job;
+        }
         j["uncertain"] = r.gpu->uncertain;
         j["source"] = r.gpu->source;
         json["gpus"].push_back(j);
@@ -75,20 +105,41 @@ nlohmann::ordered_json to_json(const Comparison& c) {
     return json;
 }
 
-io::TextDocument to_document(const Comparison& c) {
-    // One column per GPU, one row per property.
+io::TextDocument to_document(const Comparison& c, const CompareOptions& opt, const std::optional<Workload>& workload) {
+    // One column per requested name (its shown variant), or per variant with --variants; one row per
+    // property. Every column may wrap to fit the terminal; none is hidden (each was asked for).
+    std::vector<std::size_t> columns;
+    std::vector<std::string> headers;
+    if (opt.variants) {
+        for (std::size_t i = 0; i < c.gpus.size(); ++i) {
+            columns.push_back(i);
+            headers.push_back(c.gpus[i].gpu->id);
+        }
+    } else {
+        for (const auto& r : c.requested) {
+            if (std::find(columns.begin(), columns.end(), r.shown) != columns.end()) continue;
+            columns.push_back(r.shown);
+            headers.push_back(r.name);  // as typed; the "variant shown" row names the GPU
+        }
+    }
+    const GpuComparison& base = c.gpus[columns.front()];
     io::TextTable t;
-    t.columns.push_back({""});
-    for (const auto& r : c.gpus) t.columns.push_back({r.gpu->id, io::Align::right});
+    t.columns.push_back({"", io::Align::left, 0, true});
+    for (const auto& h : headers) t.columns.push_back({h, io::Align::right, 0, true});
     auto row = [&](const std::string& label, auto cell) {
         std::vector<std::string> cells{label};
-        for (const auto& r : c.gpus) cells.push_back(cell(r));
+        for (std::size_t i : columns) cells.push_back(cell(c.gpus[i]));
         t.rows.push_back(cells);
+    };
+    auto vs_base = [](const std::optional<double>& v, const std::optional<double>& b) -> std::optional<double> {
+        if (!v || !b || *b == 0) return std::nullopt;
+        return *v / *b;
     };
     auto spec = [](const Gpu& g, const std::optional<double>& v, const char* field, int decimals) {
         std::string s = io::fmt_optional(v, decimals);
         return v && g.is_uncertain(field) ? s + "?" : s;
     };
+    if (!opt.variants) row("variant shown", [](const GpuComparison& r) { return r.gpu->id; });
     const std::string cur = c.currency;
     row("architecture", [](const GpuComparison& r) { return r.gpu->architecture; });
     row("memory GB", [](const GpuComparison& r) { return io::fmt_number(r.gpu->memory_gb, 0); });
@@ -110,27 +161,59 @@ io::TextDocument to_document(const Comparison& c) {
     row("commitment " + cur + "/GPU-h, full use", [](const GpuComparison& r) { return price_cell(r.reserved, 2); });
     row("spot " + cur + "/GPU-h", [](const GpuComparison& r) { return price_cell(r.spot, 2); });
     row("USD/TFLOPS-h (FP16)", [](const GpuComparison& r) { return io::fmt_optional(r.usd_per_tflops_hour, 4); });
-    row("FP16 vs first", [](const GpuComparison& r) { return ratio_cell(r.relative_fp16); });
-    row("bandwidth vs first", [](const GpuComparison& r) { return ratio_cell(r.relative_bandwidth); });
-    row("on-demand price vs first", [](const GpuComparison& r) { return ratio_cell(r.relative_on_demand_price); });
+    row("FP16 vs first", [&](const GpuComparison& r) { return ratio_cell(vs_base(r.relative_fp16, base.relative_fp16)); });
+    row("bandwidth vs first", [&](const GpuComparison& r) { return ratio_cell(vs_base(r.relative_bandwidth, base.relative_bandwidth)); });
+    row("on-demand price vs first",
+        [&](const GpuComparison& r) { return ratio_cell(vs_base(r.relative_on_demand_price, base.relative_on_demand_price)); });
+    if (workload) {
+        auto job_cell = [](const GpuComparison& r, auto value) -> std::string {
+            if (!r.job) return "-";
+            if (!r.job->precision_supported) return "precision n/a";
+            if (!r.job->fits) return "does not fit";
+            return value(*r.job);
+        };
+        row("GPUs for the job", [&](const GpuComparison& r) {
+            return job_cell(r, [](const JobOnGpu& j) { return std::to_string(j.gpu_count); });
+        });
+        row("hours per run (estimate)", [&](const GpuComparison& r) {
+            return job_cell(r, [](const JobOnGpu& j) { return format_hours(j.hours_per_run); });
+        });
+        row("cost per run " + cur + ", on-demand", [&](const GpuComparison& r) {
+            return job_cell(r, [](const JobOnGpu& j) { return j.cost_per_run ? format_money(*j.cost_per_run) : std::string("-"); });
+        });
+        row("speed vs first", [&](const GpuComparison& r) {
+            return job_cell(r, [](const JobOnGpu& j) { return ratio_cell(j.relative_speed); });
+        });
+    }
 
     io::TextDocument doc;
-    for (const auto& m : c.matches)
-        if (m.gpus.size() > 1) {
+    if (workload) doc.lead.push_back("Job: " + workload_summary(*workload));
+    for (const auto& r : c.requested)
+        if (r.variants.size() > 1) {
             std::vector<std::string> ids;
-            for (const Gpu* g : m.gpus) ids.push_back(g->id);
-            doc.lead.push_back("'" + m.query + "' covers " + std::to_string(ids.size()) + " variants: " + join(ids, ", "));
+            for (std::size_t i : r.variants) ids.push_back(c.gpus[i].gpu->id);
+            std::string line = "'" + r.name + "' covers " + std::to_string(ids.size()) + " variants: " + join(ids, ", ");
+            if (!opt.variants)
+                line += "; its column shows " + c.gpus[r.shown].gpu->id +
+                        (c.gpus[r.shown].on_demand ? ", the cheapest to rent on demand" : "") + " (--variants shows each)";
+            doc.lead.push_back(line);
         }
     doc.tables.push_back(t);
     doc.notes.push_back("TFLOPS are dense peak (sparse figures are 2x and never used here). Cheapest price per GPU across "
                         "the catalog, in " + cur + ", with its provider; USD/TFLOPS-h uses the cheapest on-demand price.");
     doc.notes.push_back("? = value marked uncertain in its source.");
+    if (workload)
+        doc.notes.push_back("Hours and cost per run are estimates for the job on the fewest GPUs of each model that hold it "
+                            "(up to 8), at the cheapest on-demand price per GPU, set-up time not included; speed is "
+                            "relative to the first column. 'gpuadvise recommend' prices whole instances and plans.");
     return doc;
 }
 
 int run_compare(Context& ctx, const CompareOptions& opt) {
     const Catalog& catalog = ctx.catalog();
-    Comparison c = compare_gpus(catalog, opt.gpus, ctx.currency(), opt.include_examples);
+    std::optional<Workload> workload;
+    if (has_workload(opt.request)) workload = make_workload(catalog, opt.request);
+    Comparison c = compare_gpus(catalog, opt.gpus, ctx.currency(), opt.include_examples, workload ? &*workload : nullptr);
 
     std::vector<const Offer*> shown;
     for (const auto& r : c.gpus)
@@ -147,11 +230,11 @@ int run_compare(Context& ctx, const CompareOptions& opt) {
     };
     // Only the renderer of the format printed runs.
     ctx.emit([&] {
-        auto json = to_json(c);
+        auto json = to_json(c, workload);
         add_freshness(fresh, json);
         return json;
     }, [&] {
-        auto doc = to_document(c);
+        auto doc = to_document(c, opt, workload);
         add_freshness(fresh, doc);
         return doc;
     }, sections);
@@ -165,9 +248,12 @@ Runner setup_compare(CLI::App& sub) {
     sub.add_option("gpus", opt->gpus, "GPU names: families (A100), variants (a100-80gb-sxm) or aliases")
         ->required()
         ->type_name("GPU");
+    sub.add_flag("--variants", opt->variants, "One column per variant of a family (A100: its 40/80 GB PCIe and SXM) instead of one per name");
+    add_workload_options(sub, opt->request);
     sub.add_flag("--include-examples", opt->include_examples,
-                 "Let the source document's example providers be the cheapest (marked 'example')");
-    sub.footer("Examples:\n  gpuadvise compare A100 V100 T4\n  gpuadvise compare h100-sxm a100-80gb-sxm --json");
+                 "Let the guide's example providers be the cheapest (marked 'example')");
+    sub.footer("Examples:\n  gpuadvise compare A100 V100 T4\n  gpuadvise compare h100-sxm a100-80gb-sxm --json\n"
+               "  gpuadvise compare A100 V100 T4 --model bert\n  gpuadvise compare A100 --variants");
     return [opt](Context& ctx) { return run_compare(ctx, *opt); };
 }
 

@@ -7,6 +7,7 @@
 #include "cli/gpu_json.hpp"
 #include "cli/workload_options.hpp"
 #include "gpuadvise/errors.hpp"
+#include "gpuadvise/format.hpp"
 #include "gpuadvise/gpu_query.hpp"
 #include "gpuadvise/text.hpp"
 
@@ -22,14 +23,6 @@ struct EstimateOptions {
     double busbw = 0;
 };
 
-
-// Hours with sensible precision: 0.012, 1.4, 37, 1200.
-std::string fmt_hours(double h) {
-    if (h <= 0) return "-";
-    if (h < 0.1) return io::fmt_number(h, 3);
-    if (h < 10) return io::fmt_number(h, 1);
-    return io::fmt_number(h, 0);
-}
 
 std::string fmt_rate(double v) {
     if (v <= 0) return "-";
@@ -91,10 +84,12 @@ nlohmann::ordered_json to_json(const EstimateResult& result) {
 io::TextDocument to_document(const EstimateResult& result) {
     const Workload& w = result.w;
     io::TextTable table;
-    table.columns = {{"GPU"},          {"N", io::Align::right},       {"LAYOUT"},       {"PREC"},
-                     {"FITS"},         {"NEED GB/GPU", io::Align::right}, {"HAS GB", io::Align::right},
-                     {"MIN N", io::Align::right}, {"THROUGHPUT", io::Align::right}, {"HOURS", io::Align::right},
-                     {"RANGE H", io::Align::right}, {"EFF", io::Align::right}, {"UTIL", io::Align::right}, {"BASIS"}};
+    // Narrow terminals hide UTIL first, then EFF, LAYOUT, RANGE H, MIN N, HAS GB and BASIS.
+    table.columns = {{"GPU"},          {"N", io::Align::right},       {"LAYOUT", io::Align::left, 6, true}, {"PREC"},
+                     {"FITS"},         {"NEED GB/GPU", io::Align::right}, {"HAS GB", io::Align::right, 3},
+                     {"MIN N", io::Align::right, 4}, {"THROUGHPUT", io::Align::right}, {"HOURS", io::Align::right},
+                     {"RANGE H", io::Align::right, 5}, {"EFF", io::Align::right, 7}, {"UTIL", io::Align::right, 8},
+                     {"BASIS", io::Align::left, 2}};
     std::vector<std::string> notes;
     for (const Estimate& e : result.estimates) {
         const Gpu& g = *e.gpu;
@@ -103,10 +98,10 @@ io::TextDocument to_document(const EstimateResult& result) {
                               std::string(to_string(e.precision)) + (ok ? "" : "!"),
                               !ok ? "n/a" : e.fits ? "yes" : "no", ok ? io::fmt_number(e.memory_required_gb, 1) : "-",
                               io::fmt_number(e.memory_available_gb, 0), e.min_gpu_count ? std::to_string(*e.min_gpu_count) : "-",
-                              ok ? fmt_rate(e.throughput_per_s) + " " + e.throughput_unit : "-", ok ? fmt_hours(e.hours_per_run) : "-",
-                              ok ? fmt_hours(e.hours_low) + "-" + fmt_hours(e.hours_high) : "-",
+                              ok ? fmt_rate(e.throughput_per_s) + " " + e.throughput_unit : "-", ok ? format_hours(e.hours_per_run) : "-",
+                              ok ? format_hours(e.hours_low) + "-" + format_hours(e.hours_high) : "-",
                               ok && e.gpu_count > 1 ? io::fmt_number(100 * e.scaling_efficiency, 0) + "%" : "-",
-                              ok ? (e.utilisation < 0.01 ? io::fmt_number(100 * e.utilisation, 2) : io::fmt_number(100 * e.utilisation, 0)) + "%" : "-",
+                              ok ? format_percent(e.utilisation) : "-",
                               std::string(to_string(e.basis))});
         for (const auto& n : e.notes) notes.push_back(g.id + ": " + n);
         if (e.serving && ok && e.fits)

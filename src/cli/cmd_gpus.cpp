@@ -39,7 +39,7 @@ io::TextDocument to_document(const std::vector<const Gpu*>& gpus) {
     table.columns = {{"ID"},           {"FAMILY"},          {"MEMORY GB", io::Align::right},
                      {"BW GB/s", io::Align::right}, {"FP32", io::Align::right}, {"TF32", io::Align::right},
                      {"FP16", io::Align::right},    {"BF16", io::Align::right}, {"FP8", io::Align::right},
-                     {"CC"},           {"TDP W", io::Align::right},  {"YEAR", io::Align::right}};
+                     {"CC", io::Align::left, 2},           {"TDP W", io::Align::right, 3},  {"YEAR", io::Align::right, 4}};
     bool any_uncertain = false;
     bool multi_device = false;
     std::vector<std::string> doc_notes;  // one per multi-device GPU (#13)

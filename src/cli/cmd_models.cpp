@@ -73,14 +73,15 @@ nlohmann::ordered_json to_json(const ModelsResult& result) {
 
 io::TextDocument to_document(const ModelsResult& result) {
     io::TextTable table;
-    table.columns = {{"ID"}, {"ALIASES"}, {"KIND"}, {"PARAMS", io::Align::right}, {"FWD FLOPS", io::Align::right}, {"DEFAULT JOB"}};
+    table.columns = {{"ID"}, {"ALIASES", io::Align::left, 2, true}, {"KIND", io::Align::left, 3}, {"PARAMS", io::Align::right},
+                     {"FWD FLOPS", io::Align::right, 1}, {"DEFAULT JOB", io::Align::left, 0, true}};
     for (const ModelPreset* preset : result.models) {
         const ModelPreset& m = *preset;
-        std::string flops = m.flops_per_token > 0 ? fmt_count(m.flops_per_token) + "/token"
-                                                  : fmt_count(m.flops_per_sample) + "/sample";
+        std::string flops = m.flops_per_token > 0 ? format_count(m.flops_per_token) + "/token"
+                                                  : format_count(m.flops_per_sample) + "/sample";
         if (!m.uncertain.empty() && (m.is_uncertain("flops_per_sample") || m.is_uncertain("flops_per_token"))) flops += "?";
         table.rows.push_back({m.id, m.aliases.empty() ? "-" : join(m.aliases, ", "), std::string(to_string(m.kind)),
-                              fmt_count(m.params), flops, job_text(m.default_job)});
+                              format_count(m.params), flops, job_text(m.default_job)});
     }
     io::TextDocument doc;
     doc.tables.push_back(table);

@@ -164,10 +164,11 @@ io::TextDocument to_document(const OffersResult& result) {
     const OfferList& list = result.list;
     const std::vector<PytorchFit>& fits = result.fits;
     io::TextTable table;
-    table.columns = {{"PROVIDER"}, {"GPU"}, {"N", io::Align::right}, {"REGION"}, {"INSTANCE"},
-                     {"ON-DEMAND/H", io::Align::right}, {"RESERVED/MO", io::Align::right},
-                     {"SPOT/H", io::Align::right}, {"PER GPU/H", io::Align::right},
-                     {"$/TFLOPS-H", io::Align::right}, {"AS OF"}};
+    // Narrow terminals hide $/TFLOPS-H first, then SPOT/H, RESERVED/MO, REGION, INSTANCE, AS OF.
+    table.columns = {{"PROVIDER"}, {"GPU"}, {"N", io::Align::right}, {"REGION", io::Align::left, 3, true},
+                     {"INSTANCE", io::Align::left, 2, true}, {"ON-DEMAND/H", io::Align::right},
+                     {"RESERVED/MO", io::Align::right, 4}, {"SPOT/H", io::Align::right, 5},
+                     {"PER GPU/H", io::Align::right}, {"$/TFLOPS-H", io::Align::right, 6}, {"AS OF", io::Align::left, 1}};
     for (const auto& r : list.rows) {
         const Offer& o = *r.offer;
         table.rows.push_back({r.rentable ? o.provider.str() : o.provider + " (example)", o.gpu, std::to_string(o.gpu_count), o.region.empty() ? "-" : o.region,
@@ -178,14 +179,16 @@ io::TextDocument to_document(const OffersResult& result) {
                               r.plan == Plan::reserved && r.commitment && !r.commitment->as_of.empty() ? r.commitment->as_of : (o.as_of.empty() ? std::string("unknown") : o.as_of.str())});
     }
     if (!fits.empty()) {
-        table.columns.push_back({"PYTORCH " + opt.pytorch});
+        table.columns.push_back({"PYTORCH " + opt.pytorch, io::Align::left, 0, true});
         for (std::size_t i = 0; i < table.rows.size() && i < fits.size(); ++i) table.rows[i].push_back(fits[i].requirement);
     }
     io::TextDocument doc;
     std::vector<std::string> covered;
     for (const Gpu* g : list.gpus_covered) covered.push_back(g->id);
     if (!opt.gpu.empty()) doc.lead.push_back("GPUs covered by '" + opt.gpu + "': " + join(covered, ", "));
-    doc.tables.push_back(table);
+    // An empty result says why instead of printing a table header with no rows (exit 3 below).
+    if (list.rows.empty()) doc.lead.push_back("No offer matches these filters: widen --gpu, --provider, --region, --plan or --max-price.");
+    else doc.tables.push_back(table);
     doc.notes.push_back("Prices in " + list.currency + " for the whole offer" +
                         (list.currency == "USD" ? "" : " (converted with the catalog's dated rates)") +
                         "; PER GPU/H prices the " + (plan ? plan_filter_text(*plan) : std::string("on-demand")) +

@@ -61,7 +61,7 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
         const double per_run = w.total_samples() * *w.serving.output_len;
         r.runs_per_week = tokens / per_run * 12.0 / 52.0;
         r.workload.serving.tokens_per_month = tokens;
-        r.workload.assumptions.push_back("serving volume: " + fmt_count(tokens) + " output tokens a month");
+        r.workload.assumptions.push_back("serving volume: " + format_count(tokens) + " output tokens a month");
     }
     if (!opt.dataset.empty()) r.dataset = kDatasetNames.parse_or_throw(opt.dataset, "--dataset");
     r.dataset_gb = opt.dataset_gb;
@@ -389,14 +389,14 @@ io::TextDocument to_document(const RecommendResult& result) {
     const std::string& cur = request.currency;
     io::TextDocument doc;
     doc.lead.push_back("Workload: " + workload_summary(w) + ", " +
-                       (request.one_off() ? "one-off: " + std::to_string(request.runs.value_or(1)) + " run" + (request.runs.value_or(1) == 1 ? "" : "s") +
+                       (request.one_off() ? "one-off: " + count_noun(request.runs.value_or(1), "run") +
                                                 " (ranked by cost per run, no monthly cost)"
-                                          : io::fmt_number(request.runs_per_week, 1) + " runs a week"));
+                                          : count_noun(request.runs_per_week, "run") + " a week"));
     for (const auto& a : w.assumptions) doc.lead.push_back("  assumed: " + a);
     doc.lead.push_back("Times and costs are estimates (bands in --json); prices carry their as-of dates.");
     io::TextTable steps_table;
     steps_table.title = "Needs analysis";
-    steps_table.columns = {{"STEP"}, {"KIND"}, {"FINDING"}};
+    steps_table.columns = {{"STEP"}, {"KIND"}, {"FINDING", io::Align::left, 0, true}};
     for (const auto& s : rec.steps)
         for (std::size_t i = 0; i < s.findings.size(); ++i) {
             const auto& f = s.findings[i];
@@ -409,16 +409,18 @@ io::TextDocument to_document(const RecommendResult& result) {
     t.title = "Recommendations (" + std::to_string(rec.ranked.size()) + " of " + std::to_string(rec.feasible) +
               " feasible options, by " + to_string(request.objective) + (request.one_off() && request.objective != Objective::time ? " per run" : "") +
               ", " + cur + ")";
-    t.columns = {{"#", io::Align::right}, {"PROVIDER"}, {"GPU x N"}, {"INSTANCE"}, {"LAYOUT"}, {"REGION"}, {"PLAN"},
-                 {"H/RUN", io::Align::right}, {"COST/RUN", io::Align::right}, {"COST/MONTH", io::Align::right},
-                 {"BREAK-EVEN H/MO", io::Align::right}, {"USD/TFLOPS-H", io::Align::right}, {"NOTES"}};
+    // Narrow terminals hide USD/TFLOPS-H first, then BREAK-EVEN, LAYOUT, INSTANCE and REGION (--wide shows all).
+    t.columns = {{"#", io::Align::right}, {"PROVIDER"}, {"GPU x N", io::Align::left, 0, true}, {"INSTANCE", io::Align::left, 3, true},
+                 {"LAYOUT", io::Align::left, 4}, {"REGION", io::Align::left, 2, true}, {"PLAN"}, {"H/RUN", io::Align::right},
+                 {"COST/RUN", io::Align::right}, {"COST/MONTH", io::Align::right}, {"BREAK-EVEN H/MO", io::Align::right, 5},
+                 {"USD/TFLOPS-H", io::Align::right, 6}, {"NOTES", io::Align::left, 1, true}};
     for (const auto& c : rec.ranked) {
         std::string notes = c.pareto ? "pareto" : "";
         if (c.estimate.basis == TimeBasis::measured) notes += std::string(notes.empty() ? "" : ", ") + "measured";
         if (c.estimate.serving && c.estimate.serving->cost_per_million_tokens)
             notes += std::string(notes.empty() ? "" : ", ") + io::fmt_number(*c.estimate.serving->cost_per_million_tokens, 3) + " " + cur +
                      "/M tokens";
-        if (!c.warnings.empty()) notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.warnings.size()) + " warning(s)";
+        if (!c.warnings.empty()) notes += std::string(notes.empty() ? "" : ", ") + count_noun(static_cast<double>(c.warnings.size()), "warning");
         if (c.offer->variant_assumed) notes += std::string(notes.empty() ? "" : ", ") + "variant assumed";
         if (!c.price_complete) notes += std::string(notes.empty() ? "" : ", ") + "GPU only; host VM extra";
         if (c.parallel_copies > 1) notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.parallel_copies) + " in parallel";
@@ -430,12 +432,12 @@ io::TextDocument to_document(const RecommendResult& result) {
                           request.one_off() ? "-" : io::fmt_number(c.cost.cost_per_month, 2), io::fmt_optional(c.break_even_hours_per_month, 0),
                           io::fmt_optional(c.usd_per_tflops_hour, 4), notes});
     }
-    doc.tables.push_back(t);
+    if (!rec.ranked.empty()) doc.tables.push_back(t);  // else the notes say why, not an empty header (exit 3)
     if (what_if) {
         io::TextTable wt;
         wt.title = "What if: monthly cost of the best option per plan (" + cur + ")";
         wt.columns = {{"RUNS/WEEK", io::Align::right}, {"ON-DEMAND", io::Align::right}, {"RESERVED", io::Align::right},
-                      {"SPOT", io::Align::right}, {"CHEAPEST"}};
+                      {"SPOT", io::Align::right}, {"CHEAPEST", io::Align::left, 0, true}};
         auto cell = [](const std::optional<WhatIfBest>& b) {
             if (!b) return std::string("-");
             return io::fmt_number(b->cost_per_month, 0) + (b->term_months ? " (" + term_short(b->term_months) + ")" : "");
@@ -473,6 +475,9 @@ io::TextDocument to_document(const RecommendResult& result) {
         doc.notes.push_back("Nothing satisfies the request. Binding constraint: " + std::string(to_string(rec.binding_constraint)) + ". Nearest miss: " +
                             rec.nearest_miss);
     if (opt.explain) {
+        doc.notes.push_back("'The guide' is the 2025 buyer's guide to GPU cloud servers for PyTorch that gpuadvise started from "
+                            "(docs/methodology.md); its rules of thumb are the heuristic findings, each shown beside what "
+                            "gpuadvise computes.");
         std::map<std::string, int> grouped;
         for (const auto& x : rec.rejected)
             grouped[x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) + ": [" + to_string(x.constraint) + "] " + x.reason]++;
@@ -482,7 +487,7 @@ io::TextDocument to_document(const RecommendResult& result) {
         doc.notes.push_back("Warnings of options below #1 are counted in NOTES; --explain prints them.");
     }
     if (!opt.explain && !rec.rejected.empty()) {
-        doc.notes.push_back(std::to_string(rec.rejected.size()) + " offers rejected; --explain lists them with the reason.");
+        doc.notes.push_back(count_noun(static_cast<double>(rec.rejected.size()), "offer") + " rejected; --explain lists them with the reason.");
     }
     return doc;
 }
@@ -526,7 +531,7 @@ Runner setup_recommend(CLI::App& sub) {
     sub.add_option("--what-if", opt->what_if, "Monthly cost of the best option per plan over a range: runs-per-week=FROM:TO[:STEP]")
         ->type_name("runs-per-week=FROM:TO");
     sub.add_flag("--include-examples", opt->include_examples,
-                 "Also rank the source document's example providers (not rentable; each is marked with a warning)");
+                 "Also rank the guide's example providers (not rentable; each is marked with a warning)");
     sub.add_flag("--explain", opt->explain, "Print every rule that fired and every rejected offer with the reason");
     sub.footer("Examples:\n  gpuadvise recommend --model bert --runs-per-week 4\n"
                "  gpuadvise recommend --model llama-2-7b --task lora --json\n"

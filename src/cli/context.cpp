@@ -77,6 +77,8 @@ bool Context::color() const {
     return io::use_color(mode);
 }
 
+std::size_t Context::width() const { return global.wide ? 0 : io::terminal_width(1); }
+
 std::string Context::currency() {
     const std::string code = to_lower(global.currency) == "usd" ? "USD" : global.currency;
     if (code == "USD") return code;
@@ -89,12 +91,17 @@ std::string Context::currency() {
     throw UsageError("--currency: no exchange rate for '" + global.currency + "'", hint);
 }
 
+// Diagnostics wrap like prose, with a hanging indent, to the width of the terminal on stderr.
 void Context::warn(const std::string& message) {
-    if (!global.quiet) err << "gpuadvise: warning: " << escape_control_chars(message) << "\n";
+    if (global.quiet) return;
+    for (const auto& l : io::wrap_line("gpuadvise: warning: " + escape_control_chars(message), global.wide ? 0 : io::terminal_width(2)))
+        err << l << "\n";
 }
 
 void Context::note(const std::string& message) {
-    if (!global.quiet) err << "gpuadvise: note: " << escape_control_chars(message) << "\n";
+    if (global.quiet) return;
+    for (const auto& l : io::wrap_line("gpuadvise: note: " + escape_control_chars(message), global.wide ? 0 : io::terminal_width(2)))
+        err << l << "\n";
 }
 
 void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& doc,
@@ -134,7 +141,7 @@ void Context::emit(const std::function<nlohmann::ordered_json()>& to_json, const
         }
         case Format::markdown: out << io::render_markdown(to_document()); break;
         case Format::html: out << io::render_html(to_json(), to_document()); break;  // io/html_report.cpp, docs/report.md
-        case Format::table: out << io::render_table(to_document(), color()); break;
+        case Format::table: out << io::render_table(to_document(), color(), width()); break;
     }
 }
 

@@ -42,6 +42,7 @@ struct GlobalOptions {
     bool strict_variants = false;  // --strict-variants
     std::string as_of;             // --as-of for SkyPilot tables given with --catalog
     std::string section;           // --section: which table --format csv/tsv prints (the command's first by default)
+    bool wide = false;             // --wide: tables and prose unwrapped, no column hidden
 };
 
 class Context {
@@ -61,6 +62,8 @@ public:
     io::CatalogOptions catalog_options(const std::vector<std::string>& extra = {}) const;
     Format format() const;
     bool color() const;
+    // The width tables and prose are laid out for (io::terminal_width), 0 with --wide.
+    std::size_t width() const;
     // The output currency, checked against the catalog's rates (UsageError otherwise).
     std::string currency();
 

@@ -6,17 +6,6 @@
 #include "cli/context.hpp"
 
 namespace gpuadvise::cli {
-std::string fmt_count(double v) {
-    std::ostringstream ss;
-    ss.precision(3);
-    if (v >= 1e12) ss << v / 1e12 << " T";
-    else if (v >= 1e9) ss << v / 1e9 << " B";
-    else if (v >= 1e6) ss << v / 1e6 << " M";
-    else if (v >= 1e3) ss << v / 1e3 << " k";
-    else ss << v;
-    return ss.str();
-}
-
 namespace {
 
 }  // namespace
@@ -172,14 +161,14 @@ std::string layout_label(const Configuration& c, bool training) {
 
 std::string workload_summary(const Workload& w) {
     std::string s = (w.requested_as.empty() ? "" : "'" + w.requested_as + "' -> ") + w.model_id + " (" + w.model_name +
-                    ", " + fmt_count(w.params) + " params), " + std::string(to_string(w.task));
+                    ", " + format_count(w.params) + " params), " + std::string(to_string(w.task));
     if (w.seq_len > 0 && w.shape.patch_size == 0) s += ", seq " + std::to_string(w.seq_len);
     if (w.image_size > 0) s += ", " + std::to_string(w.image_size) + "x" + std::to_string(w.image_size);
     if (w.serving.output_len)
         s += ", prompt " + std::to_string(*w.serving.prompt_len) + " + output " + std::to_string(*w.serving.output_len) + " tokens";
     else s += ", batch " + std::to_string(w.batch_size) + "/GPU";
-    if (w.pins.global_batch) s += ", global batch " + fmt_count(*w.pins.global_batch);
-    s += ", " + fmt_count(w.samples) + " samples x " + [&] { std::ostringstream ss; ss << w.epochs; return ss.str(); }() + " epochs";
+    if (w.pins.global_batch) s += ", global batch " + format_count(*w.pins.global_batch);
+    s += ", " + format_count(w.samples) + " samples x " + [&] { std::ostringstream ss; ss << w.epochs; return ss.str(); }() + " epochs";
     s += ", " + (w.precision ? std::string(to_string(*w.precision)) : std::string("mixed precision"));
     if (w.is_training()) s += ", " + std::string(to_string(w.optimizer));
     if (w.grad_checkpointing_pinned && w.grad_checkpointing) s += ", grad checkpointing";

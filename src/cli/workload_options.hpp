@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpuadvise/format.hpp"  // format_count for the tables that show a workload
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise::cli {
@@ -24,7 +25,5 @@ nlohmann::ordered_json serving_json(const std::optional<ServingEstimate>& s);
 std::string layout_label(const Configuration& c, bool training);
 // One line describing the job, for the lead of a table ("bert -> bert-large (BERT-Large), finetune, …").
 std::string workload_summary(const Workload& w);
-// 3 significant digits with k / M / B / T: 336 M, 1.28 M, 14.5 B.
-std::string fmt_count(double v);
 
 }  // namespace gpuadvise::cli

@@ -33,17 +33,38 @@ std::optional<double> ratio(const std::optional<double>& a, const std::optional<
     return *a / *b;
 }
 
+JobOnGpu job_on(const Catalog& catalog, const Workload& w, const GpuComparison& row) {
+    constexpr int kMaxGpus = 8;  // one instance
+    Estimate e = estimate_job(catalog, w, *row.gpu, 1);
+    if (!e.fits && e.precision_supported && e.min_gpu_count && *e.min_gpu_count <= kMaxGpus)
+        e = estimate_job(catalog, w, *row.gpu, *e.min_gpu_count);
+    JobOnGpu j;
+    j.gpu_count = e.gpu_count;
+    j.fits = e.fits;
+    j.precision_supported = e.precision_supported;
+    if (e.fits && e.precision_supported && e.hours_per_run > 0) {
+        j.hours_per_run = e.hours_per_run;
+        if (row.on_demand) j.cost_per_run = e.hours_per_run * e.gpu_count * row.on_demand->price;
+    }
+    return j;
+}
+
 }  // namespace
 
 Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& currency,
-                        bool include_examples) {
+                        bool include_examples, const Workload* workload) {
     Comparison c;
     c.currency = currency;
     for (const auto& name : names) {
         GpuMatch m = resolve_gpu_name(catalog, name);
+        RequestedName requested{name, {}, 0};
         for (const Gpu* g : m.gpus) {
-            if (std::any_of(c.gpus.begin(), c.gpus.end(), [&](const GpuComparison& x) { return x.gpu == g; }))
+            auto seen = std::find_if(c.gpus.begin(), c.gpus.end(), [&](const GpuComparison& x) { return x.gpu == g; });
+            if (seen != c.gpus.end()) {
+                requested.variants.push_back(static_cast<std::size_t>(seen - c.gpus.begin()));
                 continue;
+            }
+            requested.variants.push_back(c.gpus.size());
             GpuComparison row;
             row.gpu = g;
             row.query = name;
@@ -53,8 +74,21 @@ Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& 
             if (row.on_demand)
                 if (auto usd = catalog.convert(row.on_demand->price, currency, "USD"))
                     if (auto tf = reference_tflops(*g); tf && *tf > 0) row.usd_per_tflops_hour = *usd / *tf;
+            if (workload) row.job = job_on(catalog, *workload, row);
             c.gpus.push_back(row);
         }
+        // The variant most likely rented: the cheapest rentable on-demand price, else any price.
+        std::optional<std::size_t> best;
+        auto rank = [&](std::size_t i) {
+            const GpuComparison& r = c.gpus[i];
+            const bool rentable = r.on_demand && r.on_demand->rentable;
+            const bool priced = r.on_demand || r.reserved || r.spot;
+            return std::make_pair(rentable ? 0 : priced ? 1 : 2, r.on_demand ? r.on_demand->price : 0.0);
+        };
+        for (std::size_t i : requested.variants)
+            if (!best || rank(i) < rank(*best)) best = i;
+        if (best) requested.shown = *best;
+        c.requested.push_back(std::move(requested));
         c.matches.push_back(std::move(m));
     }
     if (!c.gpus.empty()) {
@@ -67,6 +101,10 @@ Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& 
             r.relative_bandwidth = ratio(r.gpu->memory_bandwidth_gb_per_s, first.gpu->memory_bandwidth_gb_per_s);
             r.relative_on_demand_price = ratio(price(r), price(first));
         }
+        const GpuComparison& base = c.gpus[c.requested.front().shown];
+        if (base.job && base.job->hours_per_run > 0)
+            for (auto& r : c.gpus)
+                if (r.job && r.job->hours_per_run > 0) r.job->relative_speed = base.job->hours_per_run / r.job->hours_per_run;
     }
     return c;
 }

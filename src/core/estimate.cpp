@@ -5,19 +5,13 @@
 #include <cmath>
 #include <sstream>
 
+#include "gpuadvise/format.hpp"
 #include "gpuadvise/layout_planner.hpp"
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {
 namespace {
 
-std::string fmt(double v, int decimals) {
-    std::ostringstream ss;
-    ss.setf(std::ios::fixed);
-    ss.precision(decimals);
-    ss << v;
-    return ss.str();
-}
 
 bool cc_at_least(const Gpu& gpu, double cc) {
     auto v = gpu.compute_capability_value();
@@ -106,13 +100,13 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
     e.fits = plan.fits;
     e.min_gpu_count = minimum_gpus(w, gpu, e.precision);
     if (!e.fits) {
-        e.notes.push_back("needs " + fmt(e.memory_required_gb, 1) + " GB per GPU" +
+        e.notes.push_back("needs " + format_fixed(e.memory_required_gb, 1) + " GB per GPU" +
                           (n > 1 ? " with the best layout (" + layout_text(plan.layout, w.is_training()) + ")" : std::string()) +
-                          ", " + gpu.id + " has " + fmt(gpu.memory_gb, 0) + " GB");
+                          ", " + gpu.id + " has " + format_fixed(gpu.memory_gb, 0) + " GB");
         for (auto& s : fit_suggestions(w, e.precision, gpu, e.config.gpus_per_node, e.config.nodes)) e.notes.push_back(std::move(s));
     } else if (const double tight = catalog.policy.get("tight_memory_share");
                e.memory_required_gb > tight * e.memory_available_gb && !plan.serving)
-        e.notes.push_back("tight: less than " + fmt(100 * (1 - tight), 0) + " % of memory to spare");
+        e.notes.push_back("tight: less than " + format_fixed(100 * (1 - tight), 0) + " % of memory to spare");
     if (e.config.nodes > 1 && link.inter_node_gbps <= 0)
         e.notes.push_back("network between nodes unknown: assumed 100 Gbit/s per node (give --network-gbps)");
     const LayoutTiming& t = plan.timing;
@@ -148,7 +142,7 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
         if (ref.hours_per_run > 0) {
             e.hours_per_run = same ? *w.measured_hours : *w.measured_hours * e.hours_per_run / ref.hours_per_run;
             e.basis = same ? TimeBasis::measured : TimeBasis::estimated;
-            e.basis_detail = same ? "your measurement" : "scaled from your " + fmt(*w.measured_hours, 1) + " h on " +
+            e.basis_detail = same ? "your measurement" : "scaled from your " + format_fixed(*w.measured_hours, 1) + " h on " +
                                                              std::to_string(w.measured_gpu_count) + " x " + w.measured_on->id;
             low = same ? 0.9 : 0.8;
             high = same ? 1.1 : 1.25;
@@ -160,11 +154,11 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
     e.hours_low = e.hours_per_run * low;
     e.hours_high = e.hours_per_run * high;
     if (n > 1 && e.comm_share > catalog.policy.get("comm_share_warn"))
-        e.notes.push_back("communication takes " + fmt(100 * e.comm_share, 0) +
+        e.notes.push_back("communication takes " + format_fixed(100 * e.comm_share, 0) +
                           " % of step time: prefer NVLink (SXM) GPUs, a faster network, fewer larger GPUs, or a larger global batch");
     const bool small_job = cpu_would_do(w, e, catalog.policy);
     if (e.utilisation < catalog.policy.get("tiny_utilisation") && w.is_training())
-        e.notes.push_back("estimated utilisation is only " + fmt(100 * e.utilisation, e.utilisation < 0.001 ? 3 : 1) +
+        e.notes.push_back("estimated utilisation is only " + format_fixed(100 * e.utilisation, e.utilisation < 0.001 ? 3 : 1) +
                           " % of the " + gpu.id + "'s peak: the model is too small to keep it busy; a small GPU (T4-class)" +
                           (small_job ? " or a CPU would do" : " would do"));
     return e;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gpuadvise/format.hpp"
 #include "gpuadvise/text.hpp"
 
 namespace gpuadvise::detail {
@@ -13,12 +14,6 @@ std::string fmt(const char* format, double a, double b = 0, double c = 0) {
     char buf[256];
     std::snprintf(buf, sizeof buf, format, a, b, c);
     return buf;
-}
-
-std::string params_text(double params) {
-    if (params >= 1e9) return fmt("%.1fB", params / 1e9);
-    if (params >= 1e6) return fmt("%.0fM", params / 1e6);
-    return fmt("%.0fk", params / 1e3);
 }
 
 std::vector<const Gpu*> gpus_by_memory(const Catalog& catalog) {
@@ -34,7 +29,10 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
     StepReport s{"1", "model size", {}};
     const Workload& w = in.request.workload;
     const Policy& policy = in.catalog.policy;
-    const char* tier = "large (BERT-class)";
+    // The guide's three tiers name a model of each size; above a billion parameters "BERT-class"
+    // would mislead, so the large tier is named by its size class (the guide's answer stays A100).
+    const char* tier = w.params <= 1e9 ? "large (BERT-class)" : w.params <= 2e10 ? "large (a multi-billion-parameter LLM)"
+                                                                                 : "very large (a 20B+ parameter LLM)";
     heuristic_family = "A100";
     if (w.params <= policy.get("tier_small_max_params")) {
         tier = "small (LeNet-class)";
@@ -44,7 +42,7 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
         heuristic_family = "V100";
     }
     s.findings.push_back({"1.tier_heuristic", FindingKind::heuristic,
-                          "source rule: " + params_text(w.params) + " parameters is " + tier + " -> " + heuristic_family});
+                          "the guide's rule of thumb: " + format_count(w.params) + " parameters is " + tier + " -> " + heuristic_family});
 
     const Gpu* smallest_single = nullptr;
     double need_gb = 0;
@@ -74,13 +72,13 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
             if (g.family == heuristic_family && (!tier_gpu || g.memory_gb < tier_gpu->memory_gb)) tier_gpu = &g;
         if (tier_gpu && smallest_single->memory_gb < tier_gpu->memory_gb)
             s.findings.push_back({"1.tier_vs_computed", FindingKind::explanation,
-                                  "the tier rule asks for " + heuristic_family + ", but the job fits a " +
+                                  "the guide's rule of thumb asks for " + heuristic_family + ", but the job fits a " +
                                       fmt("%.0f", smallest_single->memory_gb) +
                                       " GB GPU: every GPU that fits is priced below, not only " + heuristic_family});
         else if (tier_gpu && !in.estimates.get(*tier_gpu, 1, LinkSpec{}).fits)
             s.findings.push_back({"1.tier_vs_computed", FindingKind::warning,
-                                  "the tier rule's " + heuristic_family + " (" + fmt("%.0f", tier_gpu->memory_gb) +
-                                      " GB) is too small for this job on one GPU"});
+                                  "the " + heuristic_family + " (" + fmt("%.0f", tier_gpu->memory_gb) +
+                                      " GB) that the guide's rule of thumb names is too small for this job on one GPU"});
     } else {
         // Fits nowhere on one GPU: say how many of the largest, or what would make it fit.
         const Gpu* largest = gpus_by_memory(in.catalog).empty() ? nullptr : gpus_by_memory(in.catalog).back();
@@ -132,7 +130,7 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
     const double hours_per_month = in.catalog.policy.get("hours_per_month");
     const bool heuristic_reserved = r.runs_per_week > threshold;
     s.findings.push_back({"2.frequency_heuristic", FindingKind::heuristic,
-                          fmt("the guide's rule of thumb: %g runs a week is ", r.runs_per_week) + (heuristic_reserved ? "more" : "not more") +
+                          "the guide's rule of thumb: " + count_noun(r.runs_per_week, "run") + " a week is " + (heuristic_reserved ? "more" : "not more") +
                               fmt(" than %g -> ", threshold) + (heuristic_reserved ? "monthly reserved" : "on-demand")});
     if (const Candidate* c = in.winner) {
         const double run_hours = c->run_hours_per_run;
@@ -175,7 +173,7 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
                      fmt("above %.1f runs a week of this job, ", *x->crossover_runs_per_week) + commitment_name(*where, *x) +
                          " beats on-demand" + (where == c ? "" : " (the best listed option with a commitment: " + where->offer->provider + " " +
                                                                     where->gpu->id + " x" + std::to_string(where->gpu_count) + ")") +
-                         fmt("; this workload: %g runs a week", r.runs_per_week) +
+                         "; this workload: " + count_noun(r.runs_per_week, "run") + " a week" +
                          "; the commitment is paid for its whole " + term_label(x->term_months) + " term whether used or not"});
             else if (x->break_even_utilisation)
                 s.findings.push_back({"2.crossover", FindingKind::preference,
@@ -219,7 +217,7 @@ StepReport step3_dataset(const RuleInput& in) {
     if (r.dataset == Dataset::image_hires) {
         const double min_gb = in.catalog.policy.get("hires_min_gpu_memory_gb");
         s.findings.push_back({"3.hires_heuristic", FindingKind::heuristic,
-                              fmt("source rule: high-resolution images (4K medical) want the %.0f GB class", min_gb)});
+                              fmt("the guide's rule of thumb: high-resolution images (4K medical) want the %.0f GB class", min_gb)});
         if (in.winner && in.winner->gpu->memory_gb < min_gb)
             s.findings.push_back({"3.hires_vs_computed", FindingKind::explanation,
                                   "computed memory fits a " + fmt("%.0f", in.winner->gpu->memory_gb) +
@@ -285,12 +283,12 @@ StepReport step4_scaling(const RuleInput& in) {
         if (c->instances > 1 && c->provider && c->provider->network_gbps &&
             *c->provider->network_gbps <= in.catalog.policy.get("slow_network_gbps"))
             s.findings.push_back({"4.slow_network", FindingKind::warning,
-                                  fmt("a %g Gbps network between nodes: the source saw 40%% of time in gradient sync on 4x V100; "
+                                  fmt("a %g Gbps network between nodes: the guide saw 40%% of time in gradient sync on 4x V100; "
                                       "use >= 25 Gbps RDMA, gradient accumulation or PowerSGD", *c->provider->network_gbps)});
     }
     if (r.nodes && *r.nodes > 1)
         s.findings.push_back({"4.multi_node", FindingKind::constraint,
-                              fmt("%.0f nodes: each needs NVLink inside and RDMA of >= %.0f Gbps between nodes (source rule)", static_cast<double>(*r.nodes), min_net)});
+                              fmt("%.0f nodes: each needs NVLink inside and RDMA of >= %.0f Gbps between nodes (the guide's rule of thumb)", static_cast<double>(*r.nodes), min_net)});
     return s;
 }
 

@@ -191,7 +191,7 @@ void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>&
                       b->gpu->id.c_str(), b->gpu_count, b->offer->provider.c_str(),
                       100.0 * c.cost.hours_per_run / b->cost.hours_per_run,
                       100.0 * b->cost.cost_per_run / c.cost.cost_per_run,
-                      money(b->cost.cost_per_run, currency).c_str(), money(c.cost.cost_per_run, currency).c_str());
+                      format_amount(b->cost.cost_per_run, currency).c_str(), format_amount(c.cost.cost_per_run, currency).c_str());
         c.warnings.push_back({WarningKind::over_buying, buf});
     }
 }
@@ -207,22 +207,22 @@ std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, cons
     if (!next) {
         why.push_back("the only option that passes every constraint and filter");
     } else if (r.objective == Objective::time) {
-        why.push_back("fastest: " + hours_text(top.cost.hours_per_run) + " per run, against " + hours_text(next->cost.hours_per_run) +
+        why.push_back("fastest: " + format_duration(top.cost.hours_per_run) + " per run, against " + format_duration(next->cost.hours_per_run) +
                       " for #2");
     } else if (r.objective == Objective::cost) {
-        std::string hours = runs > 0 ? "" : " for this workload's " + hours_text(top.cost.hours_per_run * runs_per_month(r.runs_per_week)) + " a month";
-        why.push_back("cheapest" + hours + ": " + money(job_cost(top), r.currency) + per + ", against " +
-                      money(job_cost(*next), r.currency) + " for #2" +
+        std::string hours = runs > 0 ? "" : " for this workload's " + format_duration(top.cost.hours_per_run * runs_per_month(r.runs_per_week)) + " a month";
+        why.push_back("cheapest" + hours + ": " + format_amount(job_cost(top), r.currency) + per + ", against " +
+                      format_amount(job_cost(*next), r.currency) + " for #2" +
                       (next->price_complete || top.price_complete == next->price_complete ? "" : " (whose price is the GPU alone)"));
     } else {
-        why.push_back("best balance of cost and time: " + money(job_cost(top), r.currency) + per + " and " +
-                      hours_text(top.cost.hours_per_run) + " per run");
+        why.push_back("best balance of cost and time: " + format_amount(job_cost(top), r.currency) + per + " and " +
+                      format_duration(top.cost.hours_per_run) + " per run");
     }
     if (r.deadline_hours) {
-        why.push_back("within the deadline of " + hours_text(*r.deadline_hours) + ": " +
+        why.push_back("within the deadline of " + format_duration(*r.deadline_hours) + ": " +
                       (r.deadline_confidence == DeadlineConfidence::high
-                           ? "up to " + hours_text(top.hours_high) + " per run at the high end of the time band"
-                           : hours_text(top.cost.hours_per_run) + " per run (estimate)"));
+                           ? "up to " + format_duration(top.hours_high) + " per run at the high end of the time band"
+                           : format_duration(top.cost.hours_per_run) + " per run (estimate)"));
     } else if (top.estimate.memory_available_gb > 0) {
         const double share = top.estimate.memory_required_gb / top.estimate.memory_available_gb;
         char buf[160];

@@ -34,8 +34,8 @@ void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& 
         });
         out.binding_constraint = Constraint::budget;
         out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" + std::to_string(best->gpu_count) + " (" +
-                           std::string(plan_label(best->cost.plan)) + ") costs " + detail::money(best->cost.rank_cost, r.currency) +
-                           (r.one_off() ? " for the job" : " a month") + ", over the budget of " + detail::money(*r.budget_monthly, r.currency);
+                           std::string(plan_label(best->cost.plan)) + ") costs " + format_amount(best->cost.rank_cost, r.currency) +
+                           (r.one_off() ? " for the job" : " a month") + ", over the budget of " + format_amount(*r.budget_monthly, r.currency);
         return;
     }
     if (!pool.over_deadline.empty()) {
@@ -45,10 +45,10 @@ void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& 
         });
         out.binding_constraint = Constraint::deadline;
         out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" + std::to_string(best->gpu_count) + " takes " +
-                           (high ? detail::hours_text(best->cost.hours_per_run * best->high_ratio) + " per run at the high end of the time band (estimate " +
-                                       detail::hours_text(best->cost.hours_per_run) + ")"
-                                 : detail::hours_text(best->cost.hours_per_run) + " per run") +
-                           ", over the deadline of " + detail::hours_text(*r.deadline_hours);
+                           (high ? format_duration(best->cost.hours_per_run * best->high_ratio) + " per run at the high end of the time band (estimate " +
+                                       format_duration(best->cost.hours_per_run) + ")"
+                                 : format_duration(best->cost.hours_per_run) + " per run") +
+                           ", over the deadline of " + format_duration(*r.deadline_hours);
         return;
     }
     auto most = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -145,19 +145,19 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
                 best_tier = &c;
         }
         if (best_tier)
-            out.why_not_heuristic = "the source's tier rule picks " + out.heuristic_gpu_family + "; its best option (" +
+            out.why_not_heuristic = "the guide's size rule of thumb picks " + out.heuristic_gpu_family + "; its best option (" +
                                     best_tier->offer->provider + " " + best_tier->gpu->id + " x" +
                                     std::to_string(best_tier->gpu_count) + ", " + std::string(plan_label(best_tier->cost.plan)) + ") costs " +
-                                    detail::money(best_tier->cost.rank_cost, request.currency) + (request.one_off() ? " for the job and " : " a month and ") +
-                                    detail::hours_text(best_tier->cost.hours_per_run) + " per run, against " +
-                                    detail::money(winner_cost, request.currency) + " and " +
-                                    detail::hours_text(winner->cost.hours_per_run) + " for the top option" +
+                                    format_amount(best_tier->cost.rank_cost, request.currency) + (request.one_off() ? " for the job and " : " a month and ") +
+                                    format_duration(best_tier->cost.hours_per_run) + " per run, against " +
+                                    format_amount(winner_cost, request.currency) + " and " +
+                                    format_duration(winner->cost.hours_per_run) + " for the top option" +
                                     (best_tier->cost.rank_cost >= winner_cost ? ""
                                      : !best_tier->in_filter ? " (it is outside your filters)"
                                                              : " (cheaper, but the ranking is by " +
                                                                    std::string(to_string(request.objective)) + ")");
         else {
-            out.why_not_heuristic = "the source's tier rule picks " + out.heuristic_gpu_family +
+            out.why_not_heuristic = "the guide's size rule of thumb picks " + out.heuristic_gpu_family +
                                     ", but no " + out.heuristic_gpu_family + " offer in the catalog can run this job within the constraints";
             const Gpu* biggest = nullptr;
             for (const auto& g : catalog.gpus)
@@ -172,7 +172,7 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
         if (c.estimate.basis == TimeBasis::measured) c.reasons.insert(c.reasons.begin(), "time from a measurement: " + c.estimate.basis_detail);
         for (const auto& a : c.alternatives)
             c.reasons.push_back(std::string(plan_label(a.plan)) + (a.plan == Plan::reserved ? " (" + term_label(a.term_months) + ")" : "") +
-                                " would cost " + detail::money(a.cost_per_month, request.currency) + " a month");
+                                " would cost " + format_amount(a.cost_per_month, request.currency) + " a month");
     }
     if (!ranked.empty()) out.why_top = detail::add_winner_reasons(ranked, request);
     out.ranked = std::move(ranked);

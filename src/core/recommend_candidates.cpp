@@ -17,18 +17,6 @@
 
 namespace gpuadvise::detail {
 
-std::string money(double amount, const std::string& currency) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, amount >= 100 ? "%.0f %s" : amount >= 1 ? "%.2f %s" : "%.4f %s", amount, currency.c_str());
-    return buf;
-}
-
-std::string hours_text(double hours) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, hours >= 10 ? "%.0f h" : hours >= 1 ? "%.1f h" : "%.2f h", hours);
-    return buf;
-}
-
 const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec& link) {
     auto key = std::make_tuple(&gpu, gpu_count, link.nodes, link.inter_node_gbps);
     auto it = cache_.find(key);
@@ -122,9 +110,9 @@ const PlanCost* choose_plan(const Plans& plans, const RecommendRequest& r, doubl
 
 std::string deadline_miss_text(const Option& o, const RecommendRequest& r) {
     if (r.deadline_confidence == DeadlineConfidence::point)
-        return hours_text(o.cost.hours_per_run) + " per run is over the deadline of " + hours_text(*r.deadline_hours);
-    return hours_text(o.cost.hours_per_run * o.high_ratio) + " per run at the high end of the time band (estimate " +
-           hours_text(o.cost.hours_per_run) + ") is over the deadline of " + hours_text(*r.deadline_hours) +
+        return format_duration(o.cost.hours_per_run) + " per run is over the deadline of " + format_duration(*r.deadline_hours);
+    return format_duration(o.cost.hours_per_run * o.high_ratio) + " per run at the high end of the time band (estimate " +
+           format_duration(o.cost.hours_per_run) + ") is over the deadline of " + format_duration(*r.deadline_hours) +
            " (--deadline-confidence point checks the estimate)";
 }
 
@@ -206,7 +194,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         }
         if (!r.include_examples && !is_rentable(provider) &&
             std::none_of(r.providers.begin(), r.providers.end(), [&](const std::string& p) { return iequals(p, o.provider); })) {
-            reject(Constraint::price, provider->id + "'s prices are an example from the source document, not a rentable "
+            reject(Constraint::price, provider->id + "'s prices are an example from the guide, not a rentable "
                                       "offer (--include-examples ranks them)");
             continue;
         }
@@ -305,8 +293,8 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         c.has_reserved = std::any_of(plans.begin(), plans.end(), [](const PlanCost& p) { return p.plan == Plan::reserved; });
         if (r.budget_monthly && c.cost.rank_cost > *r.budget_monthly) {
             if (in_filter) pool.over_budget.push_back(c);
-            reject(Constraint::budget, money(c.cost.rank_cost, r.currency) + (runs > 0 ? " for the job" : " a month") +
-                                 " is over the budget of " + money(*r.budget_monthly, r.currency));
+            reject(Constraint::budget, format_amount(c.cost.rank_cost, r.currency) + (runs > 0 ? " for the job" : " a month") +
+                                 " is over the budget of " + format_amount(*r.budget_monthly, r.currency));
             continue;
         }
         const GroupKey key{o.provider, o.gpu, o.instance_type, c.gpu_count, c.cost.plan};
@@ -328,7 +316,7 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     if (o.requirement) c.reasons.push_back("PyTorch " + r.pytorch->text + ": " + *o.requirement);
     if (!is_rentable(o.provider))
         c.warnings.push_back({WarningKind::example_provider,
-                              "example provider: " + o.provider->id + "'s price is the source document's illustrative quote, "
+                              "example provider: " + o.provider->id + "'s price is the guide's illustrative quote, "
                               "not an offer you can rent"});
     if (o.slow_network) c.warnings.push_back({WarningKind::slow_network, slow_network_warning(o, b.min_network_gbps)});
     // The same computation that chose the plan: the chosen one in full, and the others.
@@ -345,15 +333,15 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     c.hours_high = (c.estimate.hours_high + b.setup_hours) * spot_factor;
     c.price_complete = o.price_complete;
     if (r.deadline_hours && r.deadline_confidence == DeadlineConfidence::point && c.hours_high > *r.deadline_hours)
-        c.warnings.push_back({WarningKind::deadline_risk, "may miss the deadline: the time band reaches " + hours_text(c.hours_high) +
-                                                              " per run, over the deadline of " + hours_text(*r.deadline_hours) +
-                                                              " (the estimate is " + hours_text(c.cost.hours_per_run) + ")"});
+        c.warnings.push_back({WarningKind::deadline_risk, "may miss the deadline: the time band reaches " + format_duration(c.hours_high) +
+                                                              " per run, over the deadline of " + format_duration(*r.deadline_hours) +
+                                                              " (the estimate is " + format_duration(c.cost.hours_per_run) + ")"});
     // One copy of the configuration has 168 h a week: a workload needing more runs on copies side by side.
     if (!r.one_off()) {
         const double weekly = c.cost.hours_per_run * r.runs_per_week;
         c.parallel_copies = std::max(1, static_cast<int>(std::ceil(weekly / 168.0 - 1e-9)));
         if (c.parallel_copies > 1)
-            c.reasons.push_back("needs " + hours_text(weekly) + " a week, more than the 168 h in a week: planned on " +
+            c.reasons.push_back("needs " + format_duration(weekly) + " a week, more than the 168 h in a week: planned on " +
                                 std::to_string(c.parallel_copies) + " copies running in parallel (the cost is the same GPU-hours)");
     }
     // The other commitment terms of the same configuration (the best one is the reserved plan above).

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "gpuadvise/format.hpp"  // format_amount and format_duration in the messages
 #include "gpuadvise/recommend.hpp"
 
 namespace gpuadvise::detail {
@@ -107,8 +108,5 @@ void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>&
 // One or two plain reasons why #1 wins (its cost or speed against #2; the deadline or the memory
 // margin), put first in its reasons.
 std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, const RecommendRequest& request);
-
-std::string money(double amount, const std::string& currency);
-std::string hours_text(double hours);
 
 }  // namespace gpuadvise::detail

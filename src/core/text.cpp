@@ -30,25 +30,28 @@ std::string fold_name(std::string_view s) {
     return out;
 }
 
+// Damerau-Levenshtein (optimal string alignment): a swap of two neighbouring letters ("bret" for
+// "bert") is one edit, as are an insertion, a deletion and a substitution.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    // Letter O typed for digit zero ("A1OO") is no real difference in a GPU name.
+    auto canon = [](char ch) {
+        char l = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        return l == 'o' ? '0' : l;
+    };
+    std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diag = row[0];
         row[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
-            std::size_t up = row[j];
-            // Letter O typed for digit zero ("A1OO") is no real difference in a GPU name.
-            auto canon = [](char ch) {
-                char l = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-                return l == 'o' ? '0' : l;
-            };
-            std::size_t cost = canon(a[i - 1]) == canon(b[j - 1]) ? 0 : 1;
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + cost});
-            diag = up;
+            const std::size_t cost = canon(a[i - 1]) == canon(b[j - 1]) ? 0 : 1;
+            row[j] = std::min({previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost});
+            if (i > 1 && j > 1 && canon(a[i - 1]) == canon(b[j - 2]) && canon(a[i - 2]) == canon(b[j - 1]))
+                row[j] = std::min(row[j], before[j - 2] + 1);
         }
+        std::swap(before, previous);
+        std::swap(previous, row);
     }
-    return row[b.size()];
+    return previous[b.size()];
 }
 
 std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates) {

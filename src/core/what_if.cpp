@@ -10,12 +10,6 @@
 namespace gpuadvise {
 namespace {
 
-std::string number(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", x);
-    return buf;
-}
-
 // The cheapest option (monthly cost) of one plan at `runs_per_week`, within the request's filters.
 std::optional<WhatIfBest> best_of_plan(const Catalog& catalog, const RecommendRequest& base, detail::EstimateCache& estimates,
                                        Plan plan, double runs_per_week, int term = -1) {
@@ -59,7 +53,7 @@ std::optional<Plan> cheapest(const WhatIfPoint& p) {
 WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& request, double from, double to, double step,
                              bool by_term) {
     if (!(from >= 0) || !(to >= from) || !(step > 0) || (to - from) / step > 1000)
-        throw UsageError("--what-if runs-per-week=" + number(from) + ":" + number(to) + ":" + number(step) +
+        throw UsageError("--what-if runs-per-week=" + format_number(from) + ":" + format_number(to) + ":" + format_number(step) +
                              ": expected FROM:TO[:STEP] with 0 <= FROM <= TO, STEP > 0 and at most 1000 points",
                          "e.g. --what-if runs-per-week=1:40 or runs-per-week=0.5:10:0.5");
     WhatIf out;

@@ -7,22 +7,13 @@
 #include <sstream>
 
 #include "gpuadvise/errors.hpp"
+#include "gpuadvise/format.hpp"
 #include "gpuadvise/gpu_query.hpp"
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {
 namespace {
-
-std::string fmt_count(double v) {
-    std::ostringstream ss;
-    ss.precision(3);
-    if (v >= 1e9) ss << v / 1e9 << "B";
-    else if (v >= 1e6) ss << v / 1e6 << "M";
-    else if (v >= 1e3) ss << v / 1e3 << "k";
-    else ss << v;
-    return ss.str();
-}
 
 double need_quantity(const std::optional<std::string>& text, const char* flag) {
     auto v = parse_quantity(*text);
@@ -238,7 +229,7 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
     } else {
         w.model_id = "custom";
         w.params = need_quantity(r.params, "--params");
-        w.model_name = "custom " + fmt_count(w.params) + "-parameter transformer";
+        w.model_name = "custom " + format_count(w.params) + "-parameter transformer";
         w.kind = ModelKind::transformer;
         w.unit = "tokens";
         w.shape = shape_for_params(w.params);
@@ -254,7 +245,7 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
     }
     if (p && r.params) {
         w.params = need_quantity(r.params, "--params");
-        assume("parameters overridden to " + fmt_count(w.params) + "; FLOPs scaled with them");
+        assume("parameters overridden to " + format_count(w.params) + "; FLOPs scaled with them");
     }
     // Task, precision, optimizer.
     if (r.task) w.task = need_enum<Task>(r.task, parse_task, "--task", {"train", "finetune", "lora", "qlora", "inference"});
@@ -309,8 +300,8 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         w.samples = need_quantity(r.samples, "--samples");
     } else {
         w.samples = job.samples > 0 ? job.samples : 10000;
-        std::string what = w.seq_len > 0 && w.shape.patch_size == 0 ? " (" + fmt_count(w.samples * w.seq_len) + " tokens)" : "";
-        assume("dataset of " + fmt_count(w.samples) + " samples" + what);
+        std::string what = w.seq_len > 0 && w.shape.patch_size == 0 ? " (" + format_count(w.samples * w.seq_len) + " tokens)" : "";
+        assume("dataset of " + format_count(w.samples) + " samples" + what);
     }
     if (r.epochs && (!(*r.epochs > 0) || *r.epochs > 1e6)) throw UsageError("--epochs must be a positive number of at most 1e6");
     w.epochs = w.is_training() ? r.epochs.value_or(job.epochs > 0 ? job.epochs : 1) : r.epochs.value_or(1);

@@ -3,14 +3,29 @@
 #include "gpuadvise/dates.hpp"
 #include "gpuadvise/errors.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 
 namespace gpuadvise::io {
 
 bool stdout_is_terminal() { return isatty(STDOUT_FILENO) == 1; }
+
+std::size_t terminal_width(int fd) {
+    constexpr std::size_t kDefault = 100, kMinimum = 20;
+    if (const char* env = std::getenv("COLUMNS"); env && *env) {
+        char* end = nullptr;
+        const long v = std::strtol(env, &end, 10);
+        if (end && !*end && v > 0) return std::max(kMinimum, static_cast<std::size_t>(v));
+    }
+    winsize ws{};
+    if (isatty(fd) == 1 && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return std::max(kMinimum, static_cast<std::size_t>(ws.ws_col));
+    return kDefault;
+}
 
 bool use_color(ColorMode mode) {
     if (mode == ColorMode::always) return true;

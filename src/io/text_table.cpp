@@ -1,21 +1,16 @@
 #include "io/text_table.hpp"
 
+#include "gpuadvise/format.hpp"
 #include "gpuadvise/text.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 
 namespace gpuadvise::io {
 namespace {
-
-// Display width of UTF-8 text: counts code points, not bytes (× and – are one column).
-std::size_t display_width(const std::string& s) {
-    std::size_t n = 0;
-    for (unsigned char c : s)
-        if ((c & 0xC0) != 0x80) ++n;
-    return n;
-}
 
 std::string pad(const std::string& s, std::size_t width, Align align) {
     std::size_t w = display_width(s);
@@ -39,45 +34,231 @@ TextDocument escaped(const TextDocument& raw) {
     return doc;
 }
 
-std::string render_table(const TextDocument& raw, bool color) {
+namespace {
+
+// Byte length of the first `n` code points of `s`.
+std::size_t bytes_of_code_points(std::string_view s, std::size_t n) {
+    std::size_t i = 0, seen = 0;
+    while (i < s.size()) {
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
+            if (seen == n) break;
+            ++seen;
+        }
+        ++i;
+    }
+    return i;
+}
+
+std::size_t longest_word(std::string_view s) {
+    std::size_t best = 0, start = 0;
+    while (start <= s.size()) {
+        std::size_t end = s.find(' ', start);
+        if (end == std::string_view::npos) end = s.size();
+        best = std::max(best, display_width(s.substr(start, end - start)));
+        start = end + 1;
+    }
+    return best;
+}
+
+std::string rtrim(std::string s) {
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+}
+
+// The widths of the shown columns when they fit `width` with each column narrowed to no less than
+// min[i]; nullopt when they cannot. The room left is shared out evenly.
+std::optional<std::vector<std::size_t>> fit(const std::vector<std::size_t>& natural, const std::vector<std::size_t>& min,
+                                            const std::vector<bool>& shown, std::size_t width) {
+    std::size_t used = 0, count = 0;
+    std::vector<std::size_t> widths = natural;
+    std::vector<std::size_t> flexible;
+    for (std::size_t i = 0; i < natural.size(); ++i) {
+        if (!shown[i]) continue;
+        ++count;
+        if (natural[i] > min[i]) {
+            widths[i] = min[i];
+            flexible.push_back(i);
+        }
+        used += widths[i];
+    }
+    if (count > 1) used += 2 * (count - 1);
+    if (used > width) return std::nullopt;
+    std::size_t extra = width - used;
+    std::sort(flexible.begin(), flexible.end(),
+              [&](std::size_t a, std::size_t b) { return natural[a] - min[a] < natural[b] - min[b]; });
+    for (std::size_t k = 0; k < flexible.size(); ++k) {
+        const std::size_t i = flexible[k];
+        const std::size_t give = std::min(natural[i] - min[i], extra / (flexible.size() - k));
+        widths[i] += give;
+        extra -= give;
+    }
+    return widths;
+}
+
+}  // namespace
+
+std::size_t display_width(std::string_view s) {
+    std::size_t n = 0;
+    for (unsigned char c : s)
+        if ((c & 0xC0) != 0x80) ++n;
+    return n;
+}
+
+std::vector<std::string> wrap_text(std::string_view text, std::size_t width, std::size_t indent) {
+    if (width == 0 || display_width(text) <= width) return {std::string(text)};
+    if (indent >= width / 2) indent = 0;
+    std::vector<std::string> lines;
+    std::string current;
+    std::size_t current_width = 0;
+    bool fresh = true;  // nothing but the indent on the current line yet
+    auto new_line = [&] {
+        lines.push_back(rtrim(current));
+        current.assign(indent, ' ');
+        current_width = indent;
+        fresh = true;
+    };
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find(' ', start);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view word = text.substr(start, end - start);
+        start = end + 1;
+        std::size_t w = display_width(word);
+        if (!fresh && current_width + 1 + w > width) new_line();
+        if (!fresh) {
+            current += ' ';
+            ++current_width;
+        }
+        while (current_width + w > width && w > 0) {  // a word longer than a line is cut
+            const std::size_t room = width - current_width;
+            const std::size_t cut = bytes_of_code_points(word, room);
+            current += word.substr(0, cut);
+            word = word.substr(cut);
+            w -= room;
+            current_width = width;
+            new_line();
+        }
+        current += word;
+        current_width += w;
+        if (w > 0) fresh = false;
+    }
+    if (!fresh || lines.empty()) lines.push_back(rtrim(current));
+    return lines;
+}
+
+std::vector<std::string> wrap_line(std::string_view line, std::size_t width) {
+    std::size_t lead = 0;
+    while (lead < line.size() && line[lead] == ' ') ++lead;
+    if (width == 0 || display_width(line) <= width) return {std::string(line)};
+    if (lead + 10 > width) lead = 0;
+    std::vector<std::string> out = wrap_text(line.substr(lead), width - lead, 2);
+    for (auto& l : out) l = std::string(lead, ' ') + l;
+    return out;
+}
+
+std::string render_table(const TextDocument& raw, bool color, std::size_t width) {
     const TextDocument doc = escaped(raw);
     const char* bold = color ? "\x1b[1m" : "";
     const char* reset = color ? "\x1b[0m" : "";
     std::string out;
-    for (const auto& line : doc.lead) out += line + "\n";
+    auto prose = [&](const std::string& line) {
+        for (const auto& l : wrap_line(line, width)) out += l + "\n";
+    };
+    for (const auto& line : doc.lead) prose(line);
     for (const auto& t : doc.tables) {
         if (!out.empty()) out += "\n";
-        if (!t.title.empty()) out += std::string(bold) + t.title + reset + "\n";
-        std::vector<std::size_t> widths(t.columns.size(), 0);
-        for (std::size_t i = 0; i < t.columns.size(); ++i) widths[i] = display_width(t.columns[i].header);
+        if (!t.title.empty())
+            for (const auto& l : wrap_line(t.title, width)) out += std::string(bold) + l + reset + "\n";
+        const std::size_t n = t.columns.size();
+        // natural: the widest cell or header; min: how narrow a column may get. A wrapping column's
+        // cells wrap down to 10 columns (or their longest word, up to 30); any column's header wraps
+        // at its spaces ("BREAK-EVEN H/MO" over two lines) but its cells never do.
+        std::vector<std::size_t> natural(n, 0), min(n, 0), cell_width(n, 0);
         for (const auto& row : t.rows)
-            for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i)
-                widths[i] = std::max(widths[i], display_width(row[i]));
-        std::string header;
-        for (std::size_t i = 0; i < t.columns.size(); ++i) {
-            if (i) header += "  ";
-            header += pad(t.columns[i].header, i + 1 == t.columns.size() && t.columns[i].align == Align::left ? 0 : widths[i],
-                          t.columns[i].align);
-        }
-        out += std::string(bold) + header + reset + "\n";
-        for (const auto& row : t.rows) {
-            std::string line;
-            for (std::size_t i = 0; i < row.size() && i < t.columns.size(); ++i) {
-                if (i) line += "  ";
-                bool last = i + 1 == t.columns.size();
-                line += pad(row[i], last && t.columns[i].align == Align::left ? 0 : widths[i], t.columns[i].align);
+            for (std::size_t i = 0; i < row.size() && i < n; ++i) cell_width[i] = std::max(cell_width[i], display_width(row[i]));
+        std::vector<bool> shown(n, true);
+        for (std::size_t i = 0; i < n; ++i) {
+            natural[i] = std::max(cell_width[i], display_width(t.columns[i].header));
+            const std::size_t head_word = longest_word(t.columns[i].header);
+            if (t.columns[i].wrap) {
+                std::size_t word = head_word;
+                for (const auto& row : t.rows)
+                    if (i < row.size()) word = std::max(word, longest_word(row[i]));
+                // and to no less than half its natural width up to 24, so that a long text keeps room
+                min[i] = std::min(natural[i], std::max({std::size_t{10}, std::min<std::size_t>(word, 30),
+                                                        std::min<std::size_t>(natural[i] / 2, 24)}));
+            } else {
+                min[i] = std::max(cell_width[i], head_word);
             }
-            out += line + "\n";
         }
+        std::vector<std::size_t> widths = natural;
+        std::vector<std::string> hidden;
+        if (width > 0) {
+            std::optional<std::vector<std::size_t>> fitted = fit(natural, min, shown, width);
+            while (!fitted) {
+                std::optional<std::size_t> drop;
+                for (std::size_t i = 0; i < n; ++i)
+                    if (shown[i] && t.columns[i].priority > 0 &&
+                        (!drop || t.columns[i].priority >= t.columns[*drop].priority))
+                        drop = i;
+                if (!drop) break;
+                shown[*drop] = false;
+                fitted = fit(natural, min, shown, width);
+            }
+            // Still too wide: every text column wraps, then every column.
+            for (int pass = 0; pass < 2 && !fitted; ++pass) {
+                for (std::size_t i = 0; i < n; ++i)
+                    if (pass == 1 || t.columns[i].align == Align::left)
+                        min[i] = std::min(min[i], pass == 0 ? std::size_t{8} : std::size_t{1});
+                fitted = fit(natural, min, shown, width);
+            }
+            if (fitted) widths = *fitted;
+            for (std::size_t i = 0; i < n; ++i)
+                if (!shown[i]) hidden.push_back(t.columns[i].header);
+        }
+        std::size_t last = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (shown[i]) last = i;
+        auto emit_row = [&](const std::vector<std::string>& cells, bool header) {
+            std::vector<std::vector<std::string>> parts(n);
+            std::size_t height = 1;
+            for (std::size_t i = 0; i < n && i < cells.size(); ++i) {
+                if (!shown[i]) continue;
+                parts[i] = widths[i] < natural[i] ? wrap_text(cells[i], widths[i], !header && widths[i] > 8 ? 2 : 0)
+                                                  : std::vector<std::string>{cells[i]};
+                height = std::max(height, parts[i].size());
+            }
+            for (std::size_t k = 0; k < height; ++k) {
+                std::string line;
+                bool first = true;
+                for (std::size_t i = 0; i < n && i < cells.size(); ++i) {
+                    if (!shown[i]) continue;
+                    if (!first) line += "  ";
+                    first = false;
+                    const std::string cell = k < parts[i].size() ? parts[i][k] : std::string();
+                    const bool pad_it = !(i == last && t.columns[i].align == Align::left);
+                    line += pad(cell, pad_it ? widths[i] : 0, t.columns[i].align);
+                }
+                if (k > 0) line = rtrim(line);
+                out += header ? std::string(bold) + line + reset + "\n" : line + "\n";
+            }
+        };
+        std::vector<std::string> headers;
+        for (const auto& c : t.columns) headers.push_back(c.header);
+        emit_row(headers, true);
+        for (const auto& row : t.rows) emit_row(row, false);
+        if (!hidden.empty())
+            prose("Hidden to fit " + std::to_string(width) + " columns: " + join(hidden, ", ") +
+                  " (--wide shows " + (hidden.size() == 1 ? "it" : "them") + ").");
     }
     if (!doc.notes.empty()) {
         out += "\n";
-        for (const auto& line : doc.notes) out += line + "\n";
+        for (const auto& line : doc.notes) prose(line);
     }
     return out;
 }
 
-std::string fmt_number(double v, int decimals) { return fmt::format("{:.{}f}", v, decimals); }
+std::string fmt_number(double v, int decimals) { return format_fixed(v, decimals); }
 
 std::string fmt_optional(const std::optional<double>& v, int decimals) {
     return v ? fmt_number(*v, decimals) : std::string("-");

@@ -5,15 +5,24 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuadvise::io {
 
 enum class Align { left, right };
 
+// How a column behaves when its table is wider than the terminal (render_table's `width`): text
+// columns marked `wrap` are narrowed first (their cells wrap at spaces, continuation lines indented
+// by two); when that is not enough, columns with a `priority` above 0 are hidden, the highest number
+// first (ties: the rightmost first), and one line under the table names them and says that --wide
+// shows them. Columns with priority 0 are never hidden. Each command declares these when it builds
+// its table; CSV and markdown ignore them.
 struct Column {
     std::string header;
     Align align = Align::left;
+    int priority = 0;
+    bool wrap = false;
 };
 
 struct TextTable {
@@ -28,8 +37,18 @@ struct TextDocument {
     std::vector<std::string> notes;  // lines after the tables
 };
 
-std::string render_table(const TextDocument& doc, bool color);
+// `width`: the terminal's columns (io::terminal_width); 0 lays everything out unwrapped (--wide).
+// Lead and note lines longer than the width wrap at spaces with a hanging indent.
+std::string render_table(const TextDocument& doc, bool color, std::size_t width = 0);
 // CSV, TSV and markdown: io/output.hpp.
+
+// Display width of UTF-8 text in code points (× and – are one column).
+std::size_t display_width(std::string_view s);
+// `text` wrapped at spaces to lines of at most `width` code points (a word longer than that is cut);
+// continuation lines start with `indent` spaces. width 0: one line, unchanged.
+std::vector<std::string> wrap_text(std::string_view text, std::size_t width, std::size_t indent);
+// A prose line wrapped with a hanging indent of its own leading spaces plus two.
+std::vector<std::string> wrap_line(std::string_view line, std::size_t width);
 
 // Number formatting shared by the table builders: "-" for missing values.
 std::string fmt_number(double v, int decimals);

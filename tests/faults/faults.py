@@ -75,6 +75,8 @@ def listed_commands():
         if in_section:
             if not line.startswith("  "):
                 break
+            if line.startswith("   "):  # a wrapped description (--help fits the terminal)
+                continue
             names.append(line.split()[0])
     return names
 

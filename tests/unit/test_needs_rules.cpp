@@ -25,10 +25,10 @@ TEST_CASE("step 1: the source's size tiers name T4, V100 or A100; the policy mov
     auto small = recommend(c, request(c, "tinynet"));
     CHECK(small.heuristic_gpu_family == "T4");
     REQUIRE(finding(small, "1.tier_heuristic"));
-    CHECK(finding(small, "1.tier_heuristic")->message == "source rule: 1M parameters is small (LeNet-class) -> T4");
+    CHECK(finding(small, "1.tier_heuristic")->message == "the guide's rule of thumb: 1M parameters is small (LeNet-class) -> T4");
     auto medium = recommend(c, request(c, "midnet"));
     CHECK(medium.heuristic_gpu_family == "V100");
-    CHECK(finding(medium, "1.tier_heuristic")->message == "source rule: 25M parameters is medium (ResNet-class) -> V100");
+    CHECK(finding(medium, "1.tier_heuristic")->message == "the guide's rule of thumb: 25M parameters is medium (ResNet-class) -> V100");
     auto large = recommend(c, request(c, "bignet"));
     CHECK(large.heuristic_gpu_family == "A100");
     CHECK(kind_of(*finding(large, "1.tier_heuristic")) == "heuristic");
@@ -48,10 +48,10 @@ TEST_CASE("step 1: the computed memory need names the smallest GPU that holds th
     // The tier asks for an A100 (80 GB) but a 16 GB GPU holds the job: said, and every GPU is priced.
     const Finding* vs = finding(r, "1.tier_vs_computed");
     REQUIRE(vs);
-    CHECK(contains(vs->message, "the tier rule asks for A100, but the job fits a 16 GB GPU"));
+    CHECK(contains(vs->message, "the guide's rule of thumb asks for A100, but the job fits a 16 GB GPU"));
     // The cheapest option is not an A100, and the output says what the A100 would have cost.
     CHECK(r.ranked[0].gpu->family != "A100");
-    CHECK(contains(r.why_not_heuristic, "the source's tier rule picks A100; its best option (p a100 x1, on-demand)"));
+    CHECK(contains(r.why_not_heuristic, "the guide's size rule of thumb picks A100; its best option (p a100 x1, on-demand)"));
 
     c.models.push_back(make_cnn("widenet", 1.5e9, 1000));  // 24 GB of states: too big for 16 GB
     auto wide = recommend(c, request(c, "widenet"));

@@ -15,3 +15,17 @@ TEST_CASE("closest_match suggests a near name and nothing for a far one", "[core
     CHECK(closest_match("comprae", names) == std::optional<std::string>("compare"));
     CHECK_FALSE(closest_match("zzzzzzzzzz", names).has_value());
 }
+
+TEST_CASE("edit_distance counts a swap of neighbouring letters as one edit", "[core]") {
+    CHECK(edit_distance("bret", "bert") == 1);
+    CHECK(edit_distance("bret", "unet") == 2);
+    CHECK(edit_distance("kitten", "sitting") == 3);
+    CHECK(edit_distance("", "abc") == 3);
+    CHECK(edit_distance("A1OO", "a100") == 0);
+}
+
+TEST_CASE("did you mean ranks by edit distance: --model bret suggests bert before unet", "[core]") {
+    // Model ids and aliases in the order the catalog lists them: unet comes first.
+    std::vector<std::string> names{"resnet50", "unet", "u-net", "bert-base", "bert-large", "bert", "roberta"};
+    CHECK(closest_match("bret", names) == std::optional<std::string>("bert"));
+}
