@@ -50,6 +50,16 @@ struct SkipSummary {
     bool operator==(const SkipSummary&) const = default;
 };
 
+// A region's grid carbon intensity (section `grid_carbon`): gCO2e per kWh of the local grid.
+struct GridIntensity {
+    std::string provider;
+    std::string region;
+    double g_co2e_per_kwh = 0;
+    std::string source;
+
+    bool operator==(const GridIntensity&) const = default;
+};
+
 struct Catalog {
     std::vector<Gpu> gpus;
     std::vector<Provider> providers;
@@ -61,6 +71,7 @@ struct Catalog {
     CompatTables compat;
     std::vector<InstanceNetwork> networks;  // per instance family (section instance_networks)
     std::vector<std::string> files;  // what was loaded, in order
+    std::vector<GridIntensity> grid_carbon;  // per provider and region (section grid_carbon)
     std::vector<SkipSummary> skipped;
     Diagnostics warnings;            // lint found while loading
 

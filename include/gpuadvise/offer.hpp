@@ -84,6 +84,17 @@ inline constexpr NameTable<ProviderKind, 3> kProviderKindNames{
 // `catalog update`, or SkyPilot's own downloads in ~/.sky/catalogs.
 enum class PriceOrigin { catalog, update_cache, sky_local_copy };
 
+// How a provider bills a running instance (catalog key `billing`, docs/catalog.md); unset = unknown,
+// and the cost model then assumes the policy's default increment and says so.
+struct BillingTerms {
+    std::optional<int> increment_seconds;       // 1 = per second, 60 = per minute, 3600 = per hour
+    std::optional<int> minimum_seconds;         // the least billed per start of an instance
+    std::optional<bool> stopped_bills_storage;  // a stopped instance still pays for its disks
+    std::string source;
+
+    bool operator==(const BillingTerms&) const = default;
+};
+
 struct Provider {
     std::string id;        // "aws", "provider-c"
     std::string name;      // display name
@@ -100,6 +111,9 @@ struct Provider {
     SourceLocation where;
     std::string custom_kind;  // kind == other: the word the catalog used
     PriceOrigin origin = PriceOrigin::catalog;
+    BillingTerms billing;
+    std::optional<double> pue;  // the data centres' published power usage effectiveness (fleet figure)
+    std::string pue_source;
 
     bool operator==(const Provider&) const = default;
 };

@@ -8,15 +8,17 @@
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/compat.hpp"
 #include "gpuadvise/cost_model.hpp"
+#include "gpuadvise/energy.hpp"
 #include "gpuadvise/gpu_query.hpp"
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/workload.hpp"
 
 namespace gpuadvise {
 
-enum class Objective { cost, time, balanced };
-inline constexpr NameTable<Objective, 3> kObjectiveNames{
-    {{{Objective::cost, "cost"}, {Objective::time, "time"}, {Objective::balanced, "balanced"}}}};
+// carbon: the lowest kg CO2e per run among options within max_cost_increase of the cheapest a month.
+enum class Objective { cost, time, balanced, carbon };
+inline constexpr NameTable<Objective, 4> kObjectiveNames{
+    {{{Objective::cost, "cost"}, {Objective::time, "time"}, {Objective::balanced, "balanced"}, {Objective::carbon, "carbon"}}}};
 enum class Dataset { unspecified, text, image, image_hires, video, audio, tabular };
 // The modalities a user can name (unspecified is the absence of --dataset).
 inline constexpr NameTable<Dataset, 6> kDatasetNames{{{{Dataset::text, "text"},
@@ -103,6 +105,8 @@ struct RecommendRequest {
 
     // A one-off job (--runs N, or --runs-per-week 0): ranked by cost per run, no monthly cost.
     bool one_off() const { return runs.has_value() || runs_per_week <= 0; }
+    std::optional<double> idle_minutes;       // --idle-minutes: idle tail per run; unset = policy idle_minutes_after_run
+    std::optional<double> max_cost_increase;  // --max-cost-increase (share, 0.1 = 10 %); unset = policy carbon_max_cost_increase
 };
 
 // One fired rule.
@@ -135,6 +139,8 @@ struct Candidate {
     std::optional<double> usd_per_tflops_hour;  // per GPU, at the job's precision (dense)
     std::optional<double> cost_per_pflop;       // output currency per PFLOP of model work delivered
     bool price_complete = true;  // false: the offer's price is the GPU alone (host VM extra); ranked after complete ones
+    BillingAssumptions billing;             // how the chosen plan's runs were billed (increment, minimum, idle tail)
+    std::optional<RunEnergy> energy;        // nullopt when the GPU's TDP is unknown
     bool pareto = false;
     int rank = 0;
     std::vector<std::string> reasons;

@@ -40,7 +40,20 @@ struct RecommendOptions {
     std::optional<int> runs;                  // --runs N: a one-off job
     std::string deadline_confidence = "high";  // --deadline-confidence point|high
     bool runs_per_week_given = false;
+    std::optional<double> idle_minutes;  // --idle-minutes
+    std::string max_cost_increase;       // --max-cost-increase 10% (with --objective carbon)
 };
+
+// --max-cost-increase: a percentage, "10%" or "10"; returns the share (0.1).
+double parse_cost_increase(const std::string& text) {
+    std::string digits = text;
+    if (!digits.empty() && digits.back() == '%') digits.pop_back();
+    double x = 0;
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), x);
+    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || !std::isfinite(x) || x < 0 || x > 10000)
+        throw UsageError("--max-cost-increase " + text + ": expected a percentage such as 10%", "e.g. --objective carbon --max-cost-increase 10%");
+    return x / 100.0;
+}
 
 RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     const Catalog& catalog = ctx.catalog();
@@ -82,6 +95,12 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     }
     r.currency = ctx.currency();
     r.objective = kObjectiveNames.parse_or_throw(opt.objective, "--objective");
+    r.idle_minutes = opt.idle_minutes;
+    if (!opt.max_cost_increase.empty()) {
+        if (r.objective != Objective::carbon)
+            throw UsageError("--max-cost-increase applies to --objective carbon", "add --objective carbon, or leave --max-cost-increase out");
+        r.max_cost_increase = parse_cost_increase(opt.max_cost_increase);
+    }
     if (!opt.gpu.empty()) r.gpu = parse_gpu_spec(opt.gpu);
     select_gpus(catalog, r.gpu);  // unknown names fail here, with "did you mean"
     for (const auto& p : opt.providers)
@@ -117,6 +136,20 @@ nlohmann::ordered_json recommend_workload_json(const Workload& w, const Recommen
     j["interruptible"] = r.interruptible;
     j["checkpoint_minutes"] = r.checkpoint_minutes;
     j["objective"] = to_string(r.objective);
+    j["idle_minutes"] = r.idle_minutes ? nlohmann::ordered_json(*r.idle_minutes) : nlohmann::ordered_json(nullptr);
+    j["max_cost_increase"] = r.objective == Objective::carbon && r.max_cost_increase ? nlohmann::ordered_json(*r.max_cost_increase)
+                                                                                    : nlohmann::ordered_json(nullptr);
+    return j;
+}
+
+nlohmann::ordered_json billing_json(const Candidate& c) {
+    const BillingAssumptions& b = c.billing;
+    nlohmann::ordered_json j;
+    j["increment_seconds"] = b.increment_seconds > 0 ? nlohmann::ordered_json(b.increment_seconds) : nlohmann::ordered_json(nullptr);
+    j["minimum_seconds"] = b.minimum_seconds;
+    j["increment_assumed"] = b.increment_assumed;
+    j["stopped_instances_bill_storage"] = b.stopped_bills_storage ? nlohmann::ordered_json(*b.stopped_bills_storage) : nlohmann::ordered_json(nullptr);
+    j["source"] = b.source.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(b.source);
     return j;
 }
 
@@ -168,6 +201,25 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["spot_overhead_fraction"] = json_number(c.cost.spot_overhead);
     j["usd_per_tflops_hour"] = json_number(c.usd_per_tflops_hour);
     j["cost_per_pflop"] = json_number(c.cost_per_pflop);
+    j["billed_hours_per_run"] = round_money(c.cost.billed_hours_per_run);
+    j["idle_minutes_per_run"] = round_money(c.cost.idle_hours_per_run * 60.0);
+    j["idle_cost_per_run"] = round_money(c.cost.idle_cost_per_run);
+    j["prompt_release_minutes"] = c.billing.prompt_release_minutes;
+    j["prompt_release_saving_per_run"] = round_money(c.cost.prompt_release_saving_per_run);
+    j["billing"] = billing_json(c);
+    const std::optional<RunEnergy>& e = c.energy;
+    j["energy_kwh_per_run"] = e ? json_number(e->kwh_per_run) : nlohmann::ordered_json(nullptr);
+    j["energy_kwh_per_month"] = e ? json_number(e->kwh_per_month) : nlohmann::ordered_json(nullptr);
+    j["co2e_kg_per_run"] = e ? json_number(e->co2e_kg_per_run) : nlohmann::ordered_json(nullptr);
+    j["co2e_kg_per_month"] = e ? json_number(e->co2e_kg_per_month) : nlohmann::ordered_json(nullptr);
+    j["co2e_basis"] = e ? e->co2e_basis : "unknown: the GPU's TDP is not in the catalog";
+    if (e)
+        j["energy_basis"] = {{"gpu_watts", round_money(e->gpu_watts)}, {"load_share_of_tdp", e->load_share_of_tdp}, {"gpus", e->gpus},
+                             {"hours_per_run", round_money(e->hours_per_run)}, {"pue", e->pue}, {"pue_assumed", e->pue_assumed},
+                             {"pue_source", e->pue_source}, {"grid_g_co2e_per_kwh", json_number(e->grid_g_co2e_per_kwh)},
+                             {"host_power_included", false}};
+    else
+        j["energy_basis"] = nullptr;
     j["scaling_efficiency"] = round_money(c.estimate.scaling_efficiency);
     j["memory_required_gb"] = round_money(c.estimate.memory_required_gb);
     j["memory_available_gb"] = c.estimate.memory_available_gb;
@@ -252,6 +304,50 @@ struct RecommendResult {
 };
 nlohmann::ordered_json to_json(const RecommendResult& result);
 io::TextDocument to_document(const RecommendResult& result);
+// The top option's billing (increment, minimum, idle tail, what prompt release saves) and energy.
+void billing_energy_notes(const Candidate& c, const std::string& cur, std::vector<std::string>& notes) {
+    const BillingAssumptions& b = c.billing;
+    const PlanCost& k = c.cost;
+    const std::string provider = c.offer->provider;
+    auto increment_text = [](double s) {
+        return s == 1 ? std::string("per second") : s == 60 ? std::string("per minute") : s == 3600 ? std::string("per hour")
+                                                                                          : "per " + io::fmt_number(s, 0) + " s";
+    };
+    if (b.increment_seconds > 0 && k.plan != Plan::reserved) {
+        std::string line = "#1 billing: " + provider +
+                           (b.increment_assumed ? "'s billing is not in the catalog; assumed " + increment_text(b.increment_seconds) +
+                                                      " with a " + io::fmt_number(b.minimum_seconds, 0) +
+                                                      " s minimum (policy default_billing_increment_seconds, default_minimum_charge_seconds)"
+                                                : " bills " + increment_text(b.increment_seconds) + ", at least " +
+                                                      io::fmt_number(b.minimum_seconds, 0) + " s (" + b.source + ")");
+        notes.push_back(line + "; a run is billed " + io::fmt_number(k.billed_hours_per_run, 3) + " h per instance.");
+    }
+    if (b.idle_minutes > 0 || k.idle_cost_per_run > 0) {
+        std::string line = "#1 idle: " + io::fmt_number(b.idle_minutes, 0) + " min after each run cost " +
+                           io::fmt_number(k.idle_cost_per_run, 2) + " " + cur + " a run";
+        if (k.prompt_release_saving_per_run > 0 && k.cost_per_run > 0)
+            line += "; releasing the GPU " + io::fmt_number(b.prompt_release_minutes, 0) + " min after the run saves " +
+                    io::fmt_number(k.prompt_release_saving_per_run, 2) + " " + cur + " a run (" +
+                    io::fmt_number(100 * k.prompt_release_saving_per_run / k.cost_per_run, 1) +
+                    " % of its cost; the guide's rule of thumb says 20 %)";
+        else
+            line += " (releasing within " + io::fmt_number(b.prompt_release_minutes, 0) +
+                    " min, the guide's rule, is already assumed; the guide's rule of thumb puts the saving at 20 %)";
+        notes.push_back(line + ".");
+    }
+    if (b.stopped_bills_storage && *b.stopped_bills_storage)
+        notes.push_back("#1 billing: a stopped " + provider + " instance still bills its storage: delete it when the job is done.");
+    if (const auto& e = c.energy) {
+        notes.push_back("#1 energy: " + io::fmt_number(e->kwh_per_run, 2) + " kWh a run, " + io::fmt_number(e->kwh_per_month, 1) +
+                        " kWh a month (estimate: " + std::to_string(e->gpus) + " GPU(s) x " + io::fmt_number(e->gpu_watts, 0) + " W, " +
+                        io::fmt_number(100 * e->load_share_of_tdp, 0) + " % of TDP, x " + io::fmt_number(e->hours_per_run, 2) +
+                        " h x PUE " + io::fmt_number(e->pue, 2) + " (" + e->pue_source + "); host power not included).");
+        notes.push_back("#1 carbon: " +
+                        (e->co2e_kg_per_run ? io::fmt_number(*e->co2e_kg_per_run, 3) + " kg CO2e a run, " +
+                                                  io::fmt_number(*e->co2e_kg_per_month, 2) + " kg a month (" + e->co2e_basis + ")."
+                                            : e->co2e_basis + "."));
+    }
+}
 
 int run_recommend(Context& ctx, const RecommendOptions& opt) {
     const Catalog& catalog = ctx.catalog();
@@ -393,6 +489,15 @@ io::TextDocument to_document(const RecommendResult& result) {
                                                 " (ranked by cost per run, no monthly cost)"
                                           : count_noun(request.runs_per_week, "run") + " a week"));
     for (const auto& a : w.assumptions) doc.lead.push_back("  assumed: " + a);
+    if (!w.serving.output_len) {
+        const double idle = request.idle_minutes.value_or(catalog.policy.get("idle_minutes_after_run"));
+        doc.lead.push_back("  assumed: " + io::fmt_number(idle, 0) + " min idle after each run before the instance is released" +
+                           (request.idle_minutes ? " (--idle-minutes)" : " (policy idle_minutes_after_run; --idle-minutes changes it)"));
+    }
+    if (request.objective == Objective::carbon)
+        doc.lead.push_back("  ranked by kg CO2e per run among options costing at most " +
+                           io::fmt_number(100 * request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase")), 0) +
+                           " % more a month than the cheapest (--max-cost-increase); unknown carbon after known");
     doc.lead.push_back("Times and costs are estimates (bands in --json); prices carry their as-of dates.");
     io::TextTable steps_table;
     steps_table.title = "Needs analysis";
@@ -409,11 +514,14 @@ io::TextDocument to_document(const RecommendResult& result) {
     t.title = "Recommendations (" + std::to_string(rec.ranked.size()) + " of " + std::to_string(rec.feasible) +
               " feasible options, by " + to_string(request.objective) + (request.one_off() && request.objective != Objective::time ? " per run" : "") +
               ", " + cur + ")";
-    // Narrow terminals hide USD/TFLOPS-H first, then BREAK-EVEN, LAYOUT, INSTANCE and REGION (--wide shows all).
+    // Narrow terminals hide USD/TFLOPS-H first, then KG CO2E/RUN (kept with --objective carbon), BREAK-EVEN, LAYOUT,
+    // INSTANCE and REGION (--wide shows all).
+    const int carbon_priority = request.objective == Objective::carbon ? 1 : 6;
     t.columns = {{"#", io::Align::right}, {"PROVIDER"}, {"GPU x N", io::Align::left, 0, true}, {"INSTANCE", io::Align::left, 3, true},
                  {"LAYOUT", io::Align::left, 4}, {"REGION", io::Align::left, 2, true}, {"PLAN"}, {"H/RUN", io::Align::right},
                  {"COST/RUN", io::Align::right}, {"COST/MONTH", io::Align::right}, {"BREAK-EVEN H/MO", io::Align::right, 5},
-                 {"USD/TFLOPS-H", io::Align::right, 6}, {"NOTES", io::Align::left, 1, true}};
+                 {"USD/TFLOPS-H", io::Align::right, 7}, {"KG CO2E/RUN", io::Align::right, carbon_priority},
+                 {"NOTES", io::Align::left, 1, true}};
     for (const auto& c : rec.ranked) {
         std::string notes = c.pareto ? "pareto" : "";
         if (c.estimate.basis == TimeBasis::measured) notes += std::string(notes.empty() ? "" : ", ") + "measured";
@@ -430,7 +538,8 @@ io::TextDocument to_document(const RecommendResult& result) {
                           c.offer->region.empty() ? "-" : c.offer->region, plan_term_label(c.cost.plan, c.cost.term_months),
                           io::fmt_number(c.cost.hours_per_run, 2), io::fmt_number(c.cost.cost_per_run, 2),
                           request.one_off() ? "-" : io::fmt_number(c.cost.cost_per_month, 2), io::fmt_optional(c.break_even_hours_per_month, 0),
-                          io::fmt_optional(c.usd_per_tflops_hour, 4), notes});
+                          io::fmt_optional(c.usd_per_tflops_hour, 4),
+                          c.energy && c.energy->co2e_kg_per_run ? io::fmt_number(*c.energy->co2e_kg_per_run, 3) : "unknown", notes});
     }
     if (!rec.ranked.empty()) doc.tables.push_back(t);  // else the notes say why, not an empty header (exit 3)
     if (what_if) {
@@ -464,6 +573,7 @@ io::TextDocument to_document(const RecommendResult& result) {
     for (const auto& p : rec.providers_without_commitments)
         doc.notes.push_back("No commitment prices known for " + p + " (the catalog has none; the provider may still sell them).");
     if (!rec.why_top.empty()) doc.notes.push_back("Why #1: " + join(rec.why_top, "; ") + ".");
+    if (!rec.ranked.empty()) billing_energy_notes(rec.ranked.front(), cur, doc.notes);
     for (const auto& c : rec.ranked) {
         if (c.rank == 1 || opt.explain)
             for (const auto& x : c.warnings) doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x.message);
@@ -521,6 +631,11 @@ Runner setup_recommend(CLI::App& sub) {
                    "Check the deadline against the high end of the time band (high, default) or the estimate (point: rows that may miss are warned)")
         ->check(CLI::IsMember(kDeadlineConfidenceNames.names()));
     sub.add_option("--objective", opt->objective, "What to rank by")->check(CLI::IsMember(kObjectiveNames.names()));
+    sub.add_option("--max-cost-increase", opt->max_cost_increase,
+                   "With --objective carbon: how much more a month than the cheapest an option may cost (default 10%)")
+        ->type_name("PERCENT");
+    sub.add_option("--idle-minutes", opt->idle_minutes, "Minutes each instance stays up after a run before release (default: policy idle_minutes_after_run, 5)")
+        ->check(finite_range(0.0, 10080.0));
     sub.add_option("--gpu", opt->gpu, "Only these GPUs: NAME[,NAME…][:MEMORY][:COUNT]");
     sub.add_option("--provider", opt->providers, "Only this provider (repeatable)");
     sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)");

@@ -11,6 +11,33 @@ double spot_overhead_fraction(const SpotAssumptions& spot) {
     return spot.interruptions_per_hour * (spot.restart_minutes + spot.checkpoint_minutes / 2.0) / 60.0;
 }
 
+BillingAssumptions billing_assumptions(const Catalog& catalog, const Provider* provider, double idle_minutes) {
+    BillingAssumptions b;
+    b.idle_minutes = idle_minutes;
+    b.prompt_release_minutes = catalog.policy.get("prompt_release_minutes");
+    const BillingTerms* terms = provider ? &provider->billing : nullptr;
+    if (terms && terms->increment_seconds) {
+        b.increment_seconds = *terms->increment_seconds;
+        b.minimum_seconds = terms->minimum_seconds.value_or(0);
+        b.source = terms->source;
+    } else {
+        // Never silently per-second: the policy's stated default, marked as assumed.
+        b.increment_assumed = true;
+        b.increment_seconds = catalog.policy.get("default_billing_increment_seconds");
+        b.minimum_seconds = terms && terms->minimum_seconds ? *terms->minimum_seconds : catalog.policy.get("default_minimum_charge_seconds");
+    }
+    if (terms) b.stopped_bills_storage = terms->stopped_bills_storage;
+    return b;
+}
+
+double billed_hours(const BillingAssumptions& billing, double hours, double idle_minutes) {
+    double seconds = std::max(0.0, hours) * 3600.0 + std::max(0.0, idle_minutes) * 60.0;
+    // A hair under a whole increment is that increment (1 h 05 min is 3900 s, not 3900.0000001 s).
+    if (billing.increment_seconds > 0)
+        seconds = std::ceil(seconds / billing.increment_seconds - 1e-9) * billing.increment_seconds;
+    return std::max(seconds, billing.minimum_seconds) / 3600.0;
+}
+
 namespace {
 
 bool term_matches(const Commitment& c, int term_months) { return term_months == 0 || c.term_months == term_months; }
@@ -49,8 +76,8 @@ std::optional<PlanCost> cost_commitment(const Catalog& catalog, const Offer& off
     return c;
 }
 
-std::optional<PlanCost> cost_reserved(const Catalog& catalog, const Offer& offer, int instances, double hours_per_run,
-                                      double runs_per_week, const std::string& currency, int term_months) {
+std::optional<PlanCost> cost_reserved_at(const Catalog& catalog, const Offer& offer, int instances, double hours_per_run,
+                                         double runs_per_week, const std::string& currency, int term_months) {
     std::optional<PlanCost> best;
     for (const auto& k : offer.commitments) {
         if (!term_matches(k, term_months)) continue;
@@ -61,6 +88,30 @@ std::optional<PlanCost> cost_reserved(const Catalog& catalog, const Offer& offer
     }
     if (offer.commitments.empty() && offer.reserved_per_month && (term_months == 0 || term_months == 1))
         best = cost_commitment(catalog, offer, nullptr, *offer.reserved_per_month, 1, instances, hours_per_run, runs_per_week, currency);
+    return best;
+}
+
+// Reserved: the idle tail occupies the committed slots (no rounding: the slot is paid for the term);
+// what it costs is what it adds to the month, per run.
+std::optional<PlanCost> cost_reserved(const Catalog& catalog, const Offer& offer, int instances, double hours_per_run,
+                                      double runs_per_week, const std::string& currency, int term_months,
+                                      const BillingAssumptions& billing) {
+    const double idle_hours = billing.idle_minutes / 60.0;
+    auto best = cost_reserved_at(catalog, offer, instances, hours_per_run + idle_hours, runs_per_week, currency, term_months);
+    if (!best) return best;
+    best->hours_per_run = hours_per_run;
+    best->billed_hours_per_run = hours_per_run + idle_hours;
+    best->idle_hours_per_run = idle_hours;
+    const double runs = runs_per_month(runs_per_week);
+    if (idle_hours > 0 && runs > 0) {
+        auto month_at = [&](double idle) {
+            auto c = cost_reserved_at(catalog, offer, instances, hours_per_run + idle, runs_per_week, currency, best->term_months);
+            return c ? c->cost_per_month : best->cost_per_month;
+        };
+        best->idle_cost_per_run = (best->cost_per_month - month_at(0)) / runs;
+        const double prompt = std::min(billing.idle_minutes, billing.prompt_release_minutes) / 60.0;
+        best->prompt_release_saving_per_run = (best->cost_per_month - month_at(prompt)) / runs;
+    }
     return best;
 }
 
@@ -102,7 +153,8 @@ const Commitment* cheapest_commitment(const Offer& offer, int term_months) {
 }
 
 std::vector<PlanCost> cost_commitment_terms(const Catalog& catalog, const Offer& offer, int instances, double hours_per_run,
-                                            double runs_per_week, const std::string& currency) {
+                                            double runs_per_week, const std::string& currency,
+                                            const BillingAssumptions& billing) {
     std::vector<int> terms;
     for (const auto& k : offer.commitments)
         if (std::find(terms.begin(), terms.end(), k.term_months) == terms.end()) terms.push_back(k.term_months);
@@ -110,14 +162,15 @@ std::vector<PlanCost> cost_commitment_terms(const Catalog& catalog, const Offer&
     std::sort(terms.begin(), terms.end());
     std::vector<PlanCost> out;
     for (int t : terms)
-        if (auto c = cost_reserved(catalog, offer, instances, hours_per_run, runs_per_week, currency, t)) out.push_back(*c);
+        if (auto c = cost_reserved(catalog, offer, instances, hours_per_run, runs_per_week, currency, t, billing)) out.push_back(*c);
     return out;
 }
 
 std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, int instances, Plan plan,
                                   double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
-                                  const std::string& currency, int term_months) {
-    if (plan == Plan::reserved) return cost_reserved(catalog, offer, instances, hours_per_run, runs_per_week, currency, term_months);
+                                  const std::string& currency, int term_months, const BillingAssumptions& billing) {
+    if (plan == Plan::reserved)
+        return cost_reserved(catalog, offer, instances, hours_per_run, runs_per_week, currency, term_months, billing);
     auto raw = offer.price(plan);
     if (!raw || *raw <= 0) return std::nullopt;
     auto converted = catalog.convert(*raw, offer.currency, currency);
@@ -132,7 +185,13 @@ std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, in
         c.spot_overhead = spot_overhead_fraction(spot);
         c.hours_per_run = hours_per_run * (1.0 + *c.spot_overhead);
     }
-    c.cost_per_run = c.hours_per_run * c.price_per_hour;
+    // Each instance is billed for the run and the idle tail, rounded up to the increment.
+    c.idle_hours_per_run = billing.idle_minutes / 60.0;
+    c.billed_hours_per_run = billed_hours(billing, c.hours_per_run, billing.idle_minutes);
+    c.cost_per_run = c.billed_hours_per_run * c.price_per_hour;
+    c.idle_cost_per_run = c.cost_per_run - billed_hours(billing, c.hours_per_run, 0) * c.price_per_hour;
+    const double prompt = std::min(billing.idle_minutes, billing.prompt_release_minutes);
+    c.prompt_release_saving_per_run = c.cost_per_run - billed_hours(billing, c.hours_per_run, prompt) * c.price_per_hour;
     c.cost_per_month = c.cost_per_run * runs;
     c.gpu_hours_per_month = runs * hours_per_run * offer.gpu_count * instances;
     return c;
@@ -140,8 +199,8 @@ std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, in
 
 std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, const Configuration& config, Plan plan,
                                   double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
-                                  const std::string& currency, int term_months) {
-    return cost_plan(catalog, offer, config.nodes, plan, hours_per_run, runs_per_week, spot, currency, term_months);
+                                  const std::string& currency, int term_months, const BillingAssumptions& billing) {
+    return cost_plan(catalog, offer, config.nodes, plan, hours_per_run, runs_per_week, spot, currency, term_months, billing);
 }
 
 }  // namespace gpuadvise

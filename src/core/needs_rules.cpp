@@ -166,7 +166,7 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
             const PlanCost* x = best_commitment(*where);
             if (x->break_even_utilisation)
                 crossover = CommitmentCrossover{where->offer, x->term_months, *x->break_even_utilisation, x->crossover_runs_per_week,
-                                                x->hours_per_run, where == c};
+                                                x->billed_hours_per_run, where == c};  // the slot hours a run occupies
             if (x->crossover_runs_per_week)
                 s.findings.push_back(
                     {"2.crossover", FindingKind::preference,

@@ -32,6 +32,13 @@ const std::vector<PolicyKey>& policy_keys() {
         {"run_setup_minutes", 10, "cost model: billed minutes each run spends starting the instance, pulling the image and staging data (assumption; keeps tiny jobs from looking free)", 0, 10080},
         {"spot_interruptions_per_hour", 0.05, "cost model: expected spot interruptions per hour (assumption; no public source)", 0, 100},
         {"spot_restart_minutes", 10, "cost model: minutes lost per interruption to restart and reload (assumption)", 0, 10080},
+        {"idle_minutes_after_run", 5, "billing: minutes the instance stays up after each run before it is released (the guide's rule: 'training finished -> release the GPU after 5 minutes'; --idle-minutes)", 0, 10080},
+        {"prompt_release_minutes", 5, "billing: 'releasing promptly' means this many minutes after the run (the guide's 5 minutes); the output says what it saves against the idle tail", 0, 10080},
+        {"default_billing_increment_seconds", 60, "billing: increment assumed for a provider whose billing the catalog does not give (assumption: per minute; most GPU clouds bill by the second or the minute)", 1, 86400},
+        {"default_minimum_charge_seconds", 60, "billing: minimum charge per run assumed for a provider whose billing the catalog does not give (assumption: one minute)", 0, 86400},
+        {"gpu_load_power_share_of_tdp", 0.76, "energy: a GPU in training draws this share of its TDP (estimate; Latif et al. 2025, arXiv:2506.14551: compute-intensive training on an 8x H100 HGX node drew 76 % of its 10.2 kW rating)", 0.01, 1.5},
+        {"default_pue", 1.57, "energy: data-centre PUE assumed where the provider publishes none (Uptime Institute Global Data Center Survey 2021 average of large data centres, as quoted by CNBC 2022-04-13)", 1, 5},
+        {"carbon_max_cost_increase", 0.10, "--objective carbon: options may cost up to this share more a month than the cheapest (--max-cost-increase; assumption)", 0, 100},
         {"max_price_age_days", 365, "freshness: prices older than this many days give a warning", 1, 36500},
     };
     return keys;

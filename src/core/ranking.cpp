@@ -27,7 +27,7 @@ bool same_price(double kept, double c) { return std::fabs(kept - c) <= 1e-9 * st
 
 }  // namespace
 
-Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all) {
+Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all, double max_cost_increase) {
     // Everything the ranking reads is copied once, in catalog order, into one array that is then
     // sorted: at a million options, reading the options in ranked order (scattered over 100 MB)
     // cost more than the sort itself.
@@ -57,6 +57,15 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
                 x.first = (c.rank_cost / std::max(min_cost, 1e-12)) * (c.hours_per_run / std::max(min_hours, 1e-12));
                 x.second = c.rank_cost;
                 break;
+            case Objective::carbon: {
+                // Within the cost tolerance: by carbon, unknown after known; beyond it: by cost.
+                constexpr double kUnknown = 1e15, kBeyond = 1e18;
+                const bool within = c.cost_per_month <= min_cost * (1 + max_cost_increase) + 1e-9;
+                const double co2 = options[i].co2e_kg_per_run;
+                x.first = within ? (co2 >= 0 ? co2 : kUnknown) : kBeyond + c.cost_per_month;
+                x.second = c.cost_per_month;
+                break;
+            }
         }
         scored.push_back(x);
     }
@@ -80,7 +89,11 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
     out.monthly.reserve(scored.size());
     for (const auto& x : scored) {
         auto& members = kept[x.group];
-        auto same = std::find_if(members.begin(), members.end(), [&](const auto& m) { return same_price(m.first, x.monthly); });
+        auto same = std::find_if(members.begin(), members.end(), [&](const auto& m) {
+            // By carbon, another region with another grid is another option, whatever the price.
+            return same_price(m.first, x.monthly) &&
+                   (objective != Objective::carbon || options[m.second].co2e_kg_per_run == options[x.index].co2e_kg_per_run);
+        });
         if (same != members.end()) {
             out.merged.emplace_back(same->second, x.index);
             continue;

@@ -68,7 +68,8 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     detail::CandidatePool pool = detail::build_candidates(catalog, request, estimates);
     const auto& options = pool.options;
 
-    const detail::Ranking ranking = detail::rank_options(options, request.objective, false);
+    const detail::Ranking ranking = detail::rank_options(
+        options, request.objective, false, request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase")));
     out.feasible = ranking.order.size();
     const std::vector<bool> pareto = detail::pareto_marks(ranking);
     auto candidate = [&](std::size_t position) {

@@ -71,14 +71,14 @@ struct Plans {
 };
 
 Plans price_plans(const Catalog& catalog, const Offer& o, const Configuration& config, double hours, const RecommendRequest& r,
-                  const SpotAssumptions& spot) {
+                  const SpotAssumptions& spot, const BillingAssumptions& billing) {
     Plans plans;
     for (Plan p : {Plan::on_demand, Plan::reserved, Plan::spot}) {
         if (p == Plan::spot && !r.interruptible) continue;
         if (r.plan && r.plan->plan != p) continue;
         if (p == Plan::reserved && o.commitments.empty() && !o.reserved_per_month) continue;  // most offers: no commitment
         if (p == Plan::reserved && r.one_off() && !r.plan) continue;  // a commitment for a one-off job: never the plan
-        if (auto pc = cost_plan(catalog, o, config, p, hours, r.runs_per_week, spot, r.currency, r.plan ? r.plan->term_months : 0))
+        if (auto pc = cost_plan(catalog, o, config, p, hours, r.runs_per_week, spot, r.currency, r.plan ? r.plan->term_months : 0, billing))
             plans.items[static_cast<std::size_t>(plans.count++)] = *pc;
     }
     return plans;
@@ -149,6 +149,7 @@ BuildContext build_context(const Catalog& catalog, const RecommendRequest& r) {
     // A serving deployment starts once, not per batch of requests: no set-up per run.
     // (so a month's cost is the volume at the option's cost per million tokens, and ranks by it).
     b.setup_hours = r.workload.serving.output_len ? 0.0 : catalog.policy.get("run_setup_minutes") / 60.0;
+    b.idle_minutes = r.workload.serving.output_len ? 0.0 : r.idle_minutes.value_or(catalog.policy.get("idle_minutes_after_run"));
     b.min_network_gbps = catalog.policy.get("multi_node_min_network_gbps");
     b.min_scaling_efficiency = catalog.policy.get("multi_node_min_scaling_efficiency");
     b.spot = {catalog.policy.get("spot_interruptions_per_hour"), catalog.policy.get("spot_restart_minutes"),
@@ -174,6 +175,11 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
     const auto gpus = gpus_by_id(catalog);
     std::string_view last_provider_id;  // offers come in runs of one provider: look it up once per run
     const Provider* provider = nullptr;
+    BillingAssumptions billing;  // the provider's, looked up with it
+    const bool serving = r.workload.serving.output_len.has_value();
+    const bool carbon = r.objective == Objective::carbon;
+    GridCarbonIndex grid;
+    if (carbon) grid = GridCarbonIndex(catalog);
     pool.options.reserve(catalog.offers.size());
     std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups;  // read in catalog order: cache-friendly
     for (const auto& o : catalog.offers) {
@@ -183,6 +189,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         if (last_provider_id.data() == nullptr || o.provider != last_provider_id) {
             provider = catalog.find_provider(o.provider);
             last_provider_id = o.provider;
+            billing = serving ? BillingAssumptions{} : billing_assumptions(catalog, provider, b.idle_minutes);
         }
         const bool in_filter = passes_filters(r, o, gpu_ids);
         auto reject = [&](Constraint constraint, std::string reason) {
@@ -273,7 +280,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         c.high_ratio = c.estimate->hours_per_run + b.setup_hours > 0
                            ? (c.estimate->hours_high + b.setup_hours) / (c.estimate->hours_per_run + b.setup_hours)
                            : 1.0;
-        const Plans plans = price_plans(catalog, o, c.estimate->config, c.estimate->hours_per_run + b.setup_hours, r, b.spot);
+        const Plans plans = price_plans(catalog, o, c.estimate->config, c.estimate->hours_per_run + b.setup_hours, r, b.spot, billing);
         if (plans.count == 0) {
             reject(Constraint::price, r.plan ? "no " + plan_filter_text(*r.plan) + " price (--plan)"
                                    : r.interruptible ? "no usable price" : "only a spot price, and the job is not --interruptible");
@@ -291,6 +298,9 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
         }
         c.cost = CostSummary(*chosen, runs);
         c.has_reserved = std::any_of(plans.begin(), plans.end(), [](const PlanCost& p) { return p.plan == Plan::reserved; });
+        if (carbon)
+            if (auto e = run_energy(catalog, grid, *gpu, provider, o, c.gpu_count, c.cost.hours_per_run, r.runs_per_week); e && e->co2e_kg_per_run)
+                c.co2e_kg_per_run = *e->co2e_kg_per_run;
         if (r.budget_monthly && c.cost.rank_cost > *r.budget_monthly) {
             if (in_filter) pool.over_budget.push_back(c);
             reject(Constraint::budget, format_amount(c.cost.rank_cost, r.currency) + (runs > 0 ? " for the job" : " a month") +
@@ -323,7 +333,8 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     c.setup_hours_per_run = b.setup_hours;
     c.run_hours_per_run = o.estimate->hours_per_run + b.setup_hours;
     const double hours = c.run_hours_per_run;
-    for (const auto& p : price_plans(catalog, *o.offer, o.estimate->config, c.run_hours_per_run, r, b.spot)) {
+    c.billing = r.workload.serving.output_len ? BillingAssumptions{} : billing_assumptions(catalog, o.provider, b.idle_minutes);
+    for (const auto& p : price_plans(catalog, *o.offer, o.estimate->config, c.run_hours_per_run, r, b.spot, c.billing)) {
         if (p.plan == o.cost.plan) c.cost = p;
         else c.alternatives.push_back(p);
         if (p.break_even_hours_per_month) c.break_even_hours_per_month = p.break_even_hours_per_month;  // the reserved plan's
@@ -346,7 +357,7 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     }
     // The other commitment terms of the same configuration (the best one is the reserved plan above).
     if (!r.plan || r.plan->plan == Plan::reserved)
-        for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.estimate->config.nodes, hours, r.runs_per_week, r.currency)) {
+        for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.estimate->config.nodes, hours, r.runs_per_week, r.currency, c.billing)) {
             if (r.plan && r.plan->term_months && t.term_months != r.plan->term_months) continue;
             const bool shown = (c.cost.plan == Plan::reserved && c.cost.term_months == t.term_months) ||
                                std::any_of(c.alternatives.begin(), c.alternatives.end(), [&](const PlanCost& a) {
@@ -354,6 +365,7 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
                                });
             if (!shown) c.alternatives.push_back(t);
         }
+    c.energy = run_energy(catalog, GridCarbonIndex(catalog), *o.gpu, o.provider, *o.offer, c.gpu_count, c.cost.hours_per_run, r.runs_per_week);
     if (auto usd = catalog.convert(c.cost.price_per_hour, r.currency, "USD"))
         if (auto tf = o.gpu->tflops.at(c.estimate.precision); tf && *tf > 0) c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;
     if (c.estimate.total_flops > 0) c.cost_per_pflop = c.cost.cost_per_run / (c.estimate.total_flops / 1e15);

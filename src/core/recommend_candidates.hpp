@@ -61,6 +61,7 @@ struct Option {
     bool has_reserved = false;  // a reserved plan exists for it (chosen or alternative)
     bool price_complete = true; // the offer's price is not known to be partial (ranked before those that are)
     double high_ratio = 1;      // the time band's high end / the point estimate, billed hours (set-up included)
+    double co2e_kg_per_run = -1;  // --objective carbon only; < 0: unknown
 };
 
 struct CandidatePool {
@@ -73,6 +74,7 @@ struct CandidatePool {
 
 struct BuildContext {
     double setup_hours = 0;
+    double idle_minutes = 0;    // per run (0 for serving: a deployment is not released between batches)
     double min_network_gbps = 0;
     double min_scaling_efficiency = 0;
     SpotAssumptions spot;
@@ -90,7 +92,9 @@ struct Ranking {
     std::vector<double> hours, monthly;                       // per position in `order`
     std::vector<std::pair<std::size_t, std::size_t>> merged;  // (kept option, duplicate option)
 };
-Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all);
+// carbon: options within max_cost_increase (a share) of the cheapest a month first, by kg CO2e per
+// run, unknown carbon after known; the rest after them by cost.
+Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all, double max_cost_increase = 0.1);
 // Pareto-optimal (time vs cost) marks for the ranked options, by position in `order`.
 std::vector<bool> pareto_marks(const Ranking& ranking);
 // Each option's position in `order`, or kNotRanked (merged away, or not in the ranking).

@@ -121,6 +121,9 @@ void merge_into(Catalog& base, Catalog layer) {
         replace_or_append(base.networks, std::move(n),
                           [](const InstanceNetwork& x) { return to_lower(x.provider) + "\n" + to_lower(x.instance_type); });
     for (auto& f : layer.files) base.files.push_back(std::move(f));
+    for (auto& g : layer.grid_carbon)
+        replace_or_append(base.grid_carbon, std::move(g),
+                          [](const GridIntensity& x) { return to_lower(x.provider) + "\n" + to_lower(x.region); });
 }
 
 // An offer lists packages (cards, OAM modules); a GPU with several devices per package counts
@@ -324,9 +327,9 @@ std::vector<TreeTable> newest_version_tables(const fs::path& dir) {
     return {};
 }
 
-// The four built-in YAML documents, merged in this order.
+// The built-in YAML documents, merged in this order.
 void parse_builtin_yaml(Catalog& catalog, std::vector<TableRef>& tables, Diagnostics& diags) {
-    for (std::string_view name : {"providers.yaml", "market.yaml", "models.yaml", "compat.yaml"}) {
+    for (std::string_view name : {"providers.yaml", "market.yaml", "models.yaml", "compat.yaml", "carbon.yaml"}) {
         auto text = find_embedded(name);
         if (!text) continue;
         Catalog layer;
@@ -392,7 +395,7 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
     if (!ctx.expect_map(root, "")) return;
     ctx.check_keys(root, "",
                    {"schema_version", "rates", "policy", "gpus", "providers", "models", "calibration", "compat",
-                    "instance_networks"});
+                    "instance_networks", "grid_carbon"});
     if (auto v = ctx.integer(root, "", "schema_version", false, 0, 1000); v && *v != 1)
         ctx.error(root["schema_version"], "schema_version",
                   "unsupported schema_version " + std::to_string(*v) + "; this gpuadvise reads version 1");
@@ -405,6 +408,7 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
     if (root["calibration"]) read_calibration_section(root["calibration"], ctx, out);
     if (root["compat"]) read_compat_section(root["compat"], ctx, out);
     if (root["instance_networks"]) read_instance_networks_section(root["instance_networks"], ctx, out);
+    if (root["grid_carbon"]) read_grid_carbon_section(root["grid_carbon"], ctx, out);
     for (auto& t : found) {
         t.builtin = builtin;
         t.resolved_path = builtin ? t.path : (std::filesystem::path(base_dir) / t.path).string();

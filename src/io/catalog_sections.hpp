@@ -18,6 +18,7 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
 void read_rates_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);
 void read_policy_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);
 void read_instance_networks_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);
+void read_grid_carbon_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);
 void read_models_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);       // models_yaml.cpp
 void read_calibration_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);  // models_yaml.cpp
 void read_compat_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);       // compat_yaml.cpp

@@ -72,11 +72,17 @@ void serialize(Archive& ar, Gpu& x) {
        x.year, x.aliases, x.uncertain, x.source, x.notes, x.family_default, x.devices_per_package, x.devices_source);
 }
 
-GPUADVISE_MEMBERS(Provider, 15);
+GPUADVISE_MEMBERS(BillingTerms, 4);
+template <class Archive>
+void serialize(Archive& ar, BillingTerms& x) {
+    ar(x.increment_seconds, x.minimum_seconds, x.stopped_bills_storage, x.source);
+}
+
+GPUADVISE_MEMBERS(Provider, 18);
 template <class Archive>
 void serialize(Archive& ar, Provider& x) {
     ar(x.id, x.name, x.currency, x.kind, x.network_gbps, x.rdma, x.rdma_gbps, x.images, x.features, x.driver_version,
-       x.as_of, x.source, x.where, x.custom_kind, x.origin);
+       x.as_of, x.source, x.where, x.custom_kind, x.origin, x.billing, x.pue, x.pue_source);
 }
 
 GPUADVISE_MEMBERS(Commitment, 8);
@@ -211,11 +217,17 @@ void serialize(Archive& ar, InstanceNetwork& x) {
     ar(x.provider, x.instance_type, x.gbps, x.kind, x.source);
 }
 
-GPUADVISE_MEMBERS(Catalog, 12);
+GPUADVISE_MEMBERS(GridIntensity, 4);
+template <class Archive>
+void serialize(Archive& ar, GridIntensity& x) {
+    ar(x.provider, x.region, x.g_co2e_per_kwh, x.source);
+}
+
+GPUADVISE_MEMBERS(Catalog, 13);
 template <class Archive>
 void serialize(Archive& ar, Catalog& x) {
     ar(x.gpus, x.providers, x.offers, x.rates, x.policy, x.models, x.calibration, x.compat, x.networks, x.files,
-       x.skipped, x.warnings);
+       x.grid_carbon, x.skipped, x.warnings);
 }
 
 namespace io {
@@ -241,7 +253,7 @@ void serialize(Archive& ar, BuiltinCatalog& x) {
 namespace {
 
 // Names the format; bump the digits when the layout changes without a struct changing.
-constexpr std::string_view kMagic("gpuadvise-snapshot-1\n", 21);
+constexpr std::string_view kMagic("gpuadvise-snapshot-2\n", 21);
 
 // Reads the compiled-in bytes in place (std::istream needs a streambuf; nothing is copied).
 class ViewBuffer : public std::streambuf {

@@ -146,6 +146,23 @@ Offer read_offer(const YAML::Node& node, YamlContext& ctx, const std::string& pa
     return o;
 }
 
+// `billing: {increment: second | minute | hour, minimum_seconds, stopped_bills_storage, source}`.
+void read_billing(const YAML::Node& n, YamlContext& ctx, const std::string& path, BillingTerms& b) {
+    if (!ctx.expect_map(n, path)) return;
+    ctx.check_keys(n, path, {"increment", "minimum_seconds", "stopped_bills_storage", "source"});
+    if (auto inc = ctx.text(n, path, "increment")) {
+        if (*inc == "second") b.increment_seconds = 1;
+        else if (*inc == "minute") b.increment_seconds = 60;
+        else if (*inc == "hour") b.increment_seconds = 3600;
+        else
+            ctx.error(n["increment"], key_path(path, "increment"),
+                      "unknown billing increment '" + *inc + "'; expected second, minute or hour");
+    }
+    if (auto m = ctx.integer(n, path, "minimum_seconds", false, 0, 86400)) b.minimum_seconds = static_cast<int>(*m);
+    b.stopped_bills_storage = ctx.boolean(n, path, "stopped_bills_storage");
+    b.source = ctx.text(n, path, "source", true).value_or("");
+}
+
 }  // namespace
 
 void read_gpus_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
@@ -173,7 +190,7 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
         if (!ctx.expect_map(n, path)) continue;
         ctx.check_keys(n, path,
                        {"id", "name", "currency", "kind", "network_gbps", "rdma", "rdma_gbps", "images", "features",
-                        "driver_version", "as_of", "source", "offers", "tables"});
+                        "driver_version", "as_of", "source", "offers", "tables", "billing", "pue", "pue_source"});
         Provider p;
         p.where = ctx.where(n);
         p.id = ctx.text(n, path, "id", true).value_or("");
@@ -189,6 +206,9 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
         p.driver_version = ctx.text(n, path, "driver_version");
         p.as_of = ctx.text(n, path, "as_of", true).value_or("");
         p.source = ctx.text(n, path, "source", true).value_or("");
+        if (YAML::Node b = n["billing"]; b.IsDefined() && !b.IsNull()) read_billing(b, ctx, key_path(path, "billing"), p.billing);
+        p.pue = ctx.number(n, path, "pue", false, 1, 5);
+        p.pue_source = ctx.text(n, path, "pue_source", p.pue.has_value()).value_or("");
         if (YAML::Node offers = n["offers"]; offers.IsDefined() && !offers.IsNull()) {
             const std::string opath = key_path(path, "offers");
             if (ctx.expect_sequence(offers, opath))
@@ -280,6 +300,33 @@ void read_instance_networks_section(const YAML::Node& node, YamlContext& ctx, Ca
         }
         x.source = ctx.text(n, path, "source", true).value_or("");
         out.networks.push_back(std::move(x));
+    }
+}
+
+// `grid_carbon: [{provider, source, regions: {REGION: gCO2e per kWh, …}}]`.
+void read_grid_carbon_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
+    if (!ctx.expect_sequence(node, "grid_carbon")) return;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+        const std::string path = index_path("grid_carbon", i);
+        const YAML::Node& n = node[i];
+        if (!ctx.expect_map(n, path)) continue;
+        ctx.check_keys(n, path, {"provider", "source", "regions"});
+        const std::string provider = ctx.text(n, path, "provider", true).value_or("");
+        const std::string source = ctx.text(n, path, "source", true).value_or("");
+        const YAML::Node regions = n["regions"];
+        const std::string rpath = key_path(path, "regions");
+        if (!regions.IsDefined()) {
+            ctx.error(n, path, "missing required key 'regions' (a map of region: gCO2e per kWh)");
+            continue;
+        }
+        if (!ctx.expect_map(regions, rpath)) continue;
+        ctx.check_unique_keys(regions, rpath);
+        for (auto it = regions.begin(); it != regions.end(); ++it) {
+            const std::string region = it->first.IsScalar() ? it->first.Scalar() : "";
+            auto value = ctx.as_number(it->second, key_path(rpath, region), 0, 5000);
+            if (!value) continue;
+            out.grid_carbon.push_back({provider, region, *value, source});
+        }
     }
 }
 

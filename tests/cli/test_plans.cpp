@@ -67,7 +67,7 @@ TEST_CASE("40 runs a week of 8 h: a GCP commitment, its break-even and crossover
     const auto offer = offer_of("gcp", top["gpu"], top["instance_type"], top["region"]);
     const double od = offer["on_demand_per_hour"].get<double>();
     const double price = commitment_price(offer, term);
-    const double h = top["hours_per_run"].get<double>();
+    const double h = top["billed_hours_per_run"].get<double>();  // the slot hours: run + idle tail
     // By hand: break-even = monthly commitment / (on-demand x 730 h); crossover = that share of 730 h in runs.
     const double be = price / (od * kMonth);
     CHECK(top["break_even_utilisation"].get<double>() == Approx(be).epsilon(1e-3));
@@ -125,7 +125,7 @@ TEST_CASE("what-if: the crossover points agree with the break-even utilisation o
     const auto& top = rec["recommendations"].at(0);
     CHECK(top["instance_type"] == "a2-highgpu-1g");
     const double be = top["break_even_utilisation"].get<double>();
-    CHECK(c["runs_per_week"].get<double>() == Approx(be * kMonth / top["hours_per_run"].get<double>() / kRunsPerMonth).epsilon(1e-3));
+    CHECK(c["runs_per_week"].get<double>() == Approx(be * kMonth / top["billed_hours_per_run"].get<double>() / kRunsPerMonth).epsilon(1e-3));
     CHECK(c["runs_per_week"].get<double>() == Approx(top["crossover_runs_per_week"].get<double>()).epsilon(1e-3));
 }
 

@@ -91,13 +91,15 @@ TEST_CASE("plan agrees with break-even on both sides of it", "[cli]") {
     }
 }
 
-TEST_CASE("cost per run is hours times the converted hourly price; a month is runs x 52/12", "[cli]") {
+TEST_CASE("cost per run is billed hours times the converted hourly price; a month is runs x 52/12", "[cli]") {
     for (const char* currency : {"USD", "CNY"}) {
         auto r = run({"recommend", "--model", "resnet50", "--runs-per-week", "3", "--currency", currency, "--top", "20"});
         REQUIRE(r.exit == 0);
         for (const auto& rec : r.json["recommendations"]) {
             CHECK(rec["currency"] == currency);
-            const double hours = rec["hours_per_run"], price = rec["price_per_hour"], per_run = rec["cost_per_run"];
+            // billed: the run and the idle tail, rounded up to the billing increment (issue 19)
+            const double hours = rec["billed_hours_per_run"], price = rec["price_per_hour"], per_run = rec["cost_per_run"];
+            CHECK(hours >= rec["hours_per_run"].get<double>());
             CHECK(per_run == Approx(hours * price).epsilon(1e-4));
             if (rec["plan"] != "reserved") CHECK(rec["cost_per_month"].get<double>() == Approx(per_run * 3 * 52 / 12).epsilon(1e-4));
         }

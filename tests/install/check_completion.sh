@@ -98,7 +98,7 @@ expect_exactly "gpuadvise rec" recommend
 expect_exactly "gpuadvise recommend --format " csv html json markdown table tsv
 expect_exactly "gpuadvise --format=" csv html json markdown table tsv
 expect_exactly "gpuadvise offers --plan " on-demand reserved reserved-1m reserved-1y reserved-3y spot
-expect_exactly "gpuadvise recommend --objective " cost time balanced
+expect_exactly "gpuadvise recommend --objective " cost time balanced carbon
 expect_exactly "gpuadvise catalog " validate info import update
 expect_exactly "gpuadvise recommend --model bert --ta" --task
 expect_exactly "gpuadvise completion " bash zsh fish

@@ -82,7 +82,7 @@ io::BuiltinCatalog every_field_set() {
     Gpu g{"id", "fam", "name", "vendor", "arch", "8.0", 80, 2039, {19.5, 156, 312, 312, 624}, 400, "sxm", "nvlink",
           200, 2020, {"alias"}, {"fp8"}, "src", "notes", "most rented", 2, "dsrc"};
     Provider p{"prov", "Prov", "EUR", ProviderKind::other, 100, true, 400, {"pytorch"}, {"free egress"}, "535.104.05",
-               "2025-01-01", "src", at, "private", PriceOrigin::update_cache};
+               "2025-01-01", "src", at, "private", PriceOrigin::update_cache, {60, 120, true, "billing src"}, 1.1, "pue src"};
     Offer o{"prov", "id", 8, "eu", "p4d", "EUR", 1.5, 900, 0.5, 96, 1152, 8000, "2025-01-02", "src", {"note"}, at,
             {{12, 1000.0, 0.3, 0.5, "machine type + region", "csrc", "2025-01-03", "cnote"}}, true};
     ModelPreset m{"bert", {"bert-large"}, "BERT", ModelKind::cnn, "images", 3.4e8, 1e9, 2e9, 224, 512, 1024, 12.5,
@@ -106,6 +106,7 @@ io::BuiltinCatalog every_field_set() {
     base.calibration = {cp};
     base.compat = compat;
     base.files = {"<built-in>/providers.yaml"};
+    base.grid_carbon = {{"prov", "eu", 15.83, "grid src"}};
     base.skipped = {{"t.csv", {{"reason", 7}}, {{SkipKind::other, 7}}, {{"reason", SkipKind::other}}}};
     base.warnings.warning(at, "warned");
     io::BuiltinTable t{{"prov", "skypilot", "p.csv", "skypilot/p.csv", true, at}, "2025-01-01", "src", {o},

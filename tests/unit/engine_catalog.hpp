@@ -111,6 +111,10 @@ inline Catalog base_catalog() {
     c.models.push_back(make_cnn("bignet", 300e6, 1.2e6));
     c.rates = {{"CNY", 0.14, "2024-06-28", "test"}};
     c.policy.set("run_setup_minutes", 0);
+    // Exact hours x price for the engine's checks: no idle tail, no rounding (test_billing_energy covers them).
+    c.policy.set("idle_minutes_after_run", 0);
+    c.policy.set("default_billing_increment_seconds", 1);
+    c.policy.set("default_minimum_charge_seconds", 0);
     return c;
 }
 

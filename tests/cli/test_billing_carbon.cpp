@@ -1,0 +1,111 @@
+// recommend's billing, idle tail, energy and carbon (issue 19), in-process on the frozen catalog plus
+// tests/fixtures/frozen/billing-carbon.yaml (an invented per-second `gcp` in three regions with grid data,
+// and an invented per-hour `hourly-cloud` at gcp us-central1's price).
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "cli/app.hpp"
+
+namespace {
+
+struct Result {
+    int exit = 0;
+    nlohmann::json json;
+    std::string err;
+};
+
+Result run(std::vector<std::string> args) {
+    const std::string frozen = std::string(GPUADVISE_SOURCE_DIR) + "/tests/fixtures/frozen/";
+    args.insert(args.begin(), {"gpuadvise", "--no-default-catalog", "--catalog", frozen + "catalog.yaml", "--catalog",
+                               frozen + "models.yaml", "--catalog", frozen + "compat.yaml", "--catalog",
+                               frozen + "billing-carbon.yaml", "recommend", "--model", "resnet50", "--gpu", "l4:1",
+                               "--provider", "gcp", "--provider", "hourly-cloud", "--top", "10"});
+    args.push_back("--json");
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    Result r;
+    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    r.err = err.str();
+    r.json = nlohmann::json::parse(out.str());
+    return r;
+}
+
+const nlohmann::json* find(const Result& r, const std::string& provider, const std::string& region) {
+    for (const auto& x : r.json["recommendations"])
+        if (x["provider"] == provider && x["region"] == region) return &x;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("billing: same hourly price, per-second vs per-hour billing, as the increments say", "[cli]") {
+    auto r = run({"--idle-minutes", "0"});
+    REQUIRE(r.exit == 0);
+    const auto* sec = find(r, "gcp", "us-central1");
+    const auto* hour = find(r, "hourly-cloud", "eu-north");
+    REQUIRE(sec);
+    REQUIRE(hour);
+    const double hours = (*sec)["hours_per_run"].get<double>();
+    CHECK((*hour)["hours_per_run"].get<double>() == Approx(hours));
+    CHECK((*sec)["billing"]["increment_seconds"] == 1);
+    CHECK((*hour)["billing"]["increment_seconds"] == 3600);
+    CHECK((*sec)["cost_per_run"].get<double>() == Approx(std::max(hours, 60.0 / 3600) * 0.70).epsilon(1e-4));
+    CHECK((*hour)["cost_per_run"].get<double>() == Approx(std::ceil(hours) * 0.70).epsilon(1e-4));
+    CHECK((*hour)["billed_hours_per_run"].get<double>() == Approx(std::ceil(hours)));
+}
+
+TEST_CASE("billing: --idle-minutes 30 raises a per-second run's cost by the idle half-hour", "[cli]") {
+    auto none = run({"--idle-minutes", "0"});
+    auto idle = run({"--idle-minutes", "30"});
+    const auto* a = find(none, "gcp", "us-central1");
+    const auto* b = find(idle, "gcp", "us-central1");
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK((*b)["cost_per_run"].get<double>() - (*a)["cost_per_run"].get<double>() == Approx(0.5 * 0.70).epsilon(1e-4));
+    CHECK((*b)["idle_cost_per_run"].get<double>() == Approx(0.35).epsilon(1e-4));
+    CHECK((*b)["prompt_release_saving_per_run"].get<double>() == Approx(25.0 / 60 * 0.70).epsilon(1e-4));
+    CHECK(idle.json["workload"]["idle_minutes"] == 30);
+}
+
+TEST_CASE("carbon: a GCP region's carbon is kWh x the table's intensity; other regions are unknown", "[cli]") {
+    auto r = run({});
+    REQUIRE(r.exit == 0);
+    const auto* paris = find(r, "gcp", "europe-west9");
+    REQUIRE(paris);
+    const double kwh = (*paris)["energy_kwh_per_run"].get<double>();
+    CHECK(kwh == Approx(0.76 * 72 * 1 * (*paris)["hours_per_run"].get<double>() * 1.10 / 1000).epsilon(1e-4));
+    CHECK((*paris)["co2e_kg_per_run"].get<double>() == Approx(kwh * 15.83 / 1000).epsilon(1e-4));
+    CHECK((*paris)["co2e_basis"].get<std::string>().find("15.83 gCO2e/kWh") != std::string::npos);
+    const auto* other = find(r, "hourly-cloud", "eu-north");
+    REQUIRE(other);
+    CHECK((*other)["co2e_kg_per_run"].is_null());
+    CHECK((*other)["co2e_basis"].get<std::string>().rfind("unknown", 0) == 0);
+    CHECK((*other)["energy_basis"]["pue_assumed"] == true);
+}
+
+TEST_CASE("carbon: --objective carbon picks the low-carbon region within the cost tolerance", "[cli]") {
+    auto cost = run({});
+    REQUIRE(cost.json["recommendations"][0]["region"] != "europe-west9");  // by cost the cheapest comes first
+    auto carbon = run({"--objective", "carbon"});
+    REQUIRE(carbon.exit == 0);
+    const auto& top = carbon.json["recommendations"][0];
+    CHECK(top["provider"] == "gcp");
+    CHECK(top["region"] == "europe-west9");  // 0.74 vs 0.70: within 10 %
+    // Known carbon before unknown within the tolerance; asia-south1 (0.95) is beyond it, after them.
+    std::vector<std::string> order;
+    for (const auto& x : carbon.json["recommendations"]) order.push_back(x["provider"].get<std::string>() + " " + x["region"].get<std::string>());
+    REQUIRE(order.size() == 4);
+    CHECK(order[1] == "gcp us-central1");
+    CHECK(order[2] == "hourly-cloud eu-north");
+    CHECK(order[3] == "gcp asia-south1");
+    // A 1 % tolerance leaves only the cheapest options: Paris is no longer eligible.
+    auto tight = run({"--objective", "carbon", "--max-cost-increase", "1%"});
+    CHECK(tight.json["recommendations"][0]["region"] == "us-central1");
+    CHECK(tight.json["workload"]["max_cost_increase"].get<double>() == Approx(0.01));
+}
