@@ -83,9 +83,11 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
         nlohmann::ordered_json jj = nlohmann::ordered_json::array();
         io::TextTable t;
         t.title = "Pool '" + p.name + "' on " + offer_label(p) + ": the jobs";
-        t.columns = {{"JOB"}, {"TEAM"}, {"MODEL"}, {"SCHEDULE"}, {"INSTANCES", io::Align::right}, {"H/RUN", io::Align::right},
-                     {"RUNS/WEEK", io::Align::right}, {"INST-H/WEEK", io::Align::right}, {"ALONE: COMMITTED", io::Align::right},
-                     {"UTILISATION", io::Align::right}, {"COST/MONTH", io::Align::right}, {"OWN INSTANCE BUSY", io::Align::right}};
+        // Narrow terminals hide OWN INSTANCE BUSY first, then ALONE: COMMITTED, SCHEDULE, INST-H/WEEK, TEAM, INSTANCES.
+        t.columns = {{"JOB", io::Align::left, 0, true}, {"TEAM", io::Align::left, 2}, {"MODEL", io::Align::left, 0, true},
+                     {"SCHEDULE", io::Align::left, 4}, {"INSTANCES", io::Align::right, 1}, {"H/RUN", io::Align::right},
+                     {"RUNS/WEEK", io::Align::right}, {"INST-H/WEEK", io::Align::right, 3}, {"ALONE: COMMITTED", io::Align::right, 5},
+                     {"UTILISATION", io::Align::right}, {"COST/MONTH", io::Align::right}, {"OWN INSTANCE BUSY", io::Align::right, 6}};
         for (const auto& x : p.jobs) {
             const PoolJob& job = *x.job;
             const Workload& w = job.request.workload;
@@ -118,8 +120,9 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
 
         io::TextTable s;
         s.title = "Pool '" + p.name + "': committed instances against each job alone (" + cur + " a month)";
-        s.columns = {{"PLAN"}, {"COMMITTED", io::Align::right}, {"UTILISATION", io::Align::right}, {"OVERFLOW INST-H/MONTH", io::Align::right},
-                     {"COMMITTED COST", io::Align::right}, {"OVERFLOW COST", io::Align::right}, {"TOTAL/MONTH", io::Align::right}};
+        s.columns = {{"PLAN", io::Align::left, 0, true}, {"COMMITTED", io::Align::right}, {"UTILISATION", io::Align::right},
+                     {"OVERFLOW INST-H/MONTH", io::Align::right, 2}, {"COMMITTED COST", io::Align::right, 1},
+                     {"OVERFLOW COST", io::Align::right, 1}, {"TOTAL/MONTH", io::Align::right}};
         double alone_committed_cost = 0, alone_overflow_cost = 0, alone_overflow_hours = 0, alone_served = 0;
         for (const auto& x : p.jobs) {
             alone_committed_cost += x.alone.committed_cost_per_month;

@@ -301,6 +301,8 @@ struct RecommendResult {
     const RecommendRequest& request;
     const Recommendation& rec;
     const std::optional<WhatIf>& what_if;
+    const Catalog& catalog;
+    Format format;  // the one printed: the HTML report adds what its charts need
 };
 nlohmann::ordered_json to_json(const RecommendResult& result);
 io::TextDocument to_document(const RecommendResult& result);
@@ -368,7 +370,7 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     for (const auto& c : rec.ranked) shown.push_back(c.offer);
     const Freshness fresh = check_freshness(catalog, shown, cur, io::today_iso());
     warn_freshness(ctx, fresh);
-    const RecommendResult result{opt, request, rec, what_if};
+    const RecommendResult result{opt, request, rec, what_if, catalog, ctx.format()};
     // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
     static const std::vector<io::ExportSection> sections = {
         {"recommendations", "/recommendations", "", {}},
@@ -440,7 +442,7 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
         for (const auto& p : what_if->points)
             points.push_back({{"runs_per_week", p.runs_per_week}, {"on_demand", what_if_best_json(p.on_demand)},
                               {"reserved", what_if_best_json(p.reserved)}, {"spot", what_if_best_json(p.spot)}});
-        if (ctx.format() == Format::html)  // the report's plan chart draws one line per commitment term
+        if (result.format == Format::html)  // the report's plan chart draws one line per commitment term
             for (std::size_t i = 0; i < what_if->points.size(); ++i) {
                 nlohmann::ordered_json terms = nlohmann::ordered_json::array();
                 for (const auto& b : what_if->points[i].reserved_by_term) terms.push_back(what_if_best_json(b));
@@ -452,7 +454,7 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
             crossings.push_back({{"runs_per_week", round_money(x.runs_per_week)}, {"from", to_string(x.from)}, {"to", to_string(x.to)}});
         json["what_if_crossovers"] = crossings;
     }
-    if (opt.explain || ctx.format() == Format::html) {
+    if (opt.explain || result.format == Format::html) {
         // Every feasible option as (hours, monthly cost, pareto): the report's cost/time chart.
         nlohmann::ordered_json points = nlohmann::ordered_json::array();
         for (const auto& p : rec.feasible_points)
@@ -477,6 +479,7 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
 }
 
 io::TextDocument to_document(const RecommendResult& result) {
+    const Catalog& catalog = result.catalog;
     const RecommendOptions& opt = result.opt;
     const RecommendRequest& request = result.request;
     const Recommendation& rec = result.rec;

@@ -32,6 +32,7 @@ Result run(std::vector<std::string> args, bool json = true, bool shipped = false
     }
     args.insert(args.begin(), head.begin(), head.end());
     if (json) args.push_back("--json");
+    else args.push_back("--wide");  // the text checks look for whole cells: no column hidden or wrapped
     std::vector<const char*> argv;
     for (const auto& a : args) argv.push_back(a.c_str());
     std::ostringstream out, err;
