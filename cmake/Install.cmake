@@ -21,6 +21,9 @@ add_custom_command(OUTPUT ${GPUADVISE_CHANGELOG}
 add_custom_target(gpuadvise_changelog ALL DEPENDS ${GPUADVISE_CHANGELOG})
 
 install(TARGETS gpuadvise RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The download helper `catalog update` runs; gpuadvise looks for it in ../libexec/gpuadvise beside bin/
+# (src/io/http_fetch.cpp). It links libcurl dynamically, so the package Depends on libcurl4.
+install(TARGETS gpuadvise-fetch RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gpuadvise)
 install(DIRECTORY ${GPUADVISE_GENERATED}/man/man1 DESTINATION ${CMAKE_INSTALL_MANDIR})
 install(FILES ${GPUADVISE_GENERATED}/completions/gpuadvise
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)

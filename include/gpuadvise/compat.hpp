@@ -188,6 +188,7 @@ struct CompatReport {
     bool unknown = false;              // no check failed, but some could not be made: never "Compatible"
     std::vector<CompatCheck> checks;
     std::vector<std::string> suggestions;
+    std::vector<std::string> driver_upgrades;  // the driver versions the suggestions ask for (each suggested once)
     std::string install;               // pip command for the wheel chosen; the last suggestion when compatible
 };
 

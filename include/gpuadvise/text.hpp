@@ -14,6 +14,8 @@ std::string to_lower(std::string_view s);
 bool iequals(std::string_view a, std::string_view b);
 // Lower-case with spaces, '-', '_' and '.' removed: "RTX 6000-Ada" == "rtx6000ada".
 std::string fold_name(std::string_view s);
+// fold_name(a) == fold_name(b), without building either string (hot in the time model).
+bool same_folded_name(std::string_view a, std::string_view b);
 std::size_t edit_distance(std::string_view a, std::string_view b);
 // Closest candidate within max(2, |word|/3) edits (case-insensitive), if any.
 std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates);

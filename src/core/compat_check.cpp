@@ -270,6 +270,7 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
                     lowest_wheel = e.wheel;
                 }
             r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + lowest.text + " (the minimum for " + lowest_wheel + ")");
+            r.driver_upgrades.push_back(lowest.text);
         }
     } else if (p.cc || !wheel.empty()) {
         std::vector<WheelEval> usable;
@@ -310,7 +311,10 @@ void check_driver_alone(const CompatTables& t, const Parsed& p, CompatReport& r)
     std::string msg = "driver " + p.driver->text + (ok ? " runs " + join(runs, ", ") + " wheels" : " runs no CUDA 11 or later wheel");
     if (!not_runs.empty()) msg += "; not " + join(not_runs, ", ");
     r.checks.push_back({"driver", ok, msg});
-    if (next_floor) r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + next_floor->text + " to run " + next_family + " wheels");
+    if (next_floor) {
+        r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + next_floor->text + " to run " + next_family + " wheels");
+        r.driver_upgrades.push_back(next_floor->text);
+    }
 }
 
 // The GPU's own driver floor, beside the wheel's (#13): an H100 needs a driver that knows Hopper.
@@ -329,10 +333,11 @@ void check_gpu_driver(const CompatTables& t, const Parsed& p, CompatReport& r) {
                         who(p) + " needs an NVIDIA driver ≥ " + min->text + " (the first with " + floor->gpus +
                             " support); driver is " + p.driver->text});
     if (ok) return;
-    const std::string fix = "upgrade the NVIDIA driver to ≥ " + min->text;
-    const bool said = std::any_of(r.suggestions.begin(), r.suggestions.end(),
-                                  [&](const std::string& s) { return s.rfind(fix + " ", 0) == 0; });
-    if (!said) r.suggestions.push_back(fix + " (the minimum for " + who(p) + ")");
+    const bool said = std::find(r.driver_upgrades.begin(), r.driver_upgrades.end(), min->text) != r.driver_upgrades.end();
+    if (!said) {
+        r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + min->text + " (the minimum for " + who(p) + ")");
+        r.driver_upgrades.push_back(min->text);
+    }
 }
 
 void check_toolkit(const CompatTables& t, const Parsed& p, CompatReport& r) {

@@ -30,6 +30,19 @@ std::string fold_name(std::string_view s) {
     return out;
 }
 
+bool same_folded_name(std::string_view a, std::string_view b) {
+    auto skip = [](char c) { return c == ' ' || c == '-' || c == '_' || c == '.'; };
+    std::size_t i = 0, j = 0;
+    for (;;) {
+        while (i < a.size() && skip(a[i])) ++i;
+        while (j < b.size() && skip(b[j])) ++j;
+        if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
+        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[j]))) return false;
+        ++i;
+        ++j;
+    }
+}
+
 // Damerau-Levenshtein (optimal string alignment): a swap of two neighbouring letters ("bret" for
 // "bert") is one edit, as are an insertion, a deletion and a substitution.
 std::size_t edit_distance(std::string_view a, std::string_view b) {

@@ -26,9 +26,8 @@ constexpr double kMeasuredBand = 1.15;  // implementation spread beyond the sour
 
 // A calibration point may name the GPU by id or alias (data/providers.yaml is edited separately).
 bool names_gpu(const std::string& name, const Gpu& gpu) {
-    const std::string folded = fold_name(name);
-    if (folded == fold_name(gpu.id)) return true;
-    return std::any_of(gpu.aliases.begin(), gpu.aliases.end(), [&](const std::string& a) { return fold_name(a) == folded; });
+    if (same_folded_name(name, gpu.id)) return true;
+    return std::any_of(gpu.aliases.begin(), gpu.aliases.end(), [&](const std::string& a) { return same_folded_name(a, name); });
 }
 
 bool adapter(const Workload& w) { return w.task == Task::lora || w.task == Task::qlora; }

@@ -86,7 +86,7 @@ namespace gpuadvise::io {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using Row = std::vector<std::pair<std::string, std::string>>;  // column -> value, in document order
+using ExportRow = std::vector<std::pair<std::string, std::string>>;  // column -> value, in document order
 
 // Control characters other than tab, newline and carriage return (which the quoting or the TSV
 // escapes carry) are written as \xNN, as on the terminal: an export printed there cannot recolour it.
@@ -109,7 +109,7 @@ std::string cell_text(const Json& v) {
     return safe_text(v.dump(-1, ' ', false, Json::error_handler_t::replace));  // numbers, true/false, arrays
 }
 
-void flatten(const Json& v, const std::string& name, Row& row) {
+void flatten(const Json& v, const std::string& name, ExportRow& row) {
     if (v.is_object() && !v.empty()) {
         for (const auto& [key, x] : v.items()) flatten(x, name.empty() ? key : name + "." + key, row);
         return;
@@ -170,17 +170,17 @@ std::string md_cell(const std::string& s) {
 
 std::string render_delimited(const Json& doc, const ExportSection& section, Delimited kind) {
     const Json& items = section.items.empty() ? doc : doc.at(Json::json_pointer(section.items));
-    std::vector<Row> rows;
+    std::vector<ExportRow> rows;
     auto add = [&](const Json& item) {
         if (section.explode.empty()) {
-            Row row;
+            ExportRow row;
             flatten(item, item.is_object() ? "" : last_token(section.items), row);
             rows.push_back(std::move(row));
             return;
         }
         if (!item.is_object() || !item.contains(section.explode) || !item[section.explode].is_array()) return;
         for (const auto& element : item[section.explode]) {
-            Row row;
+            ExportRow row;
             for (const auto& key : section.keep)
                 if (item.contains(key)) flatten(item[key], key, row);
             flatten(element, section.explode, row);

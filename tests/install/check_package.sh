@@ -42,9 +42,17 @@ bin=$tmp/root/usr/bin/gpuadvise
 if file -L "$bin" | grep -q "dynamically linked" && ! file -L "$bin" | grep -q "static-pie"; then
     field Depends | grep -q "libc6" || bad "dynamically linked binary but Depends: '$(field Depends)'"
 else
-    [ -z "$(field Depends)" ] || bad "static binary but Depends: '$(field Depends)'"
-    echo "binary: $(file -L "$bin" | cut -d: -f2 | cut -d, -f1-2); no Depends"
+    echo "binary: $(file -L "$bin" | cut -d: -f2 | cut -d, -f1-2)"
 fi
+# The download helper of `catalog update`, where gpuadvise looks for it (bin/../libexec/gpuadvise); it
+# links libcurl, so Depends names libcurl (dpkg-shlibdeps) and libc6.
+fetch=$tmp/root/usr/libexec/gpuadvise/gpuadvise-fetch
+[ -x "$fetch" ] || bad "the package lacks /usr/libexec/gpuadvise/gpuadvise-fetch"
+if [ -x "$fetch" ] && file -L "$fetch" | grep -q "dynamically linked"; then
+    field Depends | grep -q "libcurl" || bad "gpuadvise-fetch links libcurl but Depends: '$(field Depends)'"
+    field Depends | grep -q "libc6" || bad "gpuadvise-fetch is dynamic but Depends: '$(field Depends)'"
+fi
+echo "Depends: $(field Depends)"
 for f in usr/share/man/man1/gpuadvise.1.gz usr/share/man/man1/gpuadvise-recommend.1.gz \
          usr/share/bash-completion/completions/gpuadvise usr/share/zsh/vendor-completions/_gpuadvise \
          usr/share/fish/vendor_completions.d/gpuadvise.fish usr/share/doc/gpuadvise/copyright \

@@ -1,8 +1,24 @@
 #include <catch2/catch.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gpuadvise/text.hpp"
 
 using namespace gpuadvise;
+
+TEST_CASE("same_folded_name agrees with comparing fold_name results", "[core]") {
+    const std::vector<std::pair<std::string, std::string>> pairs{
+        {"RTX 6000-Ada", "rtx6000ada"}, {"A100-80GB", "a100_80gb"}, {"h100", "H100 "}, {"-", ""},
+        {"a100", "a10"},                {"v100", "v1000"},          {"t4", "t-5"},     {"", ""}};
+    for (const auto& [a, b] : pairs) {
+        INFO(a << " vs " << b);
+        CHECK(same_folded_name(a, b) == (fold_name(a) == fold_name(b)));
+        CHECK(same_folded_name(b, a) == (fold_name(a) == fold_name(b)));
+    }
+    CHECK(same_folded_name("RTX 6000-Ada", "rtx6000ada"));
+    CHECK_FALSE(same_folded_name("a100", "a10"));
+}
 
 TEST_CASE("fold_name ignores case, spaces, dashes and underscores", "[core]") {
     CHECK(fold_name("RTX 6000-Ada") == fold_name("rtx6000ada"));
