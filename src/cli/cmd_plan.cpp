@@ -56,6 +56,7 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
     for (const auto& p : result.pools) {
         nlohmann::ordered_json pj;
         pj["pool"] = p.name;
+        pj["currency"] = cur;  // of every amount in the pool (also a column of --format csv)
         if (!p.offer) {
             unplanned = true;
             pj["offer"] = nullptr;
@@ -165,7 +166,13 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
     json["pools"] = pools;
     json["assumptions"] = result.assumptions;
     for (const auto& a : result.assumptions) doc.notes.push_back("Assumed: " + a + ".");
-    ctx.emit(json, doc);
+    // --format csv/tsv: one row per pool by default, --section jobs one row per job (docs/json.md).
+    static const std::vector<io::ExportSection> sections = {
+        {"pools", "/pools", "", {}},
+        {"jobs", "/pools", "jobs", {"pool"}},
+        {"assumptions", "/assumptions", "", {}},
+    };
+    ctx.emit([&] { return json; }, [&] { return doc; }, sections);
     if (unplanned) {
         ctx.err << "gpuadvise: nothing satisfies the jobs file (a pool has no offer every job can run on)\n";
         return 3;

@@ -30,14 +30,19 @@ std::string fold_name(std::string_view s) {
     return out;
 }
 
+namespace {
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+}  // namespace
+
 bool same_folded_name(std::string_view a, std::string_view b) {
+    if (a == b) return true;
     auto skip = [](char c) { return c == ' ' || c == '-' || c == '_' || c == '.'; };
     std::size_t i = 0, j = 0;
     for (;;) {
         while (i < a.size() && skip(a[i])) ++i;
         while (j < b.size() && skip(b[j])) ++j;
         if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
-        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[j]))) return false;
+        if (ascii_lower(a[i]) != ascii_lower(b[j])) return false;
         ++i;
         ++j;
     }

@@ -51,6 +51,8 @@ SECTIONS = {
     "config-show": {"settings": ("/settings", None, []), "config_file": ("/config_file", None, [])},
     "catalog-update": {"sources": ("/sources", None, []), "not_upstream": ("/not_upstream", None, [])},
     "catalog-import": {"providers": ("/providers", None, []), "ignored": ("/ignored", None, [])},
+    "plan": {"pools": ("/pools", None, []), "jobs": ("/pools", "jobs", ["pool"]),
+             "assumptions": ("/assumptions", None, [])},
 }
 SECTIONS["tsv"] = SECTIONS["recommend"]
 
@@ -80,6 +82,8 @@ CASES = {
     "catalog-update": [(["catalog", "update", "--offline", "--dry-run"], ["sources"], [])],
     "catalog-import": [(["catalog", "import", "skypilot", os.path.join(FROZEN, "skypilot", "delta.csv"),
                          "--as-of", "2026-11-01", "--force", "--output", "{tmp}/imported"], ["providers"], [])],
+    "plan": [(CATALOG + ["plan", os.path.join(HERE, "..", "..", "docs", "examples", "jobs-pool.yaml")],
+              ["pools", "jobs", "assumptions"], ["pooled.utilisation", "saving_per_month", "currency"])],
     "tsv": [(CATALOG + ["recommend", "--model", "bert", "--runs-per-week", "4", "--explain"],
              ["recommendations", "steps", "rejected"], [])],
 }
