@@ -341,7 +341,7 @@ void billing_energy_notes(const Candidate& c, const std::string& cur, std::vecto
         notes.push_back("#1 billing: a stopped " + provider + " instance still bills its storage: delete it when the job is done.");
     if (const auto& e = c.energy) {
         notes.push_back("#1 energy: " + io::fmt_number(e->kwh_per_run, 2) + " kWh a run, " + io::fmt_number(e->kwh_per_month, 1) +
-                        " kWh a month (estimate: " + std::to_string(e->gpus) + " GPU(s) x " + io::fmt_number(e->gpu_watts, 0) + " W, " +
+                        " kWh a month (estimate: " + count_noun(e->gpus, "GPU") + " x " + io::fmt_number(e->gpu_watts, 0) + " W, " +
                         io::fmt_number(100 * e->load_share_of_tdp, 0) + " % of TDP, x " + io::fmt_number(e->hours_per_run, 2) +
                         " h x PUE " + io::fmt_number(e->pue, 2) + " (" + e->pue_source + "); host power not included).");
         notes.push_back("#1 carbon: " +

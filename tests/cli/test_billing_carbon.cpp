@@ -9,31 +9,17 @@
 #include <sstream>
 #include <string>
 
-#include "cli/app.hpp"
+#include "run_cli.hpp"
 
 namespace {
 
-struct Result {
-    int exit = 0;
-    nlohmann::json json;
-    std::string err;
-};
+using Result = gpuadvise::testing::CliResult;
 
+// resnet50 on one L4 at gcp and hourly-cloud, with the billing and carbon layer.
 Result run(std::vector<std::string> args) {
-    const std::string frozen = std::string(GPUADVISE_SOURCE_DIR) + "/tests/fixtures/frozen/";
-    args.insert(args.begin(), {"gpuadvise", "--no-default-catalog", "--catalog", frozen + "catalog.yaml", "--catalog",
-                               frozen + "models.yaml", "--catalog", frozen + "compat.yaml", "--catalog",
-                               frozen + "billing-carbon.yaml", "recommend", "--model", "resnet50", "--gpu", "l4:1",
-                               "--provider", "gcp", "--provider", "hourly-cloud", "--top", "10"});
-    args.push_back("--json");
-    std::vector<const char*> argv;
-    for (const auto& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    Result r;
-    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-    r.err = err.str();
-    r.json = nlohmann::json::parse(out.str());
-    return r;
+    args.insert(args.begin(), {"recommend", "--model", "resnet50", "--gpu", "l4:1", "--provider", "gcp", "--provider",
+                               "hourly-cloud", "--top", "10"});
+    return gpuadvise::testing::run_cli(std::move(args), true, false, {"billing-carbon.yaml"});
 }
 
 const nlohmann::json* find(const Result& r, const std::string& provider, const std::string& region) {

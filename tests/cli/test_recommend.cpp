@@ -9,30 +9,13 @@
 #include <sstream>
 #include <string>
 
-#include "cli/app.hpp"
+#include "run_cli.hpp"
 
 namespace {
 
-struct Result {
-    int exit = 0;
-    nlohmann::json json;
-    std::string err;
-};
+using Result = gpuadvise::testing::CliResult;
 
-Result run(std::vector<std::string> args) {
-    const std::string frozen = std::string(GPUADVISE_SOURCE_DIR) + "/tests/fixtures/frozen/";
-    args.insert(args.begin(), {"gpuadvise", "--no-default-catalog", "--catalog", frozen + "catalog.yaml", "--catalog",
-                               frozen + "models.yaml", "--catalog", frozen + "compat.yaml"});
-    args.push_back("--json");
-    std::vector<const char*> argv;
-    for (const auto& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    Result r;
-    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-    r.err = err.str();
-    r.json = nlohmann::json::parse(out.str());
-    return r;
-}
+Result run(std::vector<std::string> args) { return gpuadvise::testing::run_cli(std::move(args)); }
 
 bool has_warning(const nlohmann::json& rec, const std::string& text) {
     for (const auto& w : rec["warnings"])

@@ -10,38 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "cli/app.hpp"
+#include "run_cli.hpp"
 
 namespace {
 
-struct Result {
-    int exit = 0;
-    std::string out, err;
-    nlohmann::json json;
-};
-
-const std::string kFrozen = std::string(GPUADVISE_SOURCE_DIR) + "/tests/fixtures/frozen/";
+using Result = gpuadvise::testing::CliResult;
 
 // The frozen test catalog (plus `extra` catalog files), or the shipped one when `shipped`.
 Result run(std::vector<std::string> args, bool json = true, bool shipped = false, std::vector<std::string> extra = {}) {
-    std::vector<std::string> head{"gpuadvise"};
-    if (!shipped) {
-        head.insert(head.end(), {"--no-default-catalog", "--catalog", kFrozen + "catalog.yaml", "--catalog", kFrozen + "models.yaml",
-                                 "--catalog", kFrozen + "compat.yaml"});
-        for (const auto& e : extra) head.insert(head.end(), {"--catalog", kFrozen + e});
-    }
-    args.insert(args.begin(), head.begin(), head.end());
-    if (json) args.push_back("--json");
-    else args.push_back("--wide");  // the text checks look for whole cells: no column hidden or wrapped
-    std::vector<const char*> argv;
-    for (const auto& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    Result r;
-    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-    r.out = out.str();
-    r.err = err.str();
-    if (json && !r.out.empty()) r.json = nlohmann::json::parse(r.out);
-    return r;
+    return gpuadvise::testing::run_cli(std::move(args), json, shipped, extra);
 }
 
 bool notes_say_gpu_only(const nlohmann::json& rec) {

@@ -12,20 +12,13 @@
 
 #include "gpuadvise/workload.hpp"
 #include "io/catalog_loader.hpp"
+#include "builtin_fixture.hpp"
 
 using namespace gpuadvise;
 
 namespace {
 
-const Catalog& builtin() {
-    static const Catalog catalog = [] {
-        io::CatalogOptions o;
-        o.builtin = true;
-        o.today = "2026-11-29";
-        return io::load_catalog(o);
-    }();
-    return catalog;
-}
+using gpuadvise::testing::builtin;
 
 struct PublishedRun {
     const char* name;

@@ -8,27 +8,15 @@
 #include "gpuadvise/layout_planner.hpp"
 #include "gpuadvise/workload.hpp"
 #include "io/catalog_loader.hpp"
+#include "builtin_fixture.hpp"
 
 using namespace gpuadvise;
 
 namespace {
 
-const Catalog& builtin() {
-    static const Catalog catalog = [] {
-        io::CatalogOptions o;
-        o.builtin = true;
-        o.today = "2026-11-29";
-        return io::load_catalog(o);
-    }();
-    return catalog;
-}
+using gpuadvise::testing::builtin;
 
-const Gpu& gpu(const char* id) {
-    const Gpu* g = builtin().find_gpu(id);
-    INFO("GPU " << id);
-    REQUIRE(g != nullptr);
-    return *g;
-}
+const Gpu& gpu(const char* id) { return gpuadvise::testing::builtin_gpu(id); }
 
 Estimate serve(const char* model, const char* gpu_id, int prompt, int output, int concurrency, const char* precision = nullptr,
                int gpus_per_node = 1, int nodes = 1) {

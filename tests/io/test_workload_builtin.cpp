@@ -9,27 +9,15 @@
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/workload.hpp"
 #include "io/catalog_loader.hpp"
+#include "builtin_fixture.hpp"
 
 using namespace gpuadvise;
 
 namespace {
 
-const Catalog& builtin() {
-    static const Catalog catalog = [] {
-        io::CatalogOptions o;
-        o.builtin = true;
-        o.today = "2026-11-29";
-        return io::load_catalog(o);
-    }();
-    return catalog;
-}
+using gpuadvise::testing::builtin;
 
-const Gpu& gpu(const char* id) {
-    const Gpu* g = builtin().find_gpu(id);
-    INFO("GPU " << id);
-    REQUIRE(g != nullptr);
-    return *g;
-}
+const Gpu& gpu(const char* id) { return gpuadvise::testing::builtin_gpu(id); }
 
 struct Band {
     double low = 0, high = 0;
