@@ -172,7 +172,7 @@ struct FeasiblePoint {
     int gpu_count = 1;
     Plan plan = Plan::on_demand;
     double hours_per_run = 0;   // billed, with set-up (+ spot overhead)
-    double cost_per_month = 0;
+    double cost = 0;            // what the ranking reads: the cost per month, or a one-off job's cost (runs x cost per run)
     bool pareto = false;
     int rank = 0;               // 1 = the top option
 };

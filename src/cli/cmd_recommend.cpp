@@ -455,13 +455,18 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
         json["what_if_crossovers"] = crossings;
     }
     if (opt.explain || result.format == Format::html) {
-        // Every feasible option as (hours, monthly cost, pareto): the report's cost/time chart.
+        // Every feasible option as (hours, cost, pareto): the report's cost/time chart. As in
+        // recommendations[], a one-off job has cost_of_runs and a null cost_per_month, a recurring one the reverse.
+        const nlohmann::ordered_json null_cost = nullptr;
         nlohmann::ordered_json points = nlohmann::ordered_json::array();
-        for (const auto& p : rec.feasible_points)
+        for (const auto& p : rec.feasible_points) {
+            const nlohmann::ordered_json cost = round_money(p.cost);
             points.push_back({{"rank", p.rank}, {"provider", p.provider}, {"gpu", p.gpu}, {"gpu_count", p.gpu_count},
                               {"instance_type", p.instance_type}, {"region", p.region}, {"plan", to_string(p.plan)},
-                              {"hours_per_run", round_money(p.hours_per_run)}, {"cost_per_month", round_money(p.cost_per_month)},
-                              {"pareto", p.pareto}});
+                              {"hours_per_run", round_money(p.hours_per_run)},
+                              {"cost_per_month", request.one_off() ? null_cost : cost},
+                              {"cost_of_runs", request.one_off() ? cost : null_cost}, {"pareto", p.pareto}});
+        }
         json["feasible_points"] = points;
         json["feasible_points_capped"] = rec.feasible_points_capped;
     }

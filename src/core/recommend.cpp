@@ -87,7 +87,7 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
         }
         const detail::Option& o = options[ranking.order[k]];
         out.feasible_points.push_back({o.offer->provider, o.gpu->id, o.offer->instance_type, o.offer->region, o.gpu_count,
-                                       o.cost.plan, o.cost.hours_per_run, o.cost.cost_per_month, pareto[k], static_cast<int>(k + 1)});
+                                       o.cost.plan, o.cost.hours_per_run, o.cost.rank_cost, pareto[k], static_cast<int>(k + 1)});
     }
     std::vector<Candidate> ranked;
     for (std::size_t k = 0; k < ranking.order.size() && k < static_cast<std::size_t>(request.top); ++k)

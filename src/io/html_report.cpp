@@ -82,6 +82,14 @@ double num(const Json& j, const char* key) {
     return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
 }
 
+// What an option costs as the ranking reads it: its month, or a one-off job's runs (cost_of_runs).
+double ranked_cost(const Json& j) {
+    const double month = num(j, "cost_per_month");
+    return std::isfinite(month) ? month : num(j, "cost_of_runs");
+}
+
+bool one_off(const Json& json) { return get(get(json, "workload"), "one_off").is_boolean() && get(get(json, "workload"), "one_off").get<bool>(); }
+
 std::string plan_label(const std::string& json_name) { return json_name == "on_demand" ? "on-demand" : json_name; }
 
 std::string term_label(const Json& term) {
@@ -149,7 +157,9 @@ std::string cost_time_figure(const Json& json, const std::string& cur, std::stri
     c.id = "chart-cost-time";
     c.title = "Cost per month against hours per run";
     c.x_label = "hours per run (billed, estimate)";
-    c.y_label = cur + " per month";
+    const bool job = one_off(json);
+    c.title = job ? "Cost of the job against hours per run" : c.title;
+    c.y_label = cur + (job ? " for the job (one-off)" : " per month");
     c.x_from_zero = true;
     svg::Series od{"on-demand", {}, svg::Marker::circle, kBlue, "", false, false, 3.5};
     svg::Series rs{"reserved", {}, svg::Marker::square, kOrange, "", false, false, 3.5};
@@ -158,9 +168,9 @@ std::string cost_time_figure(const Json& json, const std::string& cur, std::stri
     TextTable t;
     t.title = "Chart data: every feasible option (" + std::to_string(points.size()) + " points)";
     t.columns = {{"RANK", Align::right}, {"PROVIDER"}, {"GPU x N"}, {"INSTANCE"}, {"REGION"}, {"PLAN"},
-                 {"HOURS/RUN", Align::right}, {cur + "/MONTH", Align::right}, {"PARETO"}};
+                 {"HOURS/RUN", Align::right}, {cur + (job ? "/JOB" : "/MONTH"), Align::right}, {"PARETO"}};
     for (const auto& p : points) {
-        const svg::Point pt{num(p, "hours_per_run"), num(p, "cost_per_month")};
+        const svg::Point pt{num(p, "hours_per_run"), ranked_cost(p)};
         if (!std::isfinite(pt.x) || !std::isfinite(pt.y)) continue;
         const std::string plan = str(p, "plan");
         (plan == "reserved" ? rs : plan == "spot" ? sp : od).points.push_back(pt);
@@ -173,12 +183,12 @@ std::string cost_time_figure(const Json& json, const std::string& cur, std::stri
         if (!s->points.empty()) c.series.push_back(*s);
     c.series.push_back(front);
     for (const auto& r : items(json, "recommendations")) {
-        const svg::Point pt{num(r, "hours_per_run"), num(r, "cost_per_month")};
+        const svg::Point pt{num(r, "hours_per_run"), ranked_cost(r)};
         if (std::isfinite(pt.x) && std::isfinite(pt.y)) c.labels.push_back({pt, "#" + str(r, "rank") + " " + option_name(r)});
     }
     const bool capped = json.value("feasible_points_capped", false);
     c.desc = "Each mark is one feasible option (" + std::to_string(t.rows.size()) + (capped ? ", capped" : "") +
-             "): its billed hours per run and its cost per month in " + cur + ", by pricing plan. The dashed line joins the Pareto "
+             "): its billed hours per run and " + (job ? "the cost of the job's runs" : std::string("its cost per month")) + " in " + cur + ", by pricing plan. The dashed line joins the Pareto "
              "front (no other option is both faster and cheaper); the labels are the top picks.";
     data_tables += render_table(t, "data-cost-time");
     if (capped)
@@ -287,8 +297,8 @@ std::string recommend_report(const Json& json, const TextDocument& doc) {
         const Json& r = recs[0];
         o += "<p class=\"pick\" id=\"top-pick\"><strong>Top pick: " + escape(option_name(r)) + "</strong>, " +
              escape(plan_label(str(r, "plan")) + (get(r, "term_months").is_number() ? " " + term_label(get(r, "term_months")) : "")) + ", " +
-             escape(fmt_number(num(r, "hours_per_run"), 2)) + " h per run (estimate), " + escape(fmt_number(num(r, "cost_per_month"), 2)) +
-             " " + escape(cur) + " a month; price as of " + escape(str(r, "as_of")) + ".</p>\n";
+             escape(fmt_number(num(r, "hours_per_run"), 2)) + " h per run (estimate), " + escape(fmt_number(ranked_cost(r), 2)) +
+             " " + escape(cur) + (one_off(json) ? " for the job" : " a month") + "; price as of " + escape(str(r, "as_of")) + ".</p>\n";
     }
     std::string data_tables;
     o += "<section id=\"charts\">\n<h2>Charts</h2>\n";
