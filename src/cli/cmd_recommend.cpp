@@ -509,6 +509,7 @@ io::TextDocument to_document(const RecommendResult& result) {
     doc.lead.push_back("Times and costs are estimates (bands in --json); prices carry their as-of dates.");
     io::TextTable steps_table;
     steps_table.title = "Needs analysis";
+    steps_table.role = io::TableRole::needs_analysis;
     steps_table.columns = {{"STEP"}, {"KIND"}, {"FINDING", io::Align::left, 0, true}};
     for (const auto& s : rec.steps)
         for (std::size_t i = 0; i < s.findings.size(); ++i) {
@@ -519,6 +520,7 @@ io::TextDocument to_document(const RecommendResult& result) {
         }
     doc.tables.push_back(steps_table);
     io::TextTable t;
+    t.role = io::TableRole::recommendations;
     t.title = "Recommendations (" + std::to_string(rec.ranked.size()) + " of " + std::to_string(rec.feasible) +
               " feasible options, by " + to_string(request.objective) + (request.one_off() && request.objective != Objective::time ? " per run" : "") +
               ", " + cur + ")";

@@ -277,9 +277,9 @@ std::string plans_figure(const Json& json, const std::string& cur, std::string& 
            "</figure>\n";
 }
 
-const TextTable* find_table(const TextDocument& doc, std::string_view title_start) {
+const TextTable* find_table(const TextDocument& doc, TableRole role) {
     for (const auto& t : doc.tables)
-        if (t.title.rfind(title_start, 0) == 0) return &t;
+        if (t.role == role) return &t;
     return nullptr;
 }
 
@@ -305,9 +305,9 @@ std::string recommend_report(const Json& json, const TextDocument& doc) {
     if (!items(json, "feasible_points").empty()) o += cost_time_figure(json, cur, data_tables);
     if (!items(json, "what_if").empty()) o += plans_figure(json, cur, data_tables);
     o += "</section>\n";
-    if (const TextTable* t = find_table(doc, "Recommendations"))
+    if (const TextTable* t = find_table(doc, TableRole::recommendations))
         o += "<section id=\"options\">\n<h2>Ranked options</h2>\n" + render_table(*t, "ranked-options", 0) + "</section>\n";
-    if (const TextTable* t = find_table(doc, "Needs analysis"))
+    if (const TextTable* t = find_table(doc, TableRole::needs_analysis))
         o += "<section id=\"steps\">\n<h2>The four steps</h2>\n" + render_table(*t, "needs-analysis") + "</section>\n";
     o += "<section id=\"warnings\">\n<h2>Warnings and price dates</h2>\n";
     std::vector<std::string> warnings;

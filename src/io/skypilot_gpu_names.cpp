@@ -18,7 +18,6 @@ constexpr std::string_view kNotGpuPrefixes[] = {"tpu", "inferentia", "trainium",
 // L40S 45 GiB of "48 GB", B200 179 GiB of 180/192 GB.
 constexpr double kMemoryTolerance = 0.10;
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 std::vector<std::string> split_name(std::string_view name) {
     std::vector<std::string> tokens;
@@ -54,7 +53,7 @@ NameParts parse_name(std::string_view accelerator) {
     NameParts parts;
     for (const std::string& t : split_name(accelerator)) {
         if (auto mem = memory_token(t)) parts.memory_gb = mem;
-        else if (starts_with(t, "sxm") || t == "mega") parts.form_factor = "sxm";  // a3-megagpu: H100 SXM
+        else if (t.starts_with("sxm") || t == "mega") parts.form_factor = "sxm";  // a3-megagpu: H100 SXM
         else if (t == "pcie") parts.form_factor = "pcie";
         else if (t == "nvlink" || t == "ws" || t == "wk") continue;  // says nothing about the variant
         else parts.base += t;
@@ -114,9 +113,9 @@ std::string form_factor_hint(std::string_view provider, std::string_view machine
     // AWS P-family instances carry SXM modules with NVLink (aws.amazon.com/ec2/instance-types/p4, /p5).
     if (provider == "aws")
         for (std::string_view p : {"p3.", "p3dn.", "p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-"})
-            if (starts_with(m, p)) return "sxm";
+            if (m.starts_with(p)) return "sxm";
     // GCP accelerator-optimised machines (A2, A3, A4) are SXM/HGX boards (cloud.google.com/compute/docs/gpus).
-    if (provider == "gcp" && (starts_with(m, "a2-") || starts_with(m, "a3-") || starts_with(m, "a4-"))) return "sxm";
+    if (provider == "gcp" && (m.starts_with("a2-") || m.starts_with("a3-") || m.starts_with("a4-"))) return "sxm";
     // OCI's 8-GPU bare-metal A100/H100/H200 shapes are HGX boards with NVLink/NVSwitch
     // (docs.oracle.com/en-us/iaas/Content/Compute/References/computeshapes.htm, "Bare Metal Shapes - GPU").
     if (provider == "oci")
@@ -158,7 +157,7 @@ bool SkypilotGpuMapper::may_name_a_gpu(std::string_view name) const {
     const std::string folded = fold_name(name);
     if (known_names_.count(folded)) return true;
     for (const auto& family : folded_families_)
-        if (starts_with(folded, family)) return true;
+        if (folded.starts_with(family)) return true;
     return false;
 }
 
@@ -179,7 +178,7 @@ GpuMapping SkypilotGpuMapper::resolve(std::string_view accelerator, std::string_
                                       const GpuInfoFacts& info, double accelerator_count) const {
     const std::string folded = fold_name(accelerator);
     for (std::string_view p : kNotGpuPrefixes)
-        if (starts_with(folded, p)) {
+        if (folded.starts_with(p)) {
             std::string kind = p == "tpu" ? "TPU" : p == "inferentia" ? "Inferentia" : p == "trainium" ? "Trainium" : "not CUDA";
             return {"", "not a GPU (" + kind + ")", ""};
         }

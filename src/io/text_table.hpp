@@ -25,8 +25,13 @@ struct Column {
     bool wrap = false;
 };
 
+// Which table of a document this is, for renderers that place a table by what it holds (the HTML
+// report), not by its printed title.
+enum class TableRole { other, needs_analysis, recommendations };
+
 struct TextTable {
     std::string title;  // printed above the table (not in CSV)
+    TableRole role = TableRole::other;
     std::vector<Column> columns;
     std::vector<std::vector<std::string>> rows;
 };
