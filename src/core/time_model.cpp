@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/workload.hpp"
@@ -117,6 +119,25 @@ SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const
     s.band_low = measured / hi / kMeasuredBand;
     s.band_high = measured / lo * kMeasuredBand;
     return s;
+}
+
+const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_batch, bool checkpointing) {
+    const auto key = std::make_tuple(&gpu, p, micro_batch, checkpointing);
+    if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    Workload x = workload_;
+    x.grad_checkpointing = checkpointing;
+    SingleGpuSpeed s = single_gpu_speed(catalog_, x, gpu, p);
+    if (micro_batch != workload_.batch_size && s.samples_per_s > 0) {
+        const double at_job = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
+        x.batch_size = micro_batch;
+        const double at_micro = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
+        if (at_job > 0 && at_micro > 0) {
+            const double factor = at_micro / at_job;
+            s.samples_per_s *= factor;
+            s.utilisation *= factor;
+        }
+    }
+    return cache_.emplace(key, std::move(s)).first->second;
 }
 
 }  // namespace gpuadvise
