@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
@@ -236,6 +237,8 @@ private:
     const Catalog& catalog_;
     const Workload& workload_;
     std::map<std::tuple<const Gpu*, Precision, int, bool>, SingleGpuSpeed> cache_;  // entries never move
+    // The calibration points of the workload's model per GPU and precision (read once per GPU model).
+    std::map<std::pair<const Gpu*, Precision>, std::vector<const CalibrationPoint*>> points_;
 };
 
 // Bandwidth of the links a layout uses, GB/s per GPU (§3d): inside a node (NVLink/NVSwitch or PCIe)
