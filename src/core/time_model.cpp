@@ -142,22 +142,30 @@ SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const
 const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_batch, bool checkpointing) {
     const auto key = std::make_tuple(&gpu, p, micro_batch, checkpointing);
     if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    if (micro_batch != workload_.batch_size) {
+        // Another micro-batch: the speed at the job's own batch (an entry of its own, computed once
+        // for all micro-batches), scaled by the model's ratio between the two.
+        SingleGpuSpeed s = get(gpu, p, workload_.batch_size, checkpointing);
+        if (s.samples_per_s > 0) {
+            Workload x = workload_;
+            x.grad_checkpointing = checkpointing;
+            const double at_job = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
+            x.batch_size = micro_batch;
+            const double at_micro = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
+            if (at_job > 0 && at_micro > 0) {
+                const double factor = at_micro / at_job;
+                s.samples_per_s *= factor;
+                s.utilisation *= factor;
+            }
+        }
+        return cache_.emplace(key, std::move(s)).first->second;
+    }
     auto points = points_.find({&gpu, p});
     if (points == points_.end()) points = points_.emplace(std::make_pair(&gpu, p), calibration_points(catalog_, workload_, gpu, p)).first;
     Workload x = workload_;
     x.grad_checkpointing = checkpointing;
-    SingleGpuSpeed s = measured_or_modelled(x, gpu, p, points->second);  // = single_gpu_speed(catalog_, x, gpu, p)
-    if (micro_batch != workload_.batch_size && s.samples_per_s > 0) {
-        const double at_job = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
-        x.batch_size = micro_batch;
-        const double at_micro = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
-        if (at_job > 0 && at_micro > 0) {
-            const double factor = at_micro / at_job;
-            s.samples_per_s *= factor;
-            s.utilisation *= factor;
-        }
-    }
-    return cache_.emplace(key, std::move(s)).first->second;
+    // = single_gpu_speed(catalog_, x, gpu, p), with the points found once per GPU and precision
+    return cache_.emplace(key, measured_or_modelled(x, gpu, p, points->second)).first->second;
 }
 
 }  // namespace gpuadvise

@@ -136,6 +136,14 @@ TEST_CASE("speed table: a hit returns the fresh computation; each key part has i
     CHECK(fresh(a100, Precision::bf16, 8, false).basis == TimeBasis::measured);
     CHECK(fresh(h100, Precision::bf16, 24, false).basis == TimeBasis::estimated);
 
+    // At the job's own batch an entry is single_gpu_speed itself.
+    for (bool ckpt : {false, true})
+        for (const Gpu* g : {&a100, &h100}) {
+            Workload x = w;
+            x.grad_checkpointing = ckpt;
+            check_same(fresh(*g, Precision::bf16, w.batch_size, ckpt), single_gpu_speed(c, x, *g, Precision::bf16));
+        }
+
     SpeedTable shared(c, w);
     for (int pass = 0; pass < 2; ++pass)
         for (std::size_t i = 0; i < keys.size(); ++i) {
