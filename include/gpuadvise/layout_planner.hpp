@@ -35,6 +35,9 @@ struct PlannedLayout {
 // when none fits, the one needing the least memory per GPU (fits = false).
 PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node,
                           const LinkSpec& link);
+// The same, reading single-GPU speeds through `speeds` (its catalog and workload): the result is
+// the same as planning with a fresh table.
+PlannedLayout plan_layout(SpeedTable& speeds, const Gpu& gpu, Precision p, int gpus_per_node, const LinkSpec& link);
 
 // Whether any layout fits in memory (no timing: cheap), for the minimum-count search.
 bool any_layout_fits(const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node, int nodes);

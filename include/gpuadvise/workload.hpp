@@ -3,9 +3,12 @@
 // Everything here is an estimate; Workload::assumptions lists every default that was filled in.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "gpuadvise/catalog.hpp"
@@ -183,6 +186,9 @@ struct Estimate {
 // layout that fits (within the workload's pins) and time, memory and serving figures follow from it.
 Estimate estimate_job(const Catalog& catalog, const Workload& workload, const Gpu& gpu, int gpus_per_node,
                       const LinkSpec& link = {});
+// The same, reading single-GPU speeds through `speeds` (its catalog and workload).
+class SpeedTable;
+Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, const LinkSpec& link = {});
 // True when a CPU would do the job: small in compute, memory and parameters (policy cpu_max_flops,
 // cpu_max_memory_gb, cpu_max_params) and not a decoder LLM. The estimate's note and step 1 both ask it.
 bool cpu_would_do(const Workload& workload, const Estimate& estimate, const Policy& policy);
@@ -211,6 +217,29 @@ SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const
                                 bool use_measurements = true);
 // Training FLOPs (3 x forward, 4 x with full recompute) or inference FLOPs per sample.
 double flops_per_sample(const Workload& w);
+
+// Single-GPU speeds of one workload on one catalog, as the layout planner reads them: the speed at
+// the job's own per-GPU batch (a measurement where one exists) with `checkpointing` set, scaled to
+// another micro-batch by the model's ratio between the two. Keyed on (GPU, precision, micro-batch,
+// checkpointing): single_gpu_speed reads only those, the workload and the catalog's calibration
+// points, never the GPU count, the nodes or the network, so one table serves every plan of a run
+// (recommend plans the same GPU model for many counts and offers). The table holds references: the
+// catalog and the workload must outlive it unchanged; a different workload needs its own table.
+class SpeedTable {
+public:
+    SpeedTable(const Catalog& catalog, const Workload& workload) : catalog_(catalog), workload_(workload) {}
+    const SingleGpuSpeed& get(const Gpu& gpu, Precision p, int micro_batch, bool checkpointing);
+    const Catalog& catalog() const { return catalog_; }
+    const Workload& workload() const { return workload_; }
+    std::size_t size() const { return cache_.size(); }  // entries computed so far (for tests)
+
+private:
+    const Catalog& catalog_;
+    const Workload& workload_;
+    std::map<std::tuple<const Gpu*, Precision, int, bool>, SingleGpuSpeed> cache_;  // entries never move
+    // The calibration points of the workload's model per GPU and precision (read once per GPU model).
+    std::map<std::pair<const Gpu*, Precision>, std::vector<const CalibrationPoint*>> points_;
+};
 
 // Bandwidth of the links a layout uses, GB/s per GPU (§3d): inside a node (NVLink/NVSwitch or PCIe)
 // and between nodes (the node's network shared by its GPUs).

@@ -75,6 +75,13 @@ Precision resolve_precision(const Workload& w, const Gpu& gpu) {
 }
 
 Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu, int gpus_per_node, const LinkSpec& link) {
+    SpeedTable speeds(catalog, w);
+    return estimate_job(speeds, gpu, gpus_per_node, link);
+}
+
+Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, const LinkSpec& link) {
+    const Catalog& catalog = speeds.catalog();
+    const Workload& w = speeds.workload();
     Estimate e;
     e.gpu = &gpu;
     e.config.nodes = std::max(1, link.nodes);
@@ -93,7 +100,7 @@ Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu,
         return e;
     }
     const int n = e.gpu_count;
-    const PlannedLayout plan = plan_layout(catalog, w, gpu, e.precision, e.config.gpus_per_node, e.config.network);
+    const PlannedLayout plan = plan_layout(speeds, gpu, e.precision, e.config.gpus_per_node, e.config.network);
     e.config.layout = plan.layout;
     e.memory = plan.memory;
     e.memory_required_gb = e.memory.total_gb();

@@ -125,41 +125,42 @@ double matmul_efficiency(const Workload& w) {
     return eff;
 }
 
-// Single-GPU speed at a micro-batch and checkpointing setting, cached per planning call.
+// The single-GPU speeds of one planning call (one GPU model and precision), read through the
+// run's SpeedTable. A plan asks for a dozen (micro-batch, checkpointing) pairs over a hundred times
+// each, so it remembers the table's entries (which never move) in a short list scanned in order.
 class SpeedCache {
 public:
-    SpeedCache(const Catalog& c, const Workload& w, const Gpu& g, Precision p) : catalog_(c), w_(w), gpu_(g), p_(p) {}
-    // The speed at the job's own per-GPU batch (a measurement where one exists), scaled to another
-    // micro-batch by the model's ratio between the two.
+    SpeedCache(SpeedTable& table, const Gpu& g, Precision p) : table_(table), gpu_(g), p_(p) {}
     const SingleGpuSpeed& get(int micro_batch, bool checkpointing) {
-        auto key = std::make_pair(micro_batch, checkpointing);
-        auto it = cache_.find(key);
-        if (it != cache_.end()) return it->second;
-        Workload x = w_;
-        x.grad_checkpointing = checkpointing;
-        SingleGpuSpeed s = single_gpu_speed(catalog_, x, gpu_, p_);
-        if (micro_batch != w_.batch_size && s.samples_per_s > 0) {
-            const double at_job = single_gpu_speed(catalog_, x, gpu_, p_, false).samples_per_s;
-            x.batch_size = micro_batch;
-            const double at_micro = single_gpu_speed(catalog_, x, gpu_, p_, false).samples_per_s;
-            if (at_job > 0 && at_micro > 0) {
-                const double factor = at_micro / at_job;
-                s.samples_per_s *= factor;
-                s.utilisation *= factor;
-            }
-        }
-        return cache_.emplace(key, s).first->second;
+        for (const Seen& s : seen_)
+            if (s.micro_batch == micro_batch && s.checkpointing == checkpointing) return *s.speed;
+        const SingleGpuSpeed& speed = table_.get(gpu_, p_, micro_batch, checkpointing);
+        seen_.push_back({micro_batch, checkpointing, &speed});
+        return speed;
     }
 
 private:
-    const Catalog& catalog_;
-    const Workload& w_;
+    struct Seen {
+        int micro_batch;
+        bool checkpointing;
+        const SingleGpuSpeed* speed;
+    };
+    SpeedTable& table_;
     const Gpu& gpu_;
     Precision p_;
-    std::map<std::pair<int, bool>, SingleGpuSpeed> cache_;
+    std::vector<Seen> seen_;
 };
 
-// Training step time of one layout.
+// Where a layout's time comes from (a measurement or the model) and its band: the single-GPU
+// speed's. Copied for the chosen layout only (a string per timed layout was a tenth of a plan).
+void set_basis(LayoutTiming& t, const SingleGpuSpeed& sp) {
+    t.basis = sp.basis;
+    t.basis_detail = sp.basis_detail;
+    t.band_low = sp.band_low;
+    t.band_high = sp.band_high;
+}
+
+// Training step time of one layout (its basis: set_basis, for the layout chosen).
 LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l, int gpus_per_node,
                              int nodes, const Links& links, SpeedCache& speeds) {
     LayoutTiming t;
@@ -229,10 +230,6 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     t.samples_per_s = l.global_batch() / t.step_s;
     const double peak = gpu.tflops.at(p).value_or(0) * 1e12;
     t.utilisation = peak > 0 ? t.samples_per_s * flops_per_sample(w) / (total * peak) : 0;
-    t.basis = sp.basis;
-    t.basis_detail = sp.basis_detail;
-    t.band_low = sp.band_low;
-    t.band_high = sp.band_high;
     return t;
 }
 
@@ -461,6 +458,13 @@ std::optional<int> minimum_gpus(const Workload& w, const Gpu& gpu, Precision p, 
 
 PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node,
                           const LinkSpec& link) {
+    SpeedTable speeds(catalog, w);
+    return plan_layout(speeds, gpu, p, gpus_per_node, link);
+}
+
+PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gpus_per_node, const LinkSpec& link) {
+    const Catalog& catalog = table.catalog();
+    const Workload& w = table.workload();
     const int nodes = std::max(1, link.nodes);
     const int total = gpus_per_node * nodes;
     const Links links = resolve_links(gpu, link);
@@ -475,7 +479,7 @@ PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& 
     };
     if (!w.is_training()) {
         const Choices c = layout_choices(w, gpus_per_node, total, links);
-        SpeedCache speeds(catalog, w, gpu, p);
+        SpeedCache speeds(table, gpu, p);
         for (int tp : c.tensor) {
             if (tp > gpus_per_node || gpus_per_node % tp != 0) continue;
             for (int pp : pipeline_choices(w, total / tp, true)) {
@@ -506,17 +510,14 @@ PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& 
                     x.timing.step_s = x.timing.samples_per_s > 0 ? w.batch_size * x.layout.data / x.timing.samples_per_s : 0;
                     x.timing.compute_s = x.timing.step_s;
                     x.timing.utilisation = sp.utilisation;
-                    x.timing.basis = sp.basis;
-                    x.timing.basis_detail = sp.basis_detail;
-                    x.timing.band_low = sp.band_low;
-                    x.timing.band_high = sp.band_high;
+                    set_basis(x.timing, sp);
                 }
                 consider(std::move(x));
             }
         }
         return best;
     }
-    SpeedCache speeds(catalog, w, gpu, p);
+    SpeedCache speeds(table, gpu, p);
     for_each_training_layout(w, gpus_per_node, total, links, [&](const Parallelism& l) {
         PlannedLayout x;
         x.layout = l;
@@ -537,6 +538,10 @@ PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& 
     // A job that fits nowhere at this count still gets the time of its least-memory layout (what
     // it would take with more memory), for comparison.
     if (!best.fits) best.timing = training_timing(w, gpu, p, best.layout, gpus_per_node, nodes, links, speeds);
+    // The chosen layout was timed (above, or in the loop when it fits); training_timing leaves a
+    // layout without a speed untimed, and so without a basis.
+    if (const SingleGpuSpeed& sp = speeds.get(best.layout.micro_batch, best.layout.checkpointing); sp.samples_per_s > 0)
+        set_basis(best.timing, sp);
     return best;
 }
 

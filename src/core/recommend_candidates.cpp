@@ -20,7 +20,7 @@ namespace gpuadvise::detail {
 const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec& link) {
     auto key = std::make_tuple(&gpu, gpu_count, link.nodes, link.inter_node_gbps);
     auto it = cache_.find(key);
-    if (it == cache_.end()) it = cache_.emplace(key, estimate_job(catalog_, workload_, gpu, gpu_count, link)).first;
+    if (it == cache_.end()) it = cache_.emplace(key, estimate_job(speeds_, gpu, gpu_count, link)).first;
     return it->second;
 }
 

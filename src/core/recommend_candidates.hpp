@@ -19,14 +19,13 @@ namespace gpuadvise::detail {
 // Estimates are costly enough to cache per (GPU, GPUs per node, nodes, network). Entries never move.
 class EstimateCache {
 public:
-    EstimateCache(const Catalog& catalog, const Workload& workload) : catalog_(catalog), workload_(workload) {}
+    EstimateCache(const Catalog& catalog, const Workload& workload) : speeds_(catalog, workload) {}
     const Estimate& get(const Gpu& gpu, int gpu_count, const LinkSpec& link);
     // GPUs of this model the job needs at least (memory, best layout); 0 when it does not fit at any count.
     int min_gpus(const Gpu& gpu);
 
 private:
-    const Catalog& catalog_;
-    const Workload& workload_;
+    SpeedTable speeds_;  // single-GPU speeds, shared by every count and network of a GPU model
     std::map<std::tuple<const Gpu*, int, int, double>, Estimate> cache_;
 };
 

@@ -13,11 +13,14 @@ std::string to_lower(std::string_view s) {
     return out;
 }
 
+namespace {
+// std::tolower in the "C" locale, which gpuadvise never changes (no setlocale), without its call.
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+}  // namespace
+
 bool iequals(std::string_view a, std::string_view b) {
     return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
+           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return x == y || ascii_lower(x) == ascii_lower(y); });
 }
 
 std::string fold_name(std::string_view s) {
@@ -29,10 +32,6 @@ std::string fold_name(std::string_view s) {
     }
     return out;
 }
-
-namespace {
-char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-}  // namespace
 
 bool same_folded_name(std::string_view a, std::string_view b) {
     if (a == b) return true;

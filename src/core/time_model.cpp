@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "gpuadvise/text.hpp"
 #include "gpuadvise/workload.hpp"
@@ -74,17 +76,29 @@ static SingleGpuSpeed modelled_speed(const Workload& w, const Gpu& gpu, Precisio
     return s;
 }
 
-SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p,
-                                bool use_measurements) {
+// The calibration points that measure the workload's model on one `gpu` at precision p, in
+// catalog order.
+static std::vector<const CalibrationPoint*> calibration_points(const Catalog& catalog, const Workload& w, const Gpu& gpu,
+                                                                Precision p) {
+    std::vector<const CalibrationPoint*> out;
+    for (const auto& c : catalog.calibration)
+        if (c.model == w.model_id && names_gpu(c.gpu, gpu) && c.gpu_count == 1 && c.matches(p)) out.push_back(&c);
+    return out;
+}
+
+// The modelled speed, replaced by what `points` (calibration_points of this model, GPU and
+// precision) measured, for a training job of a preset.
+static SingleGpuSpeed measured_or_modelled(const Workload& w, const Gpu& gpu, Precision p,
+                                           const std::vector<const CalibrationPoint*>& points) {
     SingleGpuSpeed s = modelled_speed(w, gpu, p);
-    if (!use_measurements || !w.is_training() || !w.preset || s.samples_per_s <= 0) return s;
+    if (!w.is_training() || !w.preset || s.samples_per_s <= 0) return s;
     // Geometric mean of the matching measurements, each scaled by the model's ratio between this
     // job's input and the measured one (sequence length, image size, batch).
     double log_sum = 0, lo = 0, hi = 0;
     int count = 0;
     std::vector<std::string> sources;
-    for (const auto& c : catalog.calibration) {
-        if (c.model != w.model_id || !names_gpu(c.gpu, gpu) || c.gpu_count != 1 || !c.matches(p)) continue;
+    for (const CalibrationPoint* point : points) {
+        const CalibrationPoint& c = *point;
         Workload at = w;
         at.task = Task::train;
         if (c.seq_len > 0 && at.shape.patch_size == 0) at.seq_len = c.seq_len;
@@ -117,6 +131,41 @@ SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const
     s.band_low = measured / hi / kMeasuredBand;
     s.band_high = measured / lo * kMeasuredBand;
     return s;
+}
+
+SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p,
+                                bool use_measurements) {
+    if (!use_measurements || !w.is_training() || !w.preset) return modelled_speed(w, gpu, p);
+    return measured_or_modelled(w, gpu, p, calibration_points(catalog, w, gpu, p));
+}
+
+const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_batch, bool checkpointing) {
+    const auto key = std::make_tuple(&gpu, p, micro_batch, checkpointing);
+    if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    if (micro_batch != workload_.batch_size) {
+        // Another micro-batch: the speed at the job's own batch (an entry of its own, computed once
+        // for all micro-batches), scaled by the model's ratio between the two.
+        SingleGpuSpeed s = get(gpu, p, workload_.batch_size, checkpointing);
+        if (s.samples_per_s > 0) {
+            Workload x = workload_;
+            x.grad_checkpointing = checkpointing;
+            const double at_job = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
+            x.batch_size = micro_batch;
+            const double at_micro = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
+            if (at_job > 0 && at_micro > 0) {
+                const double factor = at_micro / at_job;
+                s.samples_per_s *= factor;
+                s.utilisation *= factor;
+            }
+        }
+        return cache_.emplace(key, std::move(s)).first->second;
+    }
+    auto points = points_.find({&gpu, p});
+    if (points == points_.end()) points = points_.emplace(std::make_pair(&gpu, p), calibration_points(catalog_, workload_, gpu, p)).first;
+    Workload x = workload_;
+    x.grad_checkpointing = checkpointing;
+    // = single_gpu_speed(catalog_, x, gpu, p), with the points found once per GPU and precision
+    return cache_.emplace(key, measured_or_modelled(x, gpu, p, points->second)).first->second;
 }
 
 }  // namespace gpuadvise

@@ -3,6 +3,9 @@
 // core stays standard-library only (they sit in the structs' namespaces for cereal's lookup).
 // Each aggregate's member count is checked at compile time: a new member fails the build until
 // its serialize function (and the round-trip test) list it.
+#include <algorithm>
+#include <array>
+#include <cstring>
 #include <cereal/archives/binary.hpp>
 #include <cereal/types/map.hpp>
 #include <cereal/types/optional.hpp>
@@ -39,14 +42,25 @@ template <class Archive>
 void save(Archive& ar, const SharedText& x) {
     ar(x.str());
 }
+// Reading reuses one buffer (no allocation per row) and looks first among the last few texts read
+// (a row's provider, currency, date and source are those of the row before) before hashing.
 template <class Archive>
 void load(Archive& ar, SharedText& x) {
-    std::string text;
+    thread_local std::string text;
     ar(text);
+    thread_local std::array<SharedText, 8> recent;
+    thread_local std::size_t next = 0;
+    for (const SharedText& r : recent)
+        if (r.str() == text) {
+            x = r;
+            return;
+        }
     thread_local std::unordered_map<std::string, SharedText> seen;
     auto it = seen.find(text);
     if (it == seen.end()) it = seen.emplace(text, SharedText(text)).first;
     x = it->second;
+    recent[next] = x;
+    next = (next + 1) % recent.size();
 }
 
 #define GPUADVISE_MEMBERS(T, n) \
@@ -263,6 +277,17 @@ public:
         setg(begin, begin, begin + bytes.size());
     }
     std::size_t remaining() const { return static_cast<std::size_t>(egptr() - gptr()); }
+
+protected:
+    // cereal reads every field through sgetn; the whole input is one buffer, so a read is a copy
+    // (std::streambuf's general loop, made for refilling buffers, was a third of the snapshot read).
+    std::streamsize xsgetn(char* out, std::streamsize n) override {
+        const std::streamsize count = std::min<std::streamsize>(n, egptr() - gptr());
+        if (count <= 0) return 0;
+        std::memcpy(out, gptr(), static_cast<std::size_t>(count));
+        setg(eback(), gptr() + count, egptr());
+        return count;
+    }
 };
 
 }  // namespace
