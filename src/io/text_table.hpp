@@ -31,9 +31,9 @@ enum class TableRole { other, needs_analysis, recommendations };
 
 struct TextTable {
     std::string title;  // printed above the table (not in CSV)
-    TableRole role = TableRole::other;
     std::vector<Column> columns;
     std::vector<std::vector<std::string>> rows;
+    TableRole role = TableRole::other;
 };
 
 struct TextDocument {

@@ -85,6 +85,7 @@ LAST_MODIFIED = email.utils.formatdate(time.time() - 3600, usegmt=True)
 LOG = []  # (path, if-none-match, if-modified-since, status)
 LOCK = threading.Lock()
 STALL = threading.Event()
+STALLED = threading.Event()  # set when a stalled request has arrived
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -122,7 +123,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
             return self.send(200, body[: len(body) // 2], length=len(body))
         if faulty and fault == "stall":
-            STALL.wait(10)
+            STALLED.set()  # the client is past its cache lock and waiting on us
+            STALL.wait(60)
             return self.send(200, FILES[path].encode())
         if path not in FILES:
             return self.send(404, b"not found\n", "text/plain")
@@ -291,9 +293,12 @@ def main():
         # Two updates at once: the second finds the lock held and exits 1 without touching the cache.
         before = tree_state(cache)
         os.environ["FIXTURE_FAULT"] = "stall"
-        first = subprocess.Popen([binary, "catalog", "update", "aws", "--skypilot-url", base, "--timeout", "3"],
+        # The first holds the lock while its download stalls; the second starts only once the stalled
+        # request has reached the server (no sleep: under a loaded sanitizer build a start takes seconds).
+        STALLED.clear()
+        first = subprocess.Popen([binary, "catalog", "update", "aws", "--skypilot-url", base, "--timeout", "60"],
                                  env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(0.7)
+        check(STALLED.wait(60), "lock held: the first update reached the server")
         p = subprocess.run([binary, "catalog", "update", "lambda", "--skypilot-url", base], env=env(),
                            capture_output=True, text=True, timeout=60)
         STALL.set()
