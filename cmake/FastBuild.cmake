@@ -4,7 +4,7 @@
 # as files are added: two files of a unity target must not define the same name at namespace scope, in
 # an anonymous namespace too. Rename a clash, or mark the file with
 # set_source_files_properties(FILE PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON). The core (engine code,
-# cheap to compile) and the tests (many file-local helpers of the same name) are not unity targets.
+# cheap to compile) is not a unity target.
 #
 # No precompiled headers: measured on a fresh build (docs/performance.md), GCC 12 loading the ~100 MB
 # .gch of CLI11 + nlohmann/json + Catch2 took longer than parsing them (a test file 13.4 s with it, 9.2 s

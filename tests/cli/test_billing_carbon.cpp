@@ -11,6 +11,9 @@
 
 #include "run_cli.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace cli_test_billing_carbon {
+
 namespace {
 
 using Result = gpuadvise::testing::CliResult;
@@ -95,3 +98,5 @@ TEST_CASE("carbon: --objective carbon picks the low-carbon region within the cos
     CHECK(tight.json["recommendations"][0]["region"] == "us-central1");
     CHECK(tight.json["workload"]["max_cost_increase"].get<double>() == Approx(0.01));
 }
+
+}  // namespace cli_test_billing_carbon

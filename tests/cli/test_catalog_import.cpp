@@ -9,6 +9,9 @@
 
 #include "cli/app.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace cli_test_catalog_import {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -60,3 +63,5 @@ TEST_CASE("catalog import writes a loadable catalog and never overwrites without
     CHECK(fs::exists(dir / fs::read_symlink(out) / ".gpuadvise-import"));
     fs::remove_all(dir);
 }
+
+}  // namespace cli_test_catalog_import

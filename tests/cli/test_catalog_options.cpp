@@ -6,6 +6,9 @@
 
 #include "cli/context.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace cli_test_catalog_options {
+
 using namespace gpuadvise;
 
 TEST_CASE("every command's catalog options: built-in, GPUADVISE_CATALOG, --catalog, then extra files", "[cli]") {
@@ -26,3 +29,5 @@ TEST_CASE("every command's catalog options: built-in, GPUADVISE_CATALOG, --catal
     CHECK_FALSE(bare.builtin);
     CHECK(bare.files == std::vector<std::string>{"c.yaml"});
 }
+
+}  // namespace cli_test_catalog_options

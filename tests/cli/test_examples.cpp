@@ -9,6 +9,9 @@
 
 #include "cli/app.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace cli_test_examples {
+
 namespace {
 
 nlohmann::json run_json(std::vector<std::string> args) {
@@ -66,3 +69,5 @@ TEST_CASE("the include-examples flag brings the example providers back, marked",
         if (o["provider"] == "provider-c") listed = o["example"] == true;
     CHECK(listed);
 }
+
+}  // namespace cli_test_examples

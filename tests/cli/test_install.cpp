@@ -13,6 +13,9 @@
 
 #include "cli/app.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace cli_test_install {
+
 namespace {
 
 struct Run {
@@ -147,3 +150,5 @@ TEST_CASE("a bad configuration value is a located error, exit 1, for any command
     Run c = run({"completion", "bash"});  // the scripts never depend on it
     CHECK(c.exit == 0);
 }
+
+}  // namespace cli_test_install

@@ -12,6 +12,9 @@
 
 #include "cli/app.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace cli_test_option_values {
+
 namespace {
 
 int run(std::vector<std::string> args, std::string& err_text) {
@@ -60,3 +63,5 @@ TEST_CASE("a file name that is not UTF-8 does not break JSON output", "[cli]") {
     CHECK(out.str().find("caf\xef\xbf\xbd.yaml") != std::string::npos);  // U+FFFD in place of the byte
     fs::remove_all(dir);
 }
+
+}  // namespace cli_test_option_values

@@ -9,6 +9,9 @@
 
 #include "cli/app.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace cli_test_plans {
+
 namespace {
 
 nlohmann::json run_json(std::vector<std::string> args) {
@@ -145,3 +148,5 @@ TEST_CASE("offers --plan reserved-1y: GCP g2 machines with their 1-year price an
         CHECK(o["price_per_hour_converted"].get<double>() == Approx(one_year / 730).epsilon(1e-3));
     }
 }
+
+}  // namespace cli_test_plans

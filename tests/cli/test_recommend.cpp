@@ -11,6 +11,9 @@
 
 #include "run_cli.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace cli_test_recommend {
+
 namespace {
 
 using Result = gpuadvise::testing::CliResult;
@@ -198,3 +201,5 @@ TEST_CASE("the number of feasible options does not depend on --currency", "[cli]
     CHECK(counts.size() == 2);  // one count per model, whatever the currency
     CHECK(counts.count(2) == 1);  // the two regions' prices differ: two options, never merged
 }
+
+}  // namespace cli_test_recommend

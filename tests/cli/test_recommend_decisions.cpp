@@ -12,6 +12,9 @@
 
 #include "run_cli.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace cli_test_recommend_decisions {
+
 namespace {
 
 using Result = gpuadvise::testing::CliResult;
@@ -190,3 +193,5 @@ TEST_CASE("the top option says why it wins; the table shows the instance and hos
     CHECK(text.out.find("INSTANCE") != std::string::npos);
     CHECK(text.out.find("Why #1: cheapest for this workload's") != std::string::npos);
 }
+
+}  // namespace cli_test_recommend_decisions

@@ -9,6 +9,9 @@
 
 #include "cli/app.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace cli_test_recommend_layouts {
+
 namespace {
 
 struct Result {
@@ -97,3 +100,5 @@ TEST_CASE("recommend --task inference ranks by cost per million output tokens at
     Result d = run({"recommend", "--model", "llama-2-7b", "--task", "inference", "--requests-per-day", "10000", "--top", "1"});
     REQUIRE(d.exit == 0);
 }
+
+}  // namespace cli_test_recommend_layouts

@@ -9,6 +9,9 @@
 #include "io/catalog_loader.hpp"
 #include "io/catalog_sections.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_carbon_data {
+
 using namespace gpuadvise;
 
 namespace {
@@ -90,3 +93,5 @@ TEST_CASE("carbon and billing keys: values are read, mistakes are located", "[io
     REQUIRE(m.size() == 1);
     CHECK(m[0] == "t.yaml:2:5: error: providers[0]: missing required key 'pue_source'");
 }
+
+}  // namespace io_test_carbon_data

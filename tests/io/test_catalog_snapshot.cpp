@@ -10,6 +10,9 @@
 #include "gpuadvise/errors.hpp"
 #include "io/builtin_catalog.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_catalog_snapshot {
+
 using namespace gpuadvise;
 namespace fs = std::filesystem;
 
@@ -246,3 +249,5 @@ providers:
         CHECK_FALSE(compare_both_ways(options));
     }
 }
+
+}  // namespace io_test_catalog_snapshot

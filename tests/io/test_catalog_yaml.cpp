@@ -6,6 +6,9 @@
 #include "io/catalog_sections.hpp"
 #include "gpuadvise/layout_planner.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_catalog_yaml {
+
 using namespace gpuadvise;
 
 namespace {
@@ -130,3 +133,5 @@ TEST_CASE("a bad instance network is a located error", "[io]") {
                     "Ethernet") != std::string::npos);
     CHECK(errors_of("instance_networks:\n  - {provider: aws, instance_type: p5, gbps: 100, kind: EFA}\n").size() == 1);
 }
+
+}  // namespace io_test_catalog_yaml

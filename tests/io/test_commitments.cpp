@@ -10,6 +10,9 @@
 #include "io/catalog_sections.hpp"
 #include "io/commitment_tables.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_commitments {
+
 using namespace gpuadvise;
 
 namespace {
@@ -223,3 +226,5 @@ TEST_CASE("the built-in catalog: GCP a2 1-year prices, g2 machines, Hyperstack r
             CHECK(o.commitments[0].price_per_month == *o.reserved_per_month);
         }
 }
+
+}  // namespace io_test_commitments

@@ -6,6 +6,9 @@
 #include "io/catalog_loader.hpp"
 #include "io/catalog_sections.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_compat_yaml {
+
 using namespace gpuadvise;
 
 TEST_CASE("built-in compat tables: every release's wheels have architectures and a driver", "[io]") {
@@ -102,3 +105,5 @@ compat:
     REQUIRE(diags.error_count() == 1);
     CHECK(format_diagnostic(diags.all()[0]).find("wheel cu121 of PyTorch 2.1 has no wheel_archs row") != std::string::npos);
 }
+
+}  // namespace io_test_compat_yaml

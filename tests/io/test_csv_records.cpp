@@ -8,6 +8,9 @@
 
 #include "io/skypilot_records.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_csv_records {
+
 using namespace gpuadvise;
 
 namespace {
@@ -96,3 +99,5 @@ TEST_CASE("csv records: a stray quote, text after a closing quote and an unclose
     REQUIRE(open.errors.size() == 1);
     CHECK(open.errors[0].rfind("t.csv:2: error: malformed CSV: the quoted field that starts on this line is never closed", 0) == 0);
 }
+
+}  // namespace io_test_csv_records

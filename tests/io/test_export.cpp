@@ -3,6 +3,9 @@
 
 #include "io/output.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_export {
+
 using gpuadvise::io::Delimited;
 using gpuadvise::io::ExportSection;
 using gpuadvise::io::render_delimited;
@@ -82,3 +85,5 @@ TEST_CASE("markdown: the lead as paragraphs and lists, notes as a list, prose es
           "  - install: torch\n"
           "- #1 warning: \\[x\\]\n");
 }
+
+}  // namespace io_test_export

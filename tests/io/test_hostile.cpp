@@ -17,6 +17,9 @@
 #include "io/catalog_sections.hpp"
 #include "io/offer_tables.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_hostile {
+
 using namespace gpuadvise;
 
 namespace {
@@ -186,3 +189,4 @@ TEST_CASE("hostile: catalog import of a bad table writes nothing", "[io]") {
     fs::remove_all(dir);
 }
 
+}  // namespace io_test_hostile

@@ -5,6 +5,9 @@
 #include "io/html_report.hpp"
 #include "io/svg_chart.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_html_report {
+
 using namespace gpuadvise::io;
 
 TEST_CASE("nice_scale picks 1-2-5 steps and widens the range to whole steps", "[io]") {
@@ -93,3 +96,5 @@ TEST_CASE("render_html escapes every text and is self-contained", "[io]") {
     CHECK(html.find("src=") == std::string::npos);
     CHECK(html.rfind("</html>\n") == html.size() - 8);
 }
+
+}  // namespace io_test_html_report

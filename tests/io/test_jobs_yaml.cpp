@@ -5,6 +5,9 @@
 #include "io/catalog_loader.hpp"
 #include "io/jobs_yaml.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_jobs_yaml {
+
 using namespace gpuadvise;
 
 namespace {
@@ -59,3 +62,5 @@ TEST_CASE("jobs file: errors are located at the key or value, with the fix", "[i
     CHECK(errors_of("").size() == 1);
     CHECK(errors_of("jobs: []\n").size() == 1);
 }
+
+}  // namespace io_test_jobs_yaml

@@ -13,6 +13,9 @@
 
 #include "cli/app.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_market_data {
+
 namespace {
 
 // A deliberately simple CSV reader (quotes and doubled quotes only); nothing shared with src/io.
@@ -137,3 +140,5 @@ TEST_CASE("catalog validate over the shipped data exits 0 and counts the SkyPilo
             stale_warning = true;
     CHECK(stale_warning);
 }
+
+}  // namespace io_test_market_data

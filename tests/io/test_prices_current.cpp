@@ -16,6 +16,9 @@
 #include "io/catalog_loader.hpp"
 #include "io/skypilot_gpu_names.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_prices_current {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -325,3 +328,5 @@ TEST_CASE("catalog import skypilot reads a SkyPilot tree: one provider per cloud
     CHECK(offers["runpod"] == 1);
     CHECK(!offers.count("vms"));
 }
+
+}  // namespace io_test_prices_current

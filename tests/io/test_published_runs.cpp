@@ -14,6 +14,9 @@
 #include "io/catalog_loader.hpp"
 #include "builtin_fixture.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_published_runs {
+
 using namespace gpuadvise;
 
 namespace {
@@ -134,3 +137,5 @@ TEST_CASE("print published-run residuals", "[.residuals]") {
                     l.micro_batch, l.grad_accumulation, l.checkpointing ? " ckpt" : "");
     }
 }
+
+}  // namespace io_test_published_runs

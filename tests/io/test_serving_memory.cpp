@@ -10,6 +10,9 @@
 #include "io/catalog_loader.hpp"
 #include "builtin_fixture.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_serving_memory {
+
 using namespace gpuadvise;
 
 namespace {
@@ -208,3 +211,5 @@ TEST_CASE("the planner respects pins and keeps tensor parallelism inside the NVL
     REQUIRE(tokens.pins.global_batch);
     CHECK(*tokens.pins.global_batch == Approx(4e6 / tokens.seq_len).margin(1));
 }
+
+}  // namespace io_test_serving_memory

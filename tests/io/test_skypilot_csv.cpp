@@ -12,6 +12,9 @@
 #include "io/skypilot_gpu_names.hpp"
 #include "io/skypilot_records.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_skypilot_csv {
+
 using namespace gpuadvise;
 
 namespace {
@@ -287,3 +290,5 @@ TEST_CASE("skypilot: the fast decimal path gives exactly the double from_chars g
     CHECK_FALSE(io::parse_decimal("."));
     CHECK(io::parse_decimal("-1") == -1.0);  // not a fast-path text: from_chars reads it (the reader rejects negatives)
 }
+
+}  // namespace io_test_skypilot_csv

@@ -5,6 +5,9 @@
 
 #include "io/text_table.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_text_table {
+
 using namespace gpuadvise::io;
 
 namespace {
@@ -85,3 +88,5 @@ TEST_CASE("render_table fits even a table with no priorities or wrapping columns
     doc.tables.push_back(t);
     CHECK(widest(render_table(doc, false, 80)) <= 80);
 }
+
+}  // namespace io_test_text_table

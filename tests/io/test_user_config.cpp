@@ -6,6 +6,9 @@
 #include "gpuadvise/errors.hpp"
 #include "io/user_config.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_user_config {
+
 using namespace gpuadvise;
 
 namespace {
@@ -85,3 +88,5 @@ TEST_CASE("config: where the file is looked for", "[io]") {
     if (old_xdg) ::setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
     else ::unsetenv("XDG_CONFIG_HOME");
 }
+
+}  // namespace io_test_user_config

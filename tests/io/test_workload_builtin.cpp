@@ -11,6 +11,9 @@
 #include "io/catalog_loader.hpp"
 #include "builtin_fixture.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace io_test_workload_builtin {
+
 using namespace gpuadvise;
 
 namespace {
@@ -211,3 +214,5 @@ TEST_CASE("print calibration residuals", "[.residuals]") {
                     p.source.c_str(), s.samples_per_s, s.samples_per_s / mid);
     }
 }
+
+}  // namespace io_test_workload_builtin

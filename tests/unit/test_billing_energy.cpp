@@ -4,6 +4,9 @@
 #include "gpuadvise/cost_model.hpp"
 #include "gpuadvise/energy.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_billing_energy {
+
 using namespace gpuadvise;
 
 namespace {
@@ -149,3 +152,5 @@ TEST_CASE("energy: kWh = share of TDP x GPUs x hours x PUE; carbon = kWh x the r
     no_tdp.tdp_w.reset();
     CHECK_FALSE(run_energy(c, grid, no_tdp, nullptr, o, 1, 1, 1));
 }
+
+}  // namespace unit_test_billing_energy

@@ -10,6 +10,9 @@
 #include "gpuadvise/gpu_query.hpp"
 #include "gpuadvise/offer_query.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_catalog_core {
+
 using namespace gpuadvise;
 
 namespace {
@@ -219,3 +222,5 @@ TEST_CASE("ISO dates", "[core]") {
     CHECK_FALSE(parse_iso_date("2026-02-30"));
     CHECK_FALSE(parse_iso_date("26-11-29"));
 }
+
+}  // namespace unit_test_catalog_core

@@ -5,6 +5,9 @@
 #include "gpuadvise/commitment.hpp"
 #include "gpuadvise/cost_model.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_commitment {
+
 using namespace gpuadvise;
 
 namespace {
@@ -92,3 +95,5 @@ TEST_CASE("plan filter values: reserved of any term or of one term", "[core]") {
     CHECK(term_label(1) == "1-month");
     CHECK(term_short(36) == "3y");
 }
+
+}  // namespace unit_test_commitment

@@ -5,6 +5,9 @@
 #include "gpuadvise/compat.hpp"
 #include "gpuadvise/errors.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_compat {
+
 using namespace gpuadvise;
 
 namespace {
@@ -366,3 +369,5 @@ TEST_CASE("an AMD GPU is 'unknown', never 'Compatible'; a CUDA build on it is no
     CHECK_FALSE(cuda.compatible);
     CHECK_FALSE(cuda.unknown);
 }
+
+}  // namespace unit_test_compat

@@ -3,6 +3,9 @@
 
 #include "gpuadvise/cost_model.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_cost_model {
+
 using namespace gpuadvise;
 
 namespace {
@@ -78,3 +81,5 @@ TEST_CASE("a plan without a price, or priced at zero, is not costed", "[core]") 
     CHECK_FALSE(cost_plan(c, c.offers[0], 1, Plan::spot, 1, 1, {}, "USD"));
     CHECK_FALSE(cost_plan(c, c.offers[0], 1, Plan::on_demand, 1, 1, {}, "EUR"));  // no rate
 }
+
+}  // namespace unit_test_cost_model

@@ -4,6 +4,9 @@
 
 #include "gpuadvise/env_parse.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_env_parse {
+
 using namespace gpuadvise;
 
 namespace {
@@ -132,3 +135,5 @@ TEST_CASE("python torch probe: version, CUDA and arch list", "[core]") {
     CHECK(parse_torch_probe("UserWarning: something\n1.12.1+cu102\n10.2\n['sm_37', 'sm_50', 'sm_60', 'sm_70']\n"));
     CHECK_FALSE(parse_torch_probe("Traceback (most recent call last):\nModuleNotFoundError: No module named 'torch'\n"));
 }
+
+}  // namespace unit_test_env_parse

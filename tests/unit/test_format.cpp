@@ -3,6 +3,9 @@
 
 #include "gpuadvise/format.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_format {
+
 using namespace gpuadvise;
 
 TEST_CASE("format_count writes 3 significant digits and a suffix without a space", "[core]") {
@@ -35,3 +38,5 @@ TEST_CASE("count_noun makes the noun agree with its count", "[core]") {
     CHECK(count_noun(0, "warning") == "0 warnings");
     CHECK(count_noun(2, "query", "queries") == "2 queries");
 }
+
+}  // namespace unit_test_format

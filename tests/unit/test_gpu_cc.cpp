@@ -8,6 +8,9 @@
 
 #include "gpuadvise/gpu.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_gpu_cc {
+
 using namespace gpuadvise;
 
 namespace {
@@ -38,3 +41,5 @@ TEST_CASE("compute capability reads as from_chars does", "[core]") {
     a100.compute_capability = "8.0";
     CHECK(a100.compute_capability_value() == 8.0);
 }
+
+}  // namespace unit_test_gpu_cc

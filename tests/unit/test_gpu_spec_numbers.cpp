@@ -4,6 +4,9 @@
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/gpu_query.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_gpu_spec_numbers {
+
 using namespace gpuadvise;
 
 TEST_CASE("a bare number first in a GPU spec is a model name, counts need :N or xN", "[core]") {
@@ -17,3 +20,5 @@ TEST_CASE("a bare number first in a GPU spec is a model name, counts need :N or 
     CHECK(x.names.empty());
     CHECK(parse_gpu_spec("A100:80GB:x8").count == 8);
 }
+
+}  // namespace unit_test_gpu_spec_numbers

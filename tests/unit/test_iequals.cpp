@@ -7,6 +7,9 @@
 
 #include "gpuadvise/text.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_iequals {
+
 using namespace gpuadvise;
 
 TEST_CASE("iequals agrees with std::tolower on every pair of bytes", "[core]") {
@@ -24,3 +27,5 @@ TEST_CASE("iequals agrees with std::tolower on every pair of bytes", "[core]") {
     CHECK_FALSE(iequals("a[", "A{"));  // '[' and '{' are 32 apart, not a case pair
     CHECK(iequals("", ""));
 }
+
+}  // namespace unit_test_iequals

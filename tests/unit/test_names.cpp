@@ -5,6 +5,9 @@
 #include "gpuadvise/names.hpp"
 #include "gpuadvise/recommend.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_names {
+
 using namespace gpuadvise;
 
 namespace {
@@ -73,3 +76,5 @@ TEST_CASE("a provider kind outside the table is kept as the catalog's own word",
     CHECK(p.kind == ProviderKind::public_prices);
     CHECK(p.custom_kind.empty());
 }
+
+}  // namespace unit_test_names

@@ -6,6 +6,9 @@
 
 #include "engine_catalog.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_needs_rules {
+
 using namespace enginetest;
 
 namespace {
@@ -323,3 +326,5 @@ TEST_CASE("step 1 and the estimate: a tiny model, 'a CPU would do' and tight mem
     c.policy.set("tight_memory_share", 0.01);  // any job that fits uses more than 1 % of the memory
     CHECK(contains(notes_of(recommend(c, request(c, "tinynet"))), "tight: less than 99 % of memory to spare"));
 }
+
+}  // namespace unit_test_needs_rules

@@ -5,6 +5,9 @@
 #include "engine_catalog.hpp"
 #include "gpuadvise/pool.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_pool {
+
 using namespace gpuadvise;
 using enginetest::add;
 using enginetest::base_catalog;
@@ -158,3 +161,5 @@ TEST_CASE("plan_pools: jobs on different GPUs have no common offer unless pooled
     CHECK(apart.pools[0].offer->gpu == "a100");
     CHECK(apart.pools[1].offer->gpu == "t4");
 }
+
+}  // namespace unit_test_pool

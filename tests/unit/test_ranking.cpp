@@ -7,6 +7,9 @@
 #include "core/recommend_candidates.hpp"
 #include "engine_catalog.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_ranking {
+
 using namespace enginetest;
 
 namespace {
@@ -157,3 +160,5 @@ TEST_CASE("Pareto front: recommend marks the options a user would not rule out",
         CHECK(x.pareto == !(x.offer->provider == "q"));
     }
 }
+
+}  // namespace unit_test_ranking

@@ -4,6 +4,9 @@
 
 #include "engine_catalog.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_recommend_engine {
+
 using namespace enginetest;
 
 namespace {
@@ -269,3 +272,5 @@ TEST_CASE("network: an offer's nodes are joined by its instance family's network
     CHECK(std::any_of(tcp.ranked.front().warnings.begin(), tcp.ranked.front().warnings.end(),
                       [](const OptionWarning& w) { return w.kind == WarningKind::slow_network; }));
 }
+
+}  // namespace unit_test_recommend_engine

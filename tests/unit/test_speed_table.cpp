@@ -6,6 +6,9 @@
 #include "gpuadvise/layout_planner.hpp"
 #include "gpuadvise/workload.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_speed_table {
+
 using namespace gpuadvise;
 
 namespace {
@@ -192,3 +195,5 @@ TEST_CASE("plans and estimates through one shared speed table equal fresh ones",
     CHECK(on_h100.basis == TimeBasis::estimated);
     CHECK(on_h100.basis_detail.find("roofline model") == 0);
 }
+
+}  // namespace unit_test_speed_table

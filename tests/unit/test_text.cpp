@@ -5,6 +5,9 @@
 
 #include "gpuadvise/text.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_text {
+
 using namespace gpuadvise;
 
 TEST_CASE("same_folded_name agrees with comparing fold_name results", "[core]") {
@@ -45,3 +48,5 @@ TEST_CASE("did you mean ranks by edit distance: --model bret suggests bert befor
     std::vector<std::string> names{"resnet50", "unet", "u-net", "bert-base", "bert-large", "bert", "roberta"};
     CHECK(closest_match("bret", names) == std::optional<std::string>("bert"));
 }
+
+}  // namespace unit_test_text

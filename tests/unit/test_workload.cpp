@@ -4,6 +4,9 @@
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/workload.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_workload {
+
 using namespace gpuadvise;
 
 namespace {
@@ -222,3 +225,5 @@ TEST_CASE("bad knobs are usage errors", "[core]") {
     r.zero_stage = 4;
     CHECK_THROWS_AS(make_workload(c, r), UsageError);
 }
+
+}  // namespace unit_test_workload
