@@ -248,6 +248,10 @@ private:
     // The calibration points of the workload's model per GPU and precision (read once per GPU model).
     std::map<std::pair<const Gpu*, Precision>, std::vector<const CalibrationPoint*>> points_;
     std::map<std::pair<const Gpu*, Precision>, std::optional<int>> minimum_gpus_;
+    // The pure model's speed at the job's own batch per GPU, precision and checkpointing (the
+    // denominator of every other micro-batch's ratio), and a workload copy to ask it with.
+    std::map<std::tuple<const Gpu*, Precision, bool>, double> modelled_at_job_;
+    std::optional<Workload> scratch_;
 };
 
 // Bandwidth of the links a layout uses, GB/s per GPU (§3d): inside a node (NVLink/NVSwitch or PCIe)

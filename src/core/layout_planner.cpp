@@ -139,6 +139,12 @@ public:
         seen_.push_back({micro_batch, checkpointing, &speed});
         return speed;
     }
+    // The speed when this plan has read it already, else nullptr (never computes one).
+    const SingleGpuSpeed* find(int micro_batch, bool checkpointing) const {
+        for (const Seen& s : seen_)
+            if (s.micro_batch == micro_batch && s.checkpointing == checkpointing) return s.speed;
+        return nullptr;
+    }
 
 private:
     struct Seen {
@@ -537,7 +543,20 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
     const double model_flops = flops_per_sample(w);
     const double loss = total > 1 ? kOtherMultiGpuLoss : 1.0;
     const double interruptions = nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
+    // The speed bound of a layout (see below): perfect scaling of its micro-batch.
+    auto bound_of = [&](const Parallelism& l, const SingleGpuSpeed& sp) {
+        return l.gpus() * sp.samples_per_s * loss / interruptions;
+    };
+    auto bound = [&](const Parallelism& l) { return bound_of(l, speeds.get(l.micro_batch, l.checkpointing)); };
     for_each_training_layout(w, gpus_per_node, total, links, [&](const Parallelism& l) {
+        // With a fitting best within the tight share, a layout below its speed (bound below) loses
+        // whatever its memory: fitting, it is slower in the same class or in a worse one; not
+        // fitting, it loses to any fitting layout. So its memory is not even computed (when the
+        // plan has its single-GPU speed already: computing one costs more than the memory).
+        if (have && best.fits && best.memory.total_gb() <= comfortable_gb)
+            if (const SingleGpuSpeed* sp = speeds.find(l.micro_batch, l.checkpointing);
+                sp && bound_of(l, *sp) < best.timing.samples_per_s * (1 - 1e-6))
+                return;
         PlannedLayout x;
         x.layout = l;
         x.memory = layout_memory(w, att, p, l);
@@ -557,8 +576,7 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
             // the perfect scaling of this micro-batch. Below the best's speed by more than a
             // millionth (far beyond rounding, and beyond better()'s 1e-9 tie) it is slower than
             // the best and not a tie: better() would keep the best, as it does here.
-            const double bound = l.gpus() * speeds.get(l.micro_batch, l.checkpointing).samples_per_s * loss / interruptions;
-            if (bound < best.timing.samples_per_s * (1 - 1e-6)) return;
+            if (bound(l) < best.timing.samples_per_s * (1 - 1e-6)) return;
         }
         x.timing = training_timing(w, gpu, p, l, gpus_per_node, nodes, links, speeds, model_flops);
         consider(std::move(x));

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "core/recommend_candidates.hpp"
 #include "gpuadvise/layout_planner.hpp"
 #include "gpuadvise/workload.hpp"
 
@@ -198,4 +199,22 @@ TEST_CASE("planner: any_layout_fits and the cached minimum count agree with a fu
             }
         }
     }
+}
+
+TEST_CASE("recommend: the minimum count of a GPU model without planning one GPU is the 1-GPU estimate's", "[core]") {
+    const Catalog c = pruning_catalog();
+    std::vector<Gpu> gpus;
+    for (double mem : {4.0, 16.0, 40.0, 80.0}) gpus.push_back(make_gpu("g" + std::to_string(static_cast<int>(mem)), "8.0", mem, 2000, 312));
+    gpus.push_back(make_gpu("old", "7.0", 32, 900, 125));  // no bf16 or fp8: a precision it cannot run
+    for (const char* model : {"bert", "llama-2-7b"})
+        for (std::optional<Precision> precision : {std::optional<Precision>{}, std::optional<Precision>{Precision::bf16},
+                                                   std::optional<Precision>{Precision::fp8}}) {
+            Workload w = workload(c, model);
+            w.precision = precision;
+            detail::EstimateCache fast(c, w), planned(c, w);
+            for (const Gpu& g : gpus) {
+                INFO(model << " on " << g.id << ", precision " << (precision ? to_string(*precision) : "mixed"));
+                CHECK(fast.min_gpus(g) == planned.get(g, 1, LinkSpec{}).min_gpu_count.value_or(0));
+            }
+        }
 }
