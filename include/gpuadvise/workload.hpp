@@ -202,6 +202,10 @@ MemoryBreakdown estimate_memory(const Workload& w, Precision p, int gpu_count);
 // data; inference: weights over tensor x pipeline plus the KV cache of `concurrency` sequences).
 MemoryBreakdown layout_memory(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& layout,
                               int concurrency = 0);
+// The same with the attention kernels given (resolve_attention(w, gpu): the only thing of the GPU
+// the memory reads), for the planner, which asks it for every layout of one GPU model.
+MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, const Parallelism& layout,
+                              int concurrency = 0);
 // The attention kernels a job uses on a GPU: the forced one, else flash from compute capability 8.0.
 Attention resolve_attention(const Workload& w, const Gpu& gpu);
 
@@ -232,6 +236,10 @@ public:
     const Catalog& catalog() const { return catalog_; }
     const Workload& workload() const { return workload_; }
     std::size_t size() const { return cache_.size(); }  // entries computed so far (for tests)
+    // minimum_gpus(workload, gpu, p) with its default limits (layout_planner.hpp), computed once per
+    // GPU model and precision: it reads only the workload, the GPU and the precision, never a
+    // count or a network, and estimate_job asks it for every plan.
+    std::optional<int> minimum_gpus(const Gpu& gpu, Precision p);
 
 private:
     const Catalog& catalog_;
@@ -239,6 +247,11 @@ private:
     std::map<std::tuple<const Gpu*, Precision, int, bool>, SingleGpuSpeed> cache_;  // entries never move
     // The calibration points of the workload's model per GPU and precision (read once per GPU model).
     std::map<std::pair<const Gpu*, Precision>, std::vector<const CalibrationPoint*>> points_;
+    std::map<std::pair<const Gpu*, Precision>, std::optional<int>> minimum_gpus_;
+    // The pure model's speed at the job's own batch per GPU, precision and checkpointing (the
+    // denominator of every other micro-batch's ratio), and a workload copy to ask it with.
+    std::map<std::tuple<const Gpu*, Precision, bool>, double> modelled_at_job_;
+    std::optional<Workload> scratch_;
 };
 
 // Bandwidth of the links a layout uses, GB/s per GPU (§3d): inside a node (NVLink/NVSwitch or PCIe)

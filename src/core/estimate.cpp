@@ -29,7 +29,9 @@ std::string layout_text(const Parallelism& l, bool training) {
 }
 
 // What would make a job fit on `gpu`: the first few changes that do, cheapest first.
-std::vector<std::string> fit_suggestions(const Workload& w, Precision p, const Gpu& gpu, int gpus_per_node, int nodes) {
+// `min_gpus` is minimum_gpus(w, gpu, p) (the estimate's, read once per GPU model).
+std::vector<std::string> fit_suggestions(const Workload& w, Precision p, const Gpu& gpu, int gpus_per_node, int nodes,
+                                         std::optional<int> min_gpus) {
     std::vector<std::string> out;
     if (w.is_training() && (w.zero_pinned || w.grad_checkpointing_pinned || w.pins.tensor || w.pins.pipeline)) {
         Workload x = w;
@@ -40,7 +42,7 @@ std::vector<std::string> fit_suggestions(const Workload& w, Precision p, const G
             out.push_back("fits at this count when the planner may choose ZeRO stage, checkpointing and tensor/pipeline "
                           "parallelism (drop the pins)");
     }
-    if (auto n = minimum_gpus(w, gpu, p); n && *n > gpus_per_node * nodes)
+    if (auto n = min_gpus; n && *n > gpus_per_node * nodes)
         out.push_back("fits on " + std::to_string(*n) + " x " + gpu.id +
                       (*n > 8 ? " (" + std::to_string(*n / 8) + " nodes of 8)" : std::string()) + " with a sharded layout");
     if (w.task == Task::train || w.task == Task::finetune) {
@@ -105,12 +107,12 @@ Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, con
     e.memory = plan.memory;
     e.memory_required_gb = e.memory.total_gb();
     e.fits = plan.fits;
-    e.min_gpu_count = minimum_gpus(w, gpu, e.precision);
+    e.min_gpu_count = speeds.minimum_gpus(gpu, e.precision);
     if (!e.fits) {
         e.notes.push_back("needs " + format_fixed(e.memory_required_gb, 1) + " GB per GPU" +
                           (n > 1 ? " with the best layout (" + layout_text(plan.layout, w.is_training()) + ")" : std::string()) +
                           ", " + gpu.id + " has " + format_fixed(gpu.memory_gb, 0) + " GB");
-        for (auto& s : fit_suggestions(w, e.precision, gpu, e.config.gpus_per_node, e.config.nodes)) e.notes.push_back(std::move(s));
+        for (auto& s : fit_suggestions(w, e.precision, gpu, e.config.gpus_per_node, e.config.nodes, e.min_gpu_count)) e.notes.push_back(std::move(s));
     } else if (const double tight = catalog.policy.get("tight_memory_share");
                e.memory_required_gb > tight * e.memory_available_gb && !plan.serving)
         e.notes.push_back("tight: less than " + format_fixed(100 * (1 - tight), 0) + " % of memory to spare");

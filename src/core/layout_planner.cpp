@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 #include <tuple>
+#include <type_traits>
 
 #include "gpuadvise/text.hpp"
 
@@ -138,6 +139,12 @@ public:
         seen_.push_back({micro_batch, checkpointing, &speed});
         return speed;
     }
+    // The speed when this plan has read it already, else nullptr (never computes one).
+    const SingleGpuSpeed* find(int micro_batch, bool checkpointing) const {
+        for (const Seen& s : seen_)
+            if (s.micro_batch == micro_batch && s.checkpointing == checkpointing) return s.speed;
+        return nullptr;
+    }
 
 private:
     struct Seen {
@@ -160,9 +167,10 @@ void set_basis(LayoutTiming& t, const SingleGpuSpeed& sp) {
     t.band_high = sp.band_high;
 }
 
-// Training step time of one layout (its basis: set_basis, for the layout chosen).
+// Training step time of one layout (its basis: set_basis, for the layout chosen); `model_flops` is
+// flops_per_sample(w), read once per plan.
 LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l, int gpus_per_node,
-                             int nodes, const Links& links, SpeedCache& speeds) {
+                             int nodes, const Links& links, SpeedCache& speeds, double model_flops) {
     LayoutTiming t;
     const SingleGpuSpeed& sp = speeds.get(l.micro_batch, l.checkpointing);
     if (sp.samples_per_s <= 0) return t;
@@ -229,7 +237,7 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     t.exposed_comm_s = l.grad_accumulation * (t_tp + t_p2p + exposed_z3) + exposed_dp;
     t.samples_per_s = l.global_batch() / t.step_s;
     const double peak = gpu.tflops.at(p).value_or(0) * 1e12;
-    t.utilisation = peak > 0 ? t.samples_per_s * flops_per_sample(w) / (total * peak) : 0;
+    t.utilisation = peak > 0 ? t.samples_per_s * model_flops / (total * peak) : 0;
     return t;
 }
 
@@ -352,7 +360,8 @@ bool better(const PlannedLayout& a, const PlannedLayout& b, double comfortable_g
     return key(a.layout) < key(b.layout);
 }
 
-// Training layouts of `total` GPUs over `gpus_per_node` per node; calls `visit` for each.
+// Training layouts of `total` GPUs over `gpus_per_node` per node; calls `visit` for each (a `visit`
+// returning bool stops the walk when it returns false).
 template <typename Visit>
 void for_each_training_layout(const Workload& w, int gpus_per_node, int total, const Links& links, Visit&& visit) {
     const Choices c = layout_choices(w, gpus_per_node, total, links);
@@ -383,7 +392,11 @@ void for_each_training_layout(const Workload& w, int gpus_per_node, int total, c
                         l.micro_batch = m;
                         l.grad_accumulation = static_cast<int>(std::ceil(static_cast<double>(per_rank) / m - 1e-9));
                         l.checkpointing = ckpt;
-                        visit(l);
+                        if constexpr (std::is_same_v<std::invoke_result_t<Visit&, const Parallelism&>, bool>) {
+                            if (!visit(l)) return;
+                        } else {
+                            visit(l);
+                        }
                     }
             }
         }
@@ -434,8 +447,10 @@ bool any_layout_fits(const Workload& w, const Gpu& gpu, Precision p, int gpus_pe
         return false;
     }
     bool found = false;
+    const Attention att = resolve_attention(w, gpu);
     for_each_training_layout(w, gpus_per_node, total, links, [&](const Parallelism& l) {
-        if (!found && layout_memory(w, gpu, p, l).total_gb() <= gpu.memory_gb) found = true;
+        found = layout_memory(w, att, p, l).total_gb() <= gpu.memory_gb;
+        return !found;  // the first that fits answers
     });
     return found;
 }
@@ -454,6 +469,12 @@ std::optional<int> minimum_gpus(const Workload& w, const Gpu& gpu, Precision p, 
             return hi * gpus_per_node_max;
         }
     return std::nullopt;
+}
+
+std::optional<int> SpeedTable::minimum_gpus(const Gpu& gpu, Precision p) {
+    const auto key = std::make_pair(&gpu, p);
+    if (auto it = minimum_gpus_.find(key); it != minimum_gpus_.end()) return it->second;
+    return minimum_gpus_.emplace(key, gpuadvise::minimum_gpus(workload_, gpu, p)).first->second;
 }
 
 PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node,
@@ -518,13 +539,46 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
         return best;
     }
     SpeedCache speeds(table, gpu, p);
+    const Attention att = resolve_attention(w, gpu);
+    const double model_flops = flops_per_sample(w);
+    const double loss = total > 1 ? kOtherMultiGpuLoss : 1.0;
+    const double interruptions = nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
+    // The speed bound of a layout (see below): perfect scaling of its micro-batch.
+    auto bound_of = [&](const Parallelism& l, const SingleGpuSpeed& sp) {
+        return l.gpus() * sp.samples_per_s * loss / interruptions;
+    };
+    auto bound = [&](const Parallelism& l) { return bound_of(l, speeds.get(l.micro_batch, l.checkpointing)); };
     for_each_training_layout(w, gpus_per_node, total, links, [&](const Parallelism& l) {
+        // With a fitting best within the tight share, a layout below its speed (bound below) loses
+        // whatever its memory: fitting, it is slower in the same class or in a worse one; not
+        // fitting, it loses to any fitting layout. So its memory is not even computed (when the
+        // plan has its single-GPU speed already: computing one costs more than the memory).
+        if (have && best.fits && best.memory.total_gb() <= comfortable_gb)
+            if (const SingleGpuSpeed* sp = speeds.find(l.micro_batch, l.checkpointing);
+                sp && bound_of(l, *sp) < best.timing.samples_per_s * (1 - 1e-6))
+                return;
         PlannedLayout x;
         x.layout = l;
-        x.memory = layout_memory(w, gpu, p, l);
+        x.memory = layout_memory(w, att, p, l);
         x.fits = x.memory.total_gb() <= gpu.memory_gb;
         // Time only what can win: fitting layouts (or any, while nothing fits yet).
-        if (x.fits) x.timing = training_timing(w, gpu, p, l, gpus_per_node, nodes, links, speeds);
+        if (!x.fits) {
+            consider(std::move(x));
+            return;
+        }
+        if (have && best.fits && (best.memory.total_gb() <= comfortable_gb || x.memory.total_gb() > comfortable_gb)) {
+            // A fitting layout that cannot beat the best so far is not timed. better() then decides
+            // on speed (both fit; the layout is not comfortable where the best is not), and
+            // training_timing's step is at least grad_accumulation x t_mb / loss x interruptions
+            // (every other term, the bubble, tensor and pipeline sends, exposed ZeRO and gradient
+            // synchronisation, is >= 0), so its samples/s = data x micro_batch x grad_accumulation /
+            // step is at most data x tensor x pipeline x the single-GPU speed x loss / interruptions,
+            // the perfect scaling of this micro-batch. Below the best's speed by more than a
+            // millionth (far beyond rounding, and beyond better()'s 1e-9 tie) it is slower than
+            // the best and not a tie: better() would keep the best, as it does here.
+            if (bound(l) < best.timing.samples_per_s * (1 - 1e-6)) return;
+        }
+        x.timing = training_timing(w, gpu, p, l, gpus_per_node, nodes, links, speeds, model_flops);
         consider(std::move(x));
     });
     if (!have) {  // nothing expressible (e.g. pins that do not divide the count): the plain layout
@@ -532,12 +586,12 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
         best.layout.micro_batch = w.batch_size;
         best.layout.zero_stage = w.zero_stage;
         best.layout.checkpointing = w.grad_checkpointing;
-        best.memory = layout_memory(w, gpu, p, best.layout);
+        best.memory = layout_memory(w, att, p, best.layout);
         best.fits = false;
     }
     // A job that fits nowhere at this count still gets the time of its least-memory layout (what
     // it would take with more memory), for comparison.
-    if (!best.fits) best.timing = training_timing(w, gpu, p, best.layout, gpus_per_node, nodes, links, speeds);
+    if (!best.fits) best.timing = training_timing(w, gpu, p, best.layout, gpus_per_node, nodes, links, speeds, model_flops);
     // The chosen layout was timed (above, or in the loop when it fits); training_timing leaves a
     // layout without a speed untimed, and so without a basis.
     if (const SingleGpuSpeed& sp = speeds.get(best.layout.micro_batch, best.layout.checkpointing); sp.samples_per_s > 0)

@@ -55,12 +55,15 @@ Attention resolve_attention(const Workload& w, const Gpu& gpu) {
 }
 
 MemoryBreakdown layout_memory(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l, int concurrency) {
+    return layout_memory(w, resolve_attention(w, gpu), p, l, concurrency);
+}
+
+MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, const Parallelism& l, int concurrency) {
     MemoryBreakdown m;
     const double model_parallel = std::max(1, l.tensor) * std::max(1, l.pipeline);
     const double dp = std::max(1, l.data);
     const double psi = w.params / model_parallel;  // parameters held by one model-parallel rank
     const double act_scale = full_precision(p) ? 2.0 : 1.0;  // formulas are for 16-bit activations
-    const Attention att = resolve_attention(w, gpu);
     if (!w.is_training()) {
         m.weights_gb = psi * weight_bytes(p) / kGB;
         if (w.shape.decoder && w.shape.layers > 0 && w.shape.heads > 0) {

@@ -24,7 +24,14 @@ const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec
     return it->second;
 }
 
-int EstimateCache::min_gpus(const Gpu& gpu) { return get(gpu, 1, LinkSpec{}).min_gpu_count.value_or(0); }
+// = get(gpu, 1, LinkSpec{}).min_gpu_count.value_or(0) without planning one GPU of every model:
+// estimate_job leaves min_gpu_count unset when the precision is not supported, else sets it to
+// speeds.minimum_gpus(gpu, precision).
+int EstimateCache::min_gpus(const Gpu& gpu) {
+    const Precision p = resolve_precision(speeds_.workload(), gpu);
+    if (!precision_supported(gpu, p)) return 0;
+    return speeds_.minimum_gpus(gpu, p).value_or(0);
+}
 
 namespace {
 

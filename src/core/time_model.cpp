@@ -147,9 +147,17 @@ const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_bat
         // for all micro-batches), scaled by the model's ratio between the two.
         SingleGpuSpeed s = get(gpu, p, workload_.batch_size, checkpointing);
         if (s.samples_per_s > 0) {
-            Workload x = workload_;
+            // The modelled speed at the job's batch, once per (GPU, precision, checkpointing); the
+            // workload copy `scratch_` is set in the two fields single_gpu_speed is asked with.
+            if (!scratch_) scratch_ = workload_;
+            Workload& x = *scratch_;
             x.grad_checkpointing = checkpointing;
-            const double at_job = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
+            x.batch_size = workload_.batch_size;
+            const auto job_key = std::make_tuple(&gpu, p, checkpointing);
+            auto job = modelled_at_job_.find(job_key);
+            if (job == modelled_at_job_.end())
+                job = modelled_at_job_.emplace(job_key, single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s).first;
+            const double at_job = job->second;
             x.batch_size = micro_batch;
             const double at_micro = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
             if (at_job > 0 && at_micro > 0) {
