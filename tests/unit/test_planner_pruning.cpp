@@ -14,6 +14,9 @@
 #include "gpuadvise/layout_planner.hpp"
 #include "gpuadvise/workload.hpp"
 
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace unit_test_planner_pruning {
+
 using namespace gpuadvise;
 
 namespace {
@@ -218,3 +221,5 @@ TEST_CASE("recommend: the minimum count of a GPU model without planning one GPU 
             }
         }
 }
+
+}  // namespace unit_test_planner_pruning
