@@ -17,7 +17,8 @@ namespace {
 bool refused(const std::vector<std::string>& args) {
     bool check_env = false, env_given = false;
     for (const auto& a : args) {
-        if (a.rfind("--catalog", 0) == 0 || a == "validate" || a == "import" || a.rfind("--detect", 0) == 0) return true;
+        if (a.rfind("--catalog", 0) == 0 || a == "validate" || a == "import" || a.rfind("--detect", 0) == 0)
+            return true;
         if (a == "check-env") check_env = true;
         for (const char* opt : {"--gpu", "--driver", "--cuda", "--pytorch", "--precision"})
             if (a.rfind(opt, 0) == 0) env_given = true;

@@ -13,8 +13,8 @@
 #include <iostream>
 #include <string>
 
-#include "io/http_fetch.hpp"
 #include <unistd.h>
+#include "io/http_fetch.hpp"
 
 #include <cstdio>
 #include <mutex>
@@ -58,10 +58,14 @@ std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
         std::string name = line.substr(0, colon);
         for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         const std::string value = trim(line.substr(colon + 1));
-        if (name == "etag") t->result->etag = value;
-        else if (name == "last-modified") t->result->last_modified = value;
-        else if (name == "content-type") t->result->content_type = value;
-    } else if (line.rfind("HTTP/", 0) == 0) {  // a new response (after a redirect): forget the last one's headers
+        if (name == "etag")
+            t->result->etag = value;
+        else if (name == "last-modified")
+            t->result->last_modified = value;
+        else if (name == "content-type")
+            t->result->content_type = value;
+    } else if (line.rfind("HTTP/", 0) ==
+               0) {  // a new response (after a redirect): forget the last one's headers
         t->result->etag.clear();
         t->result->last_modified.clear();
         t->result->content_type.clear();
@@ -76,7 +80,8 @@ int on_progress(void* user, curl_off_t total, curl_off_t now, curl_off_t, curl_o
             std::fprintf(stderr, "\r%s: %lld of %lld KB", t->request->progress_label.c_str(),
                          static_cast<long long>(now / 1024), static_cast<long long>(total / 1024));
         else
-            std::fprintf(stderr, "\r%s: %lld KB", t->request->progress_label.c_str(), static_cast<long long>(now / 1024));
+            std::fprintf(stderr, "\r%s: %lld KB", t->request->progress_label.c_str(),
+                         static_cast<long long>(now / 1024));
         std::fflush(stderr);
     }
     return 0;
@@ -96,7 +101,8 @@ FetchResult curl_fetch(const FetchRequest& request) {
     Transfer t{&request, &result, false, !request.progress_label.empty() && isatty(STDERR_FILENO)};
     char curl_error[CURL_ERROR_SIZE] = "";
     curl_slist* headers = nullptr;
-    if (!request.etag.empty()) headers = curl_slist_append(headers, ("If-None-Match: " + request.etag).c_str());
+    if (!request.etag.empty())
+        headers = curl_slist_append(headers, ("If-None-Match: " + request.etag).c_str());
     if (!request.last_modified.empty())
         headers = curl_slist_append(headers, ("If-Modified-Since: " + request.last_modified).c_str());
     curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
@@ -161,12 +167,18 @@ int main(int argc, char** argv) {
     req.url = argv[1];
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string opt = argv[i], value = argv[i + 1];
-        if (opt == "--etag") req.etag = value;
-        else if (opt == "--last-modified") req.last_modified = value;
-        else if (opt == "--connect-timeout") req.connect_timeout_s = std::stol(value);
-        else if (opt == "--timeout") req.total_timeout_s = std::stol(value);
-        else if (opt == "--max-bytes") req.max_bytes = std::stoul(value);
-        else if (opt == "--progress") req.progress_label = value;
+        if (opt == "--etag")
+            req.etag = value;
+        else if (opt == "--last-modified")
+            req.last_modified = value;
+        else if (opt == "--connect-timeout")
+            req.connect_timeout_s = std::stol(value);
+        else if (opt == "--timeout")
+            req.total_timeout_s = std::stol(value);
+        else if (opt == "--max-bytes")
+            req.max_bytes = std::stoul(value);
+        else if (opt == "--progress")
+            req.progress_label = value;
         else {
             std::cerr << "gpuadvise-fetch: unknown option " << opt << "\n";
             return 2;

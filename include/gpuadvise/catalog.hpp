@@ -69,11 +69,11 @@ struct Catalog {
     std::vector<ModelPreset> models;
     std::vector<CalibrationPoint> calibration;
     CompatTables compat;
-    std::vector<InstanceNetwork> networks;  // per instance family (section instance_networks)
-    std::vector<std::string> files;  // what was loaded, in order
+    std::vector<InstanceNetwork> networks;   // per instance family (section instance_networks)
+    std::vector<std::string> files;          // what was loaded, in order
     std::vector<GridIntensity> grid_carbon;  // per provider and region (section grid_carbon)
     std::vector<SkipSummary> skipped;
-    Diagnostics warnings;            // lint found while loading
+    Diagnostics warnings;  // lint found while loading
 
     const Gpu* find_gpu(std::string_view id) const;
     const Provider* find_provider(std::string_view id) const;

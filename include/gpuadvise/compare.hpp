@@ -14,9 +14,10 @@ namespace gpuadvise {
 // The cheapest price of one plan per GPU, in the output currency.
 struct CheapestPrice {
     std::string provider;
-    double price = 0;      // per GPU
+    double price = 0;  // per GPU
     std::string currency;
-    std::string unit;      // "per_gpu_hour"; reserved: "per_gpu_hour_at_full_use" (the commitment's month over 730 h)
+    std::string
+        unit;  // "per_gpu_hour"; reserved: "per_gpu_hour_at_full_use" (the commitment's month over 730 h)
     const Offer* offer = nullptr;
     int term_months = 0;   // reserved: the commitment's term
     bool rentable = true;  // false: an example provider's quote (only with include_examples)
@@ -27,9 +28,9 @@ struct JobOnGpu {
     int gpu_count = 1;
     bool fits = false;
     bool precision_supported = true;
-    double hours_per_run = 0;                // 0 when it does not fit or the precision is unsupported
-    std::optional<double> cost_per_run;      // hours x GPUs x the cheapest on-demand price per GPU
-    std::optional<double> relative_speed;    // the first column's hours over these (2.0 = twice as fast)
+    double hours_per_run = 0;              // 0 when it does not fit or the precision is unsupported
+    std::optional<double> cost_per_run;    // hours x GPUs x the cheapest on-demand price per GPU
+    std::optional<double> relative_speed;  // the first column's hours over these (2.0 = twice as fast)
 };
 
 struct GpuComparison {
@@ -65,7 +66,8 @@ struct Comparison {
 // providers count too, marked; placeholders never).
 // With a workload, each GPU also gets the job's hours and cost per run (JobOnGpu); relative speed is
 // against the first requested name's shown variant.
-Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& currency,
-                        bool include_examples = false, const Workload* workload = nullptr);
+Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names,
+                        const std::string& currency, bool include_examples = false,
+                        const Workload* workload = nullptr);
 
 }  // namespace gpuadvise

@@ -58,8 +58,9 @@ std::string format_compute_capability(int code);  // 86 -> "8.6"
 
 // One PyTorch release series and the CUDA wheel variants published for it (§5a).
 struct PytorchRelease {
-    std::string series;               // "1.12"
-    std::vector<std::string> wheels;  // "cu102", "cu113", "cu116" (table order = preference, oldest CUDA first)
+    std::string series;  // "1.12"
+    std::vector<std::string>
+        wheels;  // "cu102", "cu113", "cu116" (table order = preference, oldest CUDA first)
     std::string notes;
     std::string source;
 
@@ -89,9 +90,9 @@ struct MinorCompatFloor {
 // the list (a cubin runs on later minor revisions of its major; gpu-facts rule 2 is applied as
 // written: Ada needs cu118+, so the range stops at the highest listed sm_).
 struct WheelArchs {
-    std::string wheel;         // "cu128"
-    std::string pytorch_from;  // first series, inclusive: "2.8"
-    std::string pytorch_to;    // last series, inclusive; empty = no end
+    std::string wheel;               // "cu128"
+    std::string pytorch_from;        // first series, inclusive: "2.8"
+    std::string pytorch_to;          // last series, inclusive; empty = no end
     std::vector<std::string> archs;  // "sm_70", "sm_75", ...
     std::string notes;
     std::string source;
@@ -168,7 +169,8 @@ struct EnvQuery {
 };
 
 struct CompatCheck {
-    std::string name;  // "pytorch_release", "wheel_variant", "gpu_architecture", "gpu_driver", "driver", "cuda_toolkit", "precision", ...
+    std::string
+        name;  // "pytorch_release", "wheel_variant", "gpu_architecture", "gpu_driver", "driver", "cuda_toolkit", "precision", ...
     bool ok = true;
     std::string message;
     bool checked = true;  // false: the tables cannot judge it (AMD/ROCm, no row); ok is then false too
@@ -182,14 +184,15 @@ struct CompatReport {
     std::string driver;
     std::string cuda;
     std::string pytorch;
-    std::string wheel;                 // the variant checked or chosen: "cu118"
+    std::string wheel;  // the variant checked or chosen: "cu118"
     std::string precision;
-    bool compatible = true;            // every check ok (and checked)
-    bool unknown = false;              // no check failed, but some could not be made: never "Compatible"
+    bool compatible = true;  // every check ok (and checked)
+    bool unknown = false;    // no check failed, but some could not be made: never "Compatible"
     std::vector<CompatCheck> checks;
     std::vector<std::string> suggestions;
-    std::vector<std::string> driver_upgrades;  // the driver versions the suggestions ask for (each suggested once)
-    std::string install;               // pip command for the wheel chosen; the last suggestion when compatible
+    std::vector<std::string>
+        driver_upgrades;  // the driver versions the suggestions ask for (each suggested once)
+    std::string install;  // pip command for the wheel chosen; the last suggestion when compatible
 };
 
 // Throws UsageError for a value that does not parse, an unknown GPU name or PyTorch release,
@@ -199,13 +202,13 @@ CompatReport check_compat(const Catalog& catalog, const EnvQuery& query);
 // For one GPU and one PyTorch release: which of its wheels can run there (with a known host
 // driver, only those that driver runs), the lowest driver they need, and the note an offer carries.
 struct PytorchFit {
-    bool supported = false;            // some wheel fits
-    bool checked = true;               // false for GPUs the CUDA tables cannot judge (AMD: ROCm builds)
-    std::vector<std::string> wheels;   // fitting wheels, table order
-    std::optional<Version> min_driver; // lowest driver among them (minor-version compatibility)
-    std::string requirement;           // "needs driver ≥ 450.80.02 (cu118) or ≥ 525.60.13 (cu121)"
-                                       // (each wheel's figure is raised to the GPU's own driver floor)
-    std::string reason;                // why not, when !supported
+    bool supported = false;             // some wheel fits
+    bool checked = true;                // false for GPUs the CUDA tables cannot judge (AMD: ROCm builds)
+    std::vector<std::string> wheels;    // fitting wheels, table order
+    std::optional<Version> min_driver;  // lowest driver among them (minor-version compatibility)
+    std::string requirement;            // "needs driver ≥ 450.80.02 (cu118) or ≥ 525.60.13 (cu121)"
+                                        // (each wheel's figure is raised to the GPU's own driver floor)
+    std::string reason;                 // why not, when !supported
 };
 PytorchFit fit_pytorch(const CompatTables& tables, const Gpu& gpu, const PytorchVersion& pytorch,
                        const std::optional<Version>& driver = std::nullopt);

@@ -37,9 +37,9 @@ struct InstanceNetwork {
 struct LinkSpec {
     int nodes = 1;                         // instances
     double intra_node_busbw_gb_per_s = 0;  // 0 = use the GPU's (or the PCIe default)
-    double inter_node_gbps = 0;            // network between nodes, Gbit/s per node (0 = unknown: a stated default)
+    double inter_node_gbps = 0;  // network between nodes, Gbit/s per node (0 = unknown: a stated default)
     std::optional<NetworkKind> network_kind;  // nullopt = unknown
-    std::string network_source;            // where inter_node_gbps comes from
+    std::string network_source;               // where inter_node_gbps comes from
 };
 
 // How the work is split over the GPUs: data x tensor x pipeline = GPUs; ZeRO/FSDP over the data
@@ -81,8 +81,8 @@ struct ServingRequest {
 // Serving figures of an LLM inference estimate (docs/methodology.md, "Serving").
 struct ServingEstimate {
     int prompt_len = 0, output_len = 0, concurrency = 0;
-    bool concurrency_from_memory = false;     // the default: as many sequences as the KV cache holds
-    double tokens_per_s = 0;                  // output tokens per second, whole configuration
+    bool concurrency_from_memory = false;  // the default: as many sequences as the KV cache holds
+    double tokens_per_s = 0;               // output tokens per second, whole configuration
     double time_to_first_token_s = 0;
     double time_per_output_token_s = 0;
     std::optional<double> cost_per_million_tokens;  // output tokens; filled where a price is known

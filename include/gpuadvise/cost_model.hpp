@@ -28,13 +28,13 @@ double spot_overhead_fraction(const SpotAssumptions& spot);
 // How one run is billed: the instance's time (the run plus an idle tail before it is released) is
 // rounded up to the provider's increment and is at least its minimum charge (docs/methodology.md).
 struct BillingAssumptions {
-    double increment_seconds = 0;       // 0: exact hours, no rounding (catalogs built in code)
+    double increment_seconds = 0;  // 0: exact hours, no rounding (catalogs built in code)
     double minimum_seconds = 0;
-    double idle_minutes = 0;            // kept up after each run (--idle-minutes, policy idle_minutes_after_run)
+    double idle_minutes = 0;  // kept up after each run (--idle-minutes, policy idle_minutes_after_run)
     double prompt_release_minutes = 0;  // "released promptly" (policy prompt_release_minutes)
     bool increment_assumed = false;     // the provider's billing is not in the catalog: the policy's defaults
     std::optional<bool> stopped_bills_storage;
-    std::string source;                 // of the provider's billing terms; empty when assumed
+    std::string source;  // of the provider's billing terms; empty when assumed
 };
 
 // The provider's billing terms, or the policy's default increment and minimum where it has none.
@@ -45,26 +45,30 @@ double billed_hours(const BillingAssumptions& billing, double hours, double idle
 
 struct PlanCost {
     Plan plan = Plan::on_demand;
-    double price_per_hour = 0;  // whole configuration; reserved: monthly fees spread over the workload's hours
-    double hours_per_run = 0;   // spot: expected, including interruptions
-    double cost_per_run = 0;    // = hours_per_run × price_per_hour
+    double price_per_hour =
+        0;                     // whole configuration; reserved: monthly fees spread over the workload's hours
+    double hours_per_run = 0;  // spot: expected, including interruptions
+    double cost_per_run = 0;   // = hours_per_run × price_per_hour
     double cost_per_month = 0;
     double gpu_hours_per_month = 0;
-    int reserved_sets = 0;      // reserved: configurations reserved so the monthly hours fit (730 h each)
-    std::optional<double> break_even_hours_per_month;  // reserved monthly ÷ on-demand hourly, same configuration
-    std::optional<double> spot_overhead;               // fraction added to the run time
+    int reserved_sets = 0;  // reserved: configurations reserved so the monthly hours fit (730 h each)
+    std::optional<double>
+        break_even_hours_per_month;       // reserved monthly ÷ on-demand hourly, same configuration
+    std::optional<double> spot_overhead;  // fraction added to the run time
     // reserved (a commitment of any term): which one, and how it compares with on-demand.
-    const Commitment* commitment = nullptr;            // into the offer; nullptr for a bare reserved_per_month
+    const Commitment* commitment = nullptr;  // into the offer; nullptr for a bare reserved_per_month
     int term_months = 0;
-    int committed_instances = 0;                       // slots paid for the term (reserved_sets x instances, or fewer)
-    double on_demand_overflow_per_month = 0;           // hours the committed slots do not cover, at on-demand
-    std::optional<double> break_even_utilisation;      // share of the term's hours above which it beats on-demand
-    std::optional<double> crossover_runs_per_week;     // runs a week of this job at that share; nullopt when >= 1
+    int committed_instances = 0;              // slots paid for the term (reserved_sets x instances, or fewer)
+    double on_demand_overflow_per_month = 0;  // hours the committed slots do not cover, at on-demand
+    std::optional<double> break_even_utilisation;  // share of the term's hours above which it beats on-demand
+    std::optional<double>
+        crossover_runs_per_week;  // runs a week of this job at that share; nullopt when >= 1
     // Billing of one run (on-demand, spot: per instance, rounded; reserved: the slot hours it occupies).
-    double billed_hours_per_run = 0;            // run + idle tail, rounded up to the increment, at least the minimum
-    double idle_hours_per_run = 0;              // the idle tail
-    double idle_cost_per_run = 0;               // what the idle tail (with its rounding) adds to cost_per_run
-    double prompt_release_saving_per_run = 0;   // cost_per_run minus the cost when released after prompt_release_minutes
+    double billed_hours_per_run = 0;  // run + idle tail, rounded up to the increment, at least the minimum
+    double idle_hours_per_run = 0;    // the idle tail
+    double idle_cost_per_run = 0;     // what the idle tail (with its rounding) adds to cost_per_run
+    double prompt_release_saving_per_run =
+        0;  // cost_per_run minus the cost when released after prompt_release_minutes
 };
 
 // A --plan value: on-demand, reserved (any term, or reserved-1m/-1y/-3y/-Nm), spot.
@@ -82,11 +86,13 @@ std::string plan_filter_text(const PlanFilter& f);  // "on-demand", "reserved", 
 // rounded up to billing's increment and at least its minimum, x the configuration's price per hour.
 std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, int instances, Plan plan,
                                   double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
-                                  const std::string& currency, int term_months = 0, const BillingAssumptions& billing = {});
+                                  const std::string& currency, int term_months = 0,
+                                  const BillingAssumptions& billing = {});
 
 // reserved, one PlanCost per commitment term of the offer (the cheapest of each term), shortest first.
-std::vector<PlanCost> cost_commitment_terms(const Catalog& catalog, const Offer& offer, int instances, double hours_per_run,
-                                            double runs_per_week, const std::string& currency,
+std::vector<PlanCost> cost_commitment_terms(const Catalog& catalog, const Offer& offer, int instances,
+                                            double hours_per_run, double runs_per_week,
+                                            const std::string& currency,
                                             const BillingAssumptions& billing = {});
 
 // The offer's commitments, and a bare reserved_per_month as the 1-month commitment it is (offers
@@ -98,8 +104,9 @@ const Commitment* cheapest_commitment(const Offer& offer, int term_months = 0);
 
 // The same for a configuration: its instances are the copies of the offer rented (the offer's
 // GPUs per instance are config.gpus_per_node).
-std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, const Configuration& config, Plan plan,
-                                  double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
-                                  const std::string& currency, int term_months = 0, const BillingAssumptions& billing = {});
+std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, const Configuration& config,
+                                  Plan plan, double hours_per_run, double runs_per_week,
+                                  const SpotAssumptions& spot, const std::string& currency,
+                                  int term_months = 0, const BillingAssumptions& billing = {});
 
 }  // namespace gpuadvise

@@ -15,15 +15,15 @@ enum class Severity { error, warning };
 // What a diagnostic is about, for code that treats some kinds apart (never its message text):
 // the data-warning summary (cli/context.cpp) leaves out stale prices, which the price listings name.
 enum class DiagnosticKind {
-    general,             // any other problem in the data
-    stale_prices,        // prices older than policy max_price_age_days
-    undated_prices,      // prices of unknown date (as-of unknown), treated as stale
-    future_prices,       // as_of after today
-    bad_date,            // as_of not a YYYY-MM-DD date
-    unused_calibration,  // a calibration point naming no model preset or no catalog GPU
-    price_inconsistency, // spot not below on-demand, reserved or a commitment dearer than on-demand
-    zero_price,          // a price of 0
-    duplicate_offer,     // the same offer twice
+    general,              // any other problem in the data
+    stale_prices,         // prices older than policy max_price_age_days
+    undated_prices,       // prices of unknown date (as-of unknown), treated as stale
+    future_prices,        // as_of after today
+    bad_date,             // as_of not a YYYY-MM-DD date
+    unused_calibration,   // a calibration point naming no model preset or no catalog GPU
+    price_inconsistency,  // spot not below on-demand, reserved or a commitment dearer than on-demand
+    zero_price,           // a price of 0
+    duplicate_offer,      // the same offer twice
 };
 inline constexpr NameTable<DiagnosticKind, 9> kDiagnosticKindNames{{{
     {DiagnosticKind::general, "general"},

@@ -46,9 +46,9 @@ std::optional<TorchProbe> parse_torch_probe(std::string_view text);
 // Which catalog GPU an nvidia-smi line is: family tokens of the name ("A100", "RTX 4090"), then
 // the memory (81920 MiB -> the 80 GB variant), then the form factor ("SXM4", "PCIe", "HBM3").
 struct GpuIdentification {
-    const Gpu* gpu = nullptr;             // the best match, when one is clear
-    std::vector<const Gpu*> candidates;   // every variant of the matched family
-    std::string note;                     // "matched a100-80gb-sxm by name and 80 GB" / "not in the catalog"
+    const Gpu* gpu = nullptr;            // the best match, when one is clear
+    std::vector<const Gpu*> candidates;  // every variant of the matched family
+    std::string note;                    // "matched a100-80gb-sxm by name and 80 GB" / "not in the catalog"
 };
 GpuIdentification identify_gpu(const Catalog& catalog, const SmiGpu& smi);
 

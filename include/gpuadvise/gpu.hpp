@@ -35,11 +35,11 @@ struct DenseTflops {
 };
 
 struct Gpu {
-    std::string id;            // canonical: "a100-80gb-sxm"
-    std::string family;        // "A100"
-    std::string name;          // "NVIDIA A100 80GB SXM4"
-    std::string vendor;        // "NVIDIA", "AMD"
-    std::string architecture;  // "Ampere"
+    std::string id;                  // canonical: "a100-80gb-sxm"
+    std::string family;              // "A100"
+    std::string name;                // "NVIDIA A100 80GB SXM4"
+    std::string vendor;              // "NVIDIA", "AMD"
+    std::string architecture;        // "Ampere"
     std::string compute_capability;  // "8.0"; AMD: "gfx90a"
     double memory_gb = 0;
     std::optional<double> memory_bandwidth_gb_per_s;

@@ -12,12 +12,12 @@ namespace gpuadvise {
 
 // Time of one layout, per optimizer step (training) or per request cycle (serving).
 struct LayoutTiming {
-    double step_s = 0;            // wall time of one optimizer step
-    double compute_s = 0;         // of which compute (all micro-batches, no bubble)
-    double exposed_comm_s = 0;    // communication not hidden behind compute
-    double bubble_s = 0;          // pipeline fill and drain
-    double samples_per_s = 0;     // whole configuration
-    double utilisation = 0;       // model FLOP/s / dense peak, per GPU
+    double step_s = 0;          // wall time of one optimizer step
+    double compute_s = 0;       // of which compute (all micro-batches, no bubble)
+    double exposed_comm_s = 0;  // communication not hidden behind compute
+    double bubble_s = 0;        // pipeline fill and drain
+    double samples_per_s = 0;   // whole configuration
+    double utilisation = 0;     // model FLOP/s / dense peak, per GPU
     TimeBasis basis = TimeBasis::estimated;
     std::string basis_detail;
     double band_low = 0.7, band_high = 1.5;
@@ -33,11 +33,12 @@ struct PlannedLayout {
 
 // The fastest layout that fits on `gpus_per_node` x `link.nodes` GPUs within the workload's pins;
 // when none fits, the one needing the least memory per GPU (fits = false).
-PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node,
-                          const LinkSpec& link);
+PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p,
+                          int gpus_per_node, const LinkSpec& link);
 // The same, reading single-GPU speeds through `speeds` (its catalog and workload): the result is
 // the same as planning with a fresh table.
-PlannedLayout plan_layout(SpeedTable& speeds, const Gpu& gpu, Precision p, int gpus_per_node, const LinkSpec& link);
+PlannedLayout plan_layout(SpeedTable& speeds, const Gpu& gpu, Precision p, int gpus_per_node,
+                          const LinkSpec& link);
 
 // Whether any layout fits in memory (no timing: cheap), for the minimum-count search.
 bool any_layout_fits(const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node, int nodes);
@@ -50,6 +51,7 @@ std::optional<int> minimum_gpus(const Workload& w, const Gpu& gpu, Precision p, 
 // The network of a cloud instance family (EFA, InfiniBand, RoCE, Ethernet), per node, with its
 // source, from the catalog's `instance_networks` (longest matching instance-type prefix of the
 // provider, case-insensitive); nullptr when the family is not known.
-const InstanceNetwork* instance_network(const Catalog& catalog, std::string_view provider, std::string_view instance_type);
+const InstanceNetwork* instance_network(const Catalog& catalog, std::string_view provider,
+                                        std::string_view instance_type);
 
 }  // namespace gpuadvise

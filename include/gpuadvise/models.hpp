@@ -27,9 +27,9 @@ struct TransformerShape {
     int layers = 0;
     int hidden = 0;
     int heads = 0;
-    int kv_heads = 0;  // < heads under GQA/MQA
-    int vocab = 0;     // 0 = no language-model head (no logits memory)
-    int patch_size = 0;  // vision transformers: tokens = (image / patch)^2 + 1
+    int kv_heads = 0;      // < heads under GQA/MQA
+    int vocab = 0;         // 0 = no language-model head (no logits memory)
+    int patch_size = 0;    // vision transformers: tokens = (image / patch)^2 + 1
     bool decoder = false;  // autoregressive LM: KV cache at inference, tokens as the unit
 
     bool operator==(const TransformerShape&) const = default;
@@ -37,14 +37,14 @@ struct TransformerShape {
 
 // The job `--model X` alone answers; every field can be overridden on the command line.
 struct DefaultJob {
-    std::string task;          // "train", "finetune", "lora", "qlora", "inference"
-    double samples = 0;        // dataset size in samples (images, sequences, audio windows)
+    std::string task;    // "train", "finetune", "lora", "qlora", "inference"
+    double samples = 0;  // dataset size in samples (images, sequences, audio windows)
     double epochs = 1;
-    int batch_size = 0;        // per GPU
-    int seq_len = 0;           // tokens per sample (transformers)
-    int image_size = 0;        // pixels per side (vision)
+    int batch_size = 0;  // per GPU
+    int seq_len = 0;     // tokens per sample (transformers)
+    int image_size = 0;  // pixels per side (vision)
     bool grad_checkpointing = false;
-    std::string description;   // "ImageNet-1k, 90 epochs (DLE recipe)"
+    std::string description;  // "ImageNet-1k, 90 epochs (DLE recipe)"
 
     bool operator==(const DefaultJob&) const = default;
 };
@@ -63,11 +63,11 @@ struct ModelPreset {
     double flops_per_sample = 0;
     int reference_image_size = 0;  // the input flops_per_sample and activation bytes refer to
     int reference_seq_len = 0;
-    int max_seq_len = 0;           // context window (0 = no limit known)
+    int max_seq_len = 0;  // context window (0 = no limit known)
     // CNN/diffusion: activation bytes stored per image for backward at reference_image_size with
     // 16-bit activations (AMP); scaled by H*W and doubled for fp32 (gpu-facts §3a).
     double activation_mb_per_image = 0;
-    std::string activation_basis;   // where that figure comes from
+    std::string activation_basis;  // where that figure comes from
     TransformerShape shape;
     // Inference passes per sample (diffusion: denoising steps x 2 for classifier-free guidance).
     int inference_passes = 1;
@@ -83,14 +83,14 @@ struct ModelPreset {
 
 // One measured training throughput (single GPU unless gpu_count says otherwise).
 struct CalibrationPoint {
-    std::string model;  // preset id
-    std::string gpu;    // GPU id in the catalog
+    std::string model;              // preset id
+    std::string gpu;                // GPU id in the catalog
     std::string precision = "amp";  // "amp" (fp16/bf16 autocast), "fp32" or "tf32"
     double throughput = 0;          // per second, in `unit`
     double throughput_high = 0;     // when the source gives a range; 0 = single value
     std::string unit;               // must equal the preset's unit
     int gpu_count = 1;
-    int batch_size = 0;             // per GPU, as measured (0 = not stated)
+    int batch_size = 0;  // per GPU, as measured (0 = not stated)
     int seq_len = 0;
     int image_size = 0;
     std::string source;

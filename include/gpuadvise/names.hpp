@@ -14,7 +14,8 @@
 namespace gpuadvise {
 
 // Throws UsageError "<what>: unknown value 'text'" with "did you mean" and the names (names.cpp).
-[[noreturn]] void throw_unknown_name(std::string_view text, std::string_view what, const std::vector<std::string>& names);
+[[noreturn]] void throw_unknown_name(std::string_view text, std::string_view what,
+                                     const std::vector<std::string>& names);
 
 template <typename E>
 struct Named {

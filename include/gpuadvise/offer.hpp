@@ -32,7 +32,9 @@ public:
     int compare(const SharedText& other) const { return str().compare(other.str()); }
     bool same_storage(const SharedText& other) const { return text_ == other.text_; }
 
-    friend bool operator==(const SharedText& a, const SharedText& b) { return a.text_ == b.text_ || a.str() == b.str(); }
+    friend bool operator==(const SharedText& a, const SharedText& b) {
+        return a.text_ == b.text_ || a.str() == b.str();
+    }
     friend bool operator==(const SharedText& a, std::string_view b) { return a.str() == b; }
     friend bool operator==(const SharedText& a, const std::string& b) { return a.str() == b; }
     friend bool operator==(const SharedText& a, const char* b) { return a.str() == b; }
@@ -64,8 +66,10 @@ struct SourceLocation {
 
 enum class Plan { on_demand, reserved, spot };
 // JSON and parsing spell it "on_demand" (parse also reads "on-demand"); text shows plan_label().
-inline constexpr NameTable<Plan, 3> kPlanNames{{{{Plan::on_demand, "on_demand"}, {Plan::reserved, "reserved"}, {Plan::spot, "spot"}}}};
-inline constexpr NameTable<Plan, 3> kPlanLabels{{{{Plan::on_demand, "on-demand"}, {Plan::reserved, "reserved"}, {Plan::spot, "spot"}}}};
+inline constexpr NameTable<Plan, 3> kPlanNames{
+    {{{Plan::on_demand, "on_demand"}, {Plan::reserved, "reserved"}, {Plan::spot, "spot"}}}};
+inline constexpr NameTable<Plan, 3> kPlanLabels{
+    {{{Plan::on_demand, "on-demand"}, {Plan::reserved, "reserved"}, {Plan::spot, "spot"}}}};
 
 const char* to_string(Plan p);  // "on_demand", "reserved", "spot"
 // The spelling in text output and CLI choices: "on-demand", "reserved", "spot".
@@ -78,7 +82,9 @@ inline std::optional<Plan> parse_plan(std::string_view text) { return kPlanLabel
 // ("private"), kept in Provider::custom_kind.
 enum class ProviderKind { example, public_prices, placeholder, other };
 inline constexpr NameTable<ProviderKind, 3> kProviderKindNames{
-    {{{ProviderKind::example, "example"}, {ProviderKind::public_prices, "public"}, {ProviderKind::placeholder, "placeholder"}}}};
+    {{{ProviderKind::example, "example"},
+      {ProviderKind::public_prices, "public"},
+      {ProviderKind::placeholder, "placeholder"}}}};
 
 // Where a provider's prices were read from: the catalog files (built-in or the user's), the cache of
 // `catalog update`, or SkyPilot's own downloads in ~/.sky/catalogs.
@@ -103,8 +109,8 @@ struct Provider {
     std::optional<double> network_gbps;  // between nodes
     bool rdma = false;
     std::optional<double> rdma_gbps;
-    std::vector<std::string> images;    // preinstalled images: "pytorch", "cuda"
-    std::vector<std::string> features;  // free text: "free data migration"
+    std::vector<std::string> images;            // preinstalled images: "pytorch", "cuda"
+    std::vector<std::string> features;          // free text: "free data migration"
     std::optional<std::string> driver_version;  // host driver when known
     std::string as_of;
     std::string source;
@@ -155,13 +161,16 @@ struct Offer {
     std::optional<double> vcpus;
     std::optional<double> ram_gb;
     std::optional<double> local_disk_gb;
-    SharedText as_of;   // ISO date of the prices
+    SharedText as_of;  // ISO date of the prices
     SharedText source;
     std::vector<std::string> notes;  // e.g. "GPU-only price: host VM not included"
     SourceLocation where;
-    std::vector<Commitment> commitments;  // 1-month, 1-year, 3-year … plans (reserved_per_month is one of 1 month)
-    bool variant_assumed = false;  // the table did not tell the GPU variant: the family's most conservative one (a note says which)
-    bool price_complete = true;    // false: the price is known to be partial (GCP's GPU-only rows: the host VM is extra)
+    std::vector<Commitment>
+        commitments;  // 1-month, 1-year, 3-year … plans (reserved_per_month is one of 1 month)
+    bool variant_assumed =
+        false;  // the table did not tell the GPU variant: the family's most conservative one (a note says which)
+    bool price_complete =
+        true;  // false: the price is known to be partial (GCP's GPU-only rows: the host VM is extra)
 
     std::optional<double> price(Plan p) const;
     bool operator==(const Offer&) const = default;

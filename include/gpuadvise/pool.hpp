@@ -15,7 +15,7 @@
 
 namespace gpuadvise {
 
-inline constexpr int kWeekSlots = 168;  // hours of a week, Monday 00:00 first
+inline constexpr int kWeekSlots = 168;              // hours of a week, Monday 00:00 first
 using WeekDemand = std::array<double, kWeekSlots>;  // instances busy in each hour (a fluid average)
 
 // The hours of the week a job may run in.
@@ -27,18 +27,19 @@ struct WeekSchedule {
 // hours: "any" (0-24), "day" (08:00-20:00), "night" (20:00-08:00) or hour ranges "H-H[,H-H…]"
 // (0 ≤ H ≤ 24, a range may wrap past midnight: "22-6"); days: "all", "weekdays" (Mon-Fri) or
 // "weekend". nullopt (and `error` says why) for anything else or for a schedule with no hour.
-std::optional<WeekSchedule> parse_schedule(std::string_view hours, std::string_view days, std::string* error = nullptr);
+std::optional<WeekSchedule> parse_schedule(std::string_view hours, std::string_view days,
+                                           std::string* error = nullptr);
 
 // The committed instances that cost least for a week of demand: N × committed price a month + the
 // instance-hours above N in each slot at the overflow price × weeks a month (52/12). No committed
 // price: N = 0; no overflow price: N covers the peak.
 struct PoolSizing {
     int committed_instances = 0;
-    double peak_instances = 0;               // the highest slot of the demand
-    double demand_hours_per_week = 0;        // instance-hours a week
-    double served_hours_per_week = 0;        // by the committed instances
-    double overflow_hours_per_week = 0;      // above them
-    std::optional<double> utilisation;       // served / (N × 168); nullopt when N = 0
+    double peak_instances = 0;           // the highest slot of the demand
+    double demand_hours_per_week = 0;    // instance-hours a week
+    double served_hours_per_week = 0;    // by the committed instances
+    double overflow_hours_per_week = 0;  // above them
+    std::optional<double> utilisation;   // served / (N × 168); nullopt when N = 0
     double committed_cost_per_month = 0;
     double overflow_cost_per_month = 0;
     double cost_per_month = 0;
@@ -58,26 +59,26 @@ struct PoolJob {
 
 struct PoolJobPlan {
     const PoolJob* job = nullptr;
-    int instances = 1;                  // copies of the offer one run uses together
+    int instances = 1;  // copies of the offer one run uses together
     int gpu_count = 1;
-    double hours_per_run = 0;           // billed: the estimate + set-up
-    double instance_hours_per_week = 0; // instances × runs a week × hours per run
-    WeekDemand demand{};                // spread over the schedule's hours
-    PoolSizing alone;                   // this job on the same offer, sized alone
-    PoolSizing dedicated;               // committed instances covering the job's own peak (a team's own GPUs)
-    std::size_t feasible_offers = 0;    // offers that can run it within its constraints
+    double hours_per_run = 0;            // billed: the estimate + set-up
+    double instance_hours_per_week = 0;  // instances × runs a week × hours per run
+    WeekDemand demand{};                 // spread over the schedule's hours
+    PoolSizing alone;                    // this job on the same offer, sized alone
+    PoolSizing dedicated;             // committed instances covering the job's own peak (a team's own GPUs)
+    std::size_t feasible_offers = 0;  // offers that can run it within its constraints
 };
 
 struct PoolPlan {
     std::string name;
-    const Offer* offer = nullptr;       // nullptr: no offer serves every job (`why` says which)
+    const Offer* offer = nullptr;  // nullptr: no offer serves every job (`why` says which)
     const Gpu* gpu = nullptr;
-    int term_months = 0;                // of the commitment priced (0: the offer has none)
+    int term_months = 0;                              // of the commitment priced (0: the offer has none)
     std::optional<double> committed_price_per_month;  // one instance, output currency
     std::optional<double> on_demand_per_hour;         // one instance
     Plan overflow_plan = Plan::on_demand;
-    std::optional<double> overflow_price_per_hour;    // per useful instance-hour (spot: with its overhead)
-    std::optional<double> spot_overhead;              // when the overflow runs on spot
+    std::optional<double> overflow_price_per_hour;  // per useful instance-hour (spot: with its overhead)
+    std::optional<double> spot_overhead;            // when the overflow runs on spot
     std::vector<PoolJobPlan> jobs;
     PoolSizing pooled;
     int alone_committed_instances = 0;
@@ -87,14 +88,14 @@ struct PoolPlan {
     std::optional<double> dedicated_utilisation;
     double dedicated_cost_per_month = 0;
     double alone_cost_per_month = 0;
-    double saving_per_month = 0;        // alone − pooled
+    double saving_per_month = 0;  // alone − pooled
     std::optional<double> saving_fraction;
-    std::size_t common_offers = 0;      // offers every job of the pool can run on
-    std::string why;                    // when offer is nullptr
+    std::size_t common_offers = 0;  // offers every job of the pool can run on
+    std::string why;                // when offer is nullptr
 };
 
 struct PoolResult {
-    std::vector<PoolPlan> pools;        // in the order their first job appears
+    std::vector<PoolPlan> pools;  // in the order their first job appears
     std::vector<std::string> assumptions;
 };
 

@@ -3,9 +3,9 @@
 
 #include <cstddef>
 #include <optional>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpuadvise {

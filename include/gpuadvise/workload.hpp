@@ -19,7 +19,8 @@ namespace gpuadvise {
 enum class Task { train, finetune, lora, qlora, inference };
 // Where a run time comes from: a measurement (published, or the user's own) or the model.
 enum class TimeBasis { estimated, measured };
-inline constexpr NameTable<TimeBasis, 2> kTimeBasisNames{{{{TimeBasis::estimated, "estimated"}, {TimeBasis::measured, "measured"}}}};
+inline constexpr NameTable<TimeBasis, 2> kTimeBasisNames{
+    {{{TimeBasis::estimated, "estimated"}, {TimeBasis::measured, "measured"}}}};
 inline std::string_view to_string(TimeBasis b) { return kTimeBasisNames.name(b); }
 enum class Optimizer { adamw, sgd, adam8bit };
 // Attention kernels: FlashAttention-style (never stores the s x s scores) or eager (stores them).
@@ -42,40 +43,41 @@ std::optional<double> parse_quantity(std::string_view text);
 // Every command-line knob of a job, as typed (nullopt = not given, the preset's default job or
 // a documented default applies). Text fields are validated by make_workload.
 struct WorkloadRequest {
-    std::optional<std::string> model;              // preset id or alias ("bert")
-    std::optional<std::string> params;             // custom model: "7B"
-    std::optional<std::string> flops_per_token;    // forward FLOPs per token: "14e9"
-    std::optional<std::string> flops_per_sample;   // forward FLOPs per sample: "8.2e9"
-    std::optional<std::string> task;               // train|finetune|lora|qlora|inference
-    std::optional<std::string> precision;          // fp32|tf32|fp16|bf16|fp8 (default: mixed)
-    std::optional<std::string> optimizer;          // adamw|sgd|adam8bit
-    std::optional<int> batch_size;                 // per GPU
+    std::optional<std::string> model;             // preset id or alias ("bert")
+    std::optional<std::string> params;            // custom model: "7B"
+    std::optional<std::string> flops_per_token;   // forward FLOPs per token: "14e9"
+    std::optional<std::string> flops_per_sample;  // forward FLOPs per sample: "8.2e9"
+    std::optional<std::string> task;              // train|finetune|lora|qlora|inference
+    std::optional<std::string> precision;         // fp32|tf32|fp16|bf16|fp8 (default: mixed)
+    std::optional<std::string> optimizer;         // adamw|sgd|adam8bit
+    std::optional<int> batch_size;                // per GPU
     std::optional<int> seq_len;
     std::optional<int> image_size;
-    std::optional<std::string> samples;            // dataset size in samples: "1.28M"
-    std::optional<std::string> tokens;             // dataset size in tokens (per epoch): "2B"
+    std::optional<std::string> samples;  // dataset size in samples: "1.28M"
+    std::optional<std::string> tokens;   // dataset size in tokens (per epoch): "2B"
     std::optional<double> epochs;
     std::optional<bool> grad_checkpointing;
-    std::optional<int> zero_stage;                 // 0-3 (FSDP FULL_SHARD = 3)
-    std::optional<double> hours_per_run;           // the user's own timing ...
-    std::optional<std::string> measured_on;        // ... on this GPU
-    std::optional<int> measured_gpu_count;         // ... with this many GPUs (default 1)
+    std::optional<int> zero_stage;           // 0-3 (FSDP FULL_SHARD = 3)
+    std::optional<double> hours_per_run;     // the user's own timing ...
+    std::optional<std::string> measured_on;  // ... on this GPU
+    std::optional<int> measured_gpu_count;   // ... with this many GPUs (default 1)
     // Parallel layout pins (nullopt = the layout planner chooses).
-    std::optional<int> tensor_parallel;            // --tp
-    std::optional<int> pipeline_parallel;          // --pp
-    std::optional<int> micro_batch;                // --micro-batch (sequences per GPU per micro-step)
-    std::optional<std::string> global_batch;       // --global-batch: sequences ("1024") or tokens ("4M tokens", "4Mt")
-    std::optional<std::string> attention;          // flash|eager
-    std::optional<int> lora_rank;                  // --lora-rank (default 8, as PEFT)
-    std::optional<std::string> lora_targets;       // qv|all
+    std::optional<int> tensor_parallel;    // --tp
+    std::optional<int> pipeline_parallel;  // --pp
+    std::optional<int> micro_batch;        // --micro-batch (sequences per GPU per micro-step)
+    std::optional<std::string>
+        global_batch;  // --global-batch: sequences ("1024") or tokens ("4M tokens", "4Mt")
+    std::optional<std::string> attention;     // flash|eager
+    std::optional<int> lora_rank;             // --lora-rank (default 8, as PEFT)
+    std::optional<std::string> lora_targets;  // qv|all
     // Serving.
     std::optional<int> prompt_len, output_len, concurrency;
 };
 
 struct Workload {
-    std::string model_id;        // preset id, or "custom"
-    std::string model_name;      // display name
-    std::string requested_as;    // what the user typed when it was an alias ("bert"), else empty
+    std::string model_id;                 // preset id, or "custom"
+    std::string model_name;               // display name
+    std::string requested_as;             // what the user typed when it was an alias ("bert"), else empty
     const ModelPreset* preset = nullptr;  // into the catalog; nullptr for a custom model
     ModelKind kind = ModelKind::transformer;
     std::string unit = "samples";  // throughput unit without "/s": images, sequences, tokens
@@ -83,10 +85,10 @@ struct Workload {
     Task task = Task::train;
     std::optional<Precision> precision;  // nullopt = mixed: bf16 where CC >= 8.0, else fp16
     Optimizer optimizer = Optimizer::adamw;
-    int batch_size = 1;   // per GPU
-    int seq_len = 0;      // tokens per sample (transformers, speech)
-    int image_size = 0;   // pixels per side (vision)
-    double samples = 0;   // per epoch
+    int batch_size = 1;  // per GPU
+    int seq_len = 0;     // tokens per sample (transformers, speech)
+    int image_size = 0;  // pixels per side (vision)
+    double samples = 0;  // per epoch
     double epochs = 1;
     bool grad_checkpointing = false;
     int zero_stage = 0;
@@ -168,8 +170,8 @@ struct Estimate {
     double memory_available_gb = 0;
     // Smallest GPU count that fits with the best layout; nullopt = no count up to 4,096 fits.
     std::optional<int> min_gpu_count;
-    Configuration config;          // nodes x GPUs per node, network and the chosen parallel layout
-    double bubble_share = 0;       // share of step time the pipeline idles
+    Configuration config;                    // nodes x GPUs per node, network and the chosen parallel layout
+    double bubble_share = 0;                 // share of step time the pipeline idles
     std::optional<ServingEstimate> serving;  // inference of decoder LMs
     MemoryBreakdown memory;
     double throughput_per_s = 0;  // whole job (all GPUs), in throughput_unit
@@ -178,8 +180,8 @@ struct Estimate {
     double scaling_efficiency = 1, comm_share = 0, utilisation = 0;
     double total_flops = 0;
     TimeBasis basis = TimeBasis::estimated;
-    std::string basis_detail;         // which measurement, or "roofline model"
-    std::vector<std::string> notes;   // e.g. what would make it fit
+    std::string basis_detail;        // which measurement, or "roofline model"
+    std::vector<std::string> notes;  // e.g. what would make it fit
 };
 
 // The job on `gpus_per_node` x `link.nodes` GPUs of one model: the layout planner picks the fastest
@@ -259,7 +261,8 @@ private:
 struct Links {
     double intra_gb_per_s = 0;       // NCCL bus bandwidth inside a node
     double inter_node_gb_per_s = 0;  // the node's network, usable GB/s (all its NICs)
-    int nvlink_domain = 1;           // GPUs joined by NVLink/NVSwitch (Infinity Fabric): 8 on SXM/OAM boards, 2 with a bridge
+    int nvlink_domain =
+        1;  // GPUs joined by NVLink/NVSwitch (Infinity Fabric): 8 on SXM/OAM boards, 2 with a bridge
 };
 Links resolve_links(const Gpu& gpu, const LinkSpec& link);
 

@@ -3,10 +3,10 @@
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
-#include <cstring>
-#include <iostream>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <iostream>
 #include <map>
 #include <regex>
 
@@ -36,28 +36,39 @@ Exit codes: 0 success, 1 data or runtime error, 2 usage error, 3 nothing satisfi
 Docs: docs/usage.md, docs/json.md, docs/catalog.md, docs/methodology.md)";
 
 void add_global_options(CLI::App& app, GlobalOptions& g) {
-    app.add_option("--catalog", g.catalogs, "Catalog file (YAML, or a SkyPilot vms.csv) on top of the built-in one; repeatable, later files override")
+    app.add_option("--catalog", g.catalogs,
+                   "Catalog file (YAML, or a SkyPilot vms.csv) on top of the built-in one; repeatable, later "
+                   "files override")
         ->type_name("FILE")
         ->allow_extra_args(false);
-    app.add_option("--provider-name", g.provider_name, "Provider id for a SkyPilot CSV given with --catalog (default: the file name, lambda.csv -> lambda)")
+    app.add_option("--provider-name", g.provider_name,
+                   "Provider id for a SkyPilot CSV given with --catalog (default: the file name, lambda.csv "
+                   "-> lambda)")
         ->type_name("ID");
     app.add_flag("--no-default-catalog", g.no_default_catalog, "Do not load the built-in catalog");
     app.add_option("--format", g.format, "Output format")
-        ->check(CLI::IsMember({"table", "json", "csv", "tsv", "markdown", "html"}))
-        ;
-    app.add_option("--section", g.section, "Which table --format csv/tsv prints (docs/json.md lists each command's)")
+        ->check(CLI::IsMember({"table", "json", "csv", "tsv", "markdown", "html"}));
+    app.add_option("--section", g.section,
+                   "Which table --format csv/tsv prints (docs/json.md lists each command's)")
         ->type_name("NAME");
     app.add_flag("--json", g.json, "Shorthand for --format json");
-    app.add_option("--color", g.color, "Colour the table output (auto: only on a terminal, NO_COLOR respected)")
-        ->check(CLI::IsMember({"auto", "always", "never"}))
-        ;
-    app.add_option("--currency", g.currency, "Currency of the prices shown (converted with the catalog's dated rates)")
+    app.add_option("--color", g.color,
+                   "Colour the table output (auto: only on a terminal, NO_COLOR respected)")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    app.add_option("--currency", g.currency,
+                   "Currency of the prices shown (converted with the catalog's dated rates)")
         ->type_name("CODE");
     app.add_flag("-q,--quiet", g.quiet, "Hide warnings and notes on stderr (errors are always shown)");
-    app.add_flag("--strict-variants", g.strict_variants, "Drop SkyPilot rows whose GPU variant cannot be told (bare A100/H100) instead of assuming the most conservative one");
-    app.add_option("--as-of", g.as_of, "Date of the prices of SkyPilot tables given with --catalog (default: as-of unknown, treated as stale)")
+    app.add_flag("--strict-variants", g.strict_variants,
+                 "Drop SkyPilot rows whose GPU variant cannot be told (bare A100/H100) instead of assuming "
+                 "the most conservative one");
+    app.add_option("--as-of", g.as_of,
+                   "Date of the prices of SkyPilot tables given with --catalog (default: as-of unknown, "
+                   "treated as stale)")
         ->type_name("YYYY-MM-DD");
-    app.add_flag("--wide", g.wide, "Show every table column and line unwrapped (default: fit COLUMNS, else the terminal, else 100 columns)");
+    app.add_flag("--wide", g.wide,
+                 "Show every table column and line unwrapped (default: fit COLUMNS, else the terminal, else "
+                 "100 columns)");
 }
 
 // CLI11's help laid out for the terminal: option descriptions that run past the width wrap under
@@ -79,8 +90,8 @@ public:
             const std::string line = text.substr(start, end - start);
             start = end + 1;
             std::vector<std::string> lines;
-            const bool described = line.size() > column && line.rfind("  ", 0) == 0 && line[column - 1] == ' ' &&
-                                   line[column] != ' ' && width >= column + 20;
+            const bool described = line.size() > column && line.rfind("  ", 0) == 0 &&
+                                   line[column - 1] == ' ' && line[column] != ' ' && width >= column + 20;
             if (io::display_width(line) <= width) {
                 lines = {line};
             } else if (described) {
@@ -123,11 +134,13 @@ std::string hint_for_extras(const CLI::App& root, const std::vector<std::string>
         std::vector<std::string> names;
         for (const auto& c : commands())
             if (*c.summary) names.emplace_back(c.name);  // hidden commands (no summary) are not suggested
-        if (auto best = closest_match(first, names)) return "did you mean '" + *best + "'? (run 'gpuadvise --help' for the commands)";
+        if (auto best = closest_match(first, names))
+            return "did you mean '" + *best + "'? (run 'gpuadvise --help' for the commands)";
         return "run 'gpuadvise --help' for the commands";
     }
     std::string word = first.substr(0, first.find('='));
-    std::string help = active ? "run 'gpuadvise " + active->get_name() + " --help'" : "run 'gpuadvise --help'";
+    std::string help =
+        active ? "run 'gpuadvise " + active->get_name() + " --help'" : "run 'gpuadvise --help'";
     if (word.rfind("--", 0) == 0)
         if (auto best = closest_match(word, option_names(active ? active : &root)))
             return "did you mean '" + *best + "'? (" + help + ")";
@@ -170,12 +183,14 @@ std::string our_wording(const std::string& message) {
     static const std::regex number("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?");
     std::smatch m;
     if (std::regex_match(message, m, range)) {
-        if (!std::regex_match(m[2].str(), number)) return m[1].str() + ": '" + m[2].str() + "' is not a number";
-        return m[1].str() + ": " + m[2].str() + " is out of range; expected " + format_number(m[3].str()) + " to " +
-               format_number(m[4].str());
+        if (!std::regex_match(m[2].str(), number))
+            return m[1].str() + ": '" + m[2].str() + "' is not a number";
+        return m[1].str() + ": " + m[2].str() + " is out of range; expected " + format_number(m[3].str()) +
+               " to " + format_number(m[4].str());
     }
     if (std::regex_match(message, m, at_most))
-        return m[1].str() + ": takes at most " + m[2].str() + " value" + (m[2].str() == "1" ? "" : "s") + ", got " + m[3].str();
+        return m[1].str() + ": takes at most " + m[2].str() + " value" + (m[2].str() == "1" ? "" : "s") +
+               ", got " + m[3].str();
     if (std::regex_match(message, m, convert)) return m[1].str() + ": '" + m[2].str() + "' is not a number";
     static const std::regex missing("(\\S+): \\d+ required (\\S+) missing");
     if (std::regex_match(message, m, missing)) return m[1].str() + ": needs a value (" + m[2].str() + ")";
@@ -196,8 +211,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (!out) {
         const int error = io::output_error(out);
         if (error == EPIPE) return kBrokenPipeExit;
-        print_error(err, std::string("writing the output: ") + (error ? std::strerror(error) : "the stream failed"),
-                    error == ENOSPC ? "free some space, or write the output elsewhere" : "");
+        print_error(
+            err, std::string("writing the output: ") + (error ? std::strerror(error) : "the stream failed"),
+            error == ENOSPC ? "free some space, or write the output elsewhere" : "");
         return 1;
     }
     return code;
@@ -280,10 +296,12 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
                     break;
                 }
             if (word.empty()) {
-                print_error(err, "'" + active->get_name() + "' needs a subcommand: " + join(names, ", "), help);
+                print_error(err, "'" + active->get_name() + "' needs a subcommand: " + join(names, ", "),
+                            help);
             } else {
                 std::string hint = help;
-                if (auto best = closest_match(word, names)) hint = "did you mean '" + *best + "'? (" + help + ")";
+                if (auto best = closest_match(word, names))
+                    hint = "did you mean '" + *best + "'? (" + help + ")";
                 print_error(err, "unknown command '" + active->get_name() + " " + word + "'", hint);
             }
             return 2;
@@ -303,7 +321,8 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
         return 0;
     }
     try {
-        if (reads_config.at(chosen)) apply_user_config(app, *chosen, ctx);  // config.yaml under the command line
+        if (reads_config.at(chosen))
+            apply_user_config(app, *chosen, ctx);  // config.yaml under the command line
         return runners.at(chosen)(ctx);
     } catch (const UsageError& e) {
         print_error(err, e.what(), e.hint());

@@ -17,8 +17,10 @@
 namespace gpuadvise::cli {
 
 int run_catalog_import(Context& ctx, const std::string& format, const std::vector<std::string>& paths,
-                       const std::string& output, bool force, const std::string& as_of);  // cmd_catalog_import.cpp
-CLI::App* setup_catalog_update(CLI::App& catalog, std::function<int(Context&)>& runner);  // cmd_catalog_update.cpp
+                       const std::string& output, bool force,
+                       const std::string& as_of);  // cmd_catalog_import.cpp
+CLI::App* setup_catalog_update(CLI::App& catalog,
+                               std::function<int(Context&)>& runner);  // cmd_catalog_update.cpp
 
 namespace {
 
@@ -52,9 +54,11 @@ std::map<io::SkipKind, long> count_by_kind(const Catalog& catalog) {
 io::TextTable skipped_table(const Catalog& catalog) {
     io::TextTable t;
     t.title = "SkyPilot table rows not used as they are (a row can have several reasons):";
-    t.columns = {{"FILE", io::Align::left, 0, true}, {"REASON", io::Align::left, 0, true}, {"ROWS", io::Align::right}};
+    t.columns = {
+        {"FILE", io::Align::left, 0, true}, {"REASON", io::Align::left, 0, true}, {"ROWS", io::Align::right}};
     for (const auto& s : catalog.skipped)
-        for (const auto& [reason, n] : s.rows_by_reason) t.rows.push_back({s.file, reason, std::to_string(n)});
+        for (const auto& [reason, n] : s.rows_by_reason)
+            t.rows.push_back({s.file, reason, std::to_string(n)});
     return t;
 }
 
@@ -71,7 +75,9 @@ nlohmann::ordered_json skipped_json(const Catalog& catalog) {
 }
 
 // catalog validate's report of a loaded catalog: to_json and to_document (only the one printed is built).
-long kind_count(const std::map<io::SkipKind, long>& kinds, io::SkipKind k) { return kinds.count(k) ? kinds.at(k) : 0L; }
+long kind_count(const std::map<io::SkipKind, long>& kinds, io::SkipKind k) {
+    return kinds.count(k) ? kinds.at(k) : 0L;
+}
 
 nlohmann::ordered_json validate_json(const Catalog& catalog) {
     const auto kinds = count_by_kind(catalog);
@@ -157,7 +163,8 @@ nlohmann::ordered_json info_json(const CatalogInfo& info) {
     json["sources"] = catalog.files;
     json["max_price_age_days"] = info.max_age;
     json["providers"] = nlohmann::ordered_json::array();
-    json["price_cache"] = {{"dir", io::cache_dir()}, {"providers", info.cached}, {"sky_local_copy", info.local}};
+    json["price_cache"] = {
+        {"dir", io::cache_dir()}, {"providers", info.cached}, {"sky_local_copy", info.local}};
     for (const auto& x : info.providers) {
         const Provider& p = *x.provider;
         nlohmann::ordered_json j;
@@ -178,9 +185,14 @@ nlohmann::ordered_json info_json(const CatalogInfo& info) {
     json["rates"] = nlohmann::ordered_json::array();
     for (const auto& x : info.rates) {
         const ExchangeRate& r = *x.rate;
-        json["rates"].push_back({{"from", r.currency}, {"to", "USD"}, {"rate", r.usd_per_unit}, {"as_of", r.as_of},
-                                 {"age_days", x.age ? nlohmann::ordered_json(*x.age) : nlohmann::ordered_json(nullptr)},
-                                 {"stale", x.stale}, {"source", r.source}});
+        json["rates"].push_back(
+            {{"from", r.currency},
+             {"to", "USD"},
+             {"rate", r.usd_per_unit},
+             {"as_of", r.as_of},
+             {"age_days", x.age ? nlohmann::ordered_json(*x.age) : nlohmann::ordered_json(nullptr)},
+             {"stale", x.stale},
+             {"source", r.source}});
     }
     return json;
 }
@@ -190,12 +202,20 @@ io::TextDocument info_document(const CatalogInfo& info) {
     const double max_age = info.max_age;
     io::TextDocument doc;
     doc.lead.push_back("Sources: " + join(catalog.files, ", "));
-    if (!info.cached.empty()) doc.lead.push_back("From the catalog update cache (" + io::cache_dir() + "): " + join(info.cached, ", "));
-    if (!info.local.empty()) doc.lead.push_back("From SkyPilot's local copy (~/.sky/catalogs): " + join(info.local, ", "));
+    if (!info.cached.empty())
+        doc.lead.push_back("From the catalog update cache (" + io::cache_dir() +
+                           "): " + join(info.cached, ", "));
+    if (!info.local.empty())
+        doc.lead.push_back("From SkyPilot's local copy (~/.sky/catalogs): " + join(info.local, ", "));
     io::TextTable t;
     t.title = "Providers:";
-    t.columns = {{"PROVIDER"}, {"KIND"}, {"CURRENCY", io::Align::left, 1}, {"AS OF"}, {"AGE DAYS", io::Align::right},
-                 {"OFFERS", io::Align::right}, {"OFFERS PER GPU FAMILY", io::Align::left, 0, true}};
+    t.columns = {{"PROVIDER"},
+                 {"KIND"},
+                 {"CURRENCY", io::Align::left, 1},
+                 {"AS OF"},
+                 {"AGE DAYS", io::Align::right},
+                 {"OFFERS", io::Align::right},
+                 {"OFFERS PER GPU FAMILY", io::Align::left, 0, true}};
     for (const auto& x : info.providers) {
         const Provider& p = *x.provider;
         const auto& age = x.age;
@@ -208,7 +228,11 @@ io::TextDocument info_document(const CatalogInfo& info) {
     }
     io::TextTable rates;
     rates.title = "Exchange rates (to USD):";
-    rates.columns = {{"CURRENCY"}, {"USD PER UNIT", io::Align::right}, {"AS OF"}, {"AGE DAYS", io::Align::right}, {"SOURCE", io::Align::left, 0, true}};
+    rates.columns = {{"CURRENCY"},
+                     {"USD PER UNIT", io::Align::right},
+                     {"AS OF"},
+                     {"AGE DAYS", io::Align::right},
+                     {"SOURCE", io::Align::left, 0, true}};
     for (const auto& x : info.rates) {
         const ExchangeRate& r = *x.rate;
         rates.rows.push_back({r.currency, io::fmt_number(r.usd_per_unit, 4), r.as_of,
@@ -218,12 +242,14 @@ io::TextDocument info_document(const CatalogInfo& info) {
     doc.tables.push_back(t);
     if (!catalog.rates.empty()) doc.tables.push_back(rates);
     if (!catalog.skipped.empty()) doc.tables.push_back(skipped_table(catalog));
-    doc.notes.push_back(std::to_string(catalog.gpus.size()) + " GPUs, " + std::to_string(catalog.providers.size()) +
-                        " providers, " + std::to_string(catalog.offers.size()) + " offers. Prices older than " +
+    doc.notes.push_back(std::to_string(catalog.gpus.size()) + " GPUs, " +
+                        std::to_string(catalog.providers.size()) + " providers, " +
+                        std::to_string(catalog.offers.size()) + " offers. Prices older than " +
                         io::fmt_number(max_age, 0) +
                         " days (policy max_price_age_days) are stale. Sources per provider: --format json.");
     if (const long assumed = io::variant_assumed_rows(catalog); assumed > 0)
-        doc.notes.push_back(std::to_string(assumed) + " table rows name no GPU variant (a bare A100/H100): kept as the "
+        doc.notes.push_back(std::to_string(assumed) +
+                            " table rows name no GPU variant (a bare A100/H100): kept as the "
                             "family's most conservative variant, marked \"variant assumed\" in their notes; "
                             "--strict-variants drops them.");
     return doc;
@@ -257,10 +283,8 @@ int run_info(Context& ctx) {
     }
     // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
     static const std::vector<io::ExportSection> sections = {
-        {"providers", "/providers", "", {}},
-        {"rates", "/rates", "", {}},
-        {"skipped", "/skipped", "", {}},
-        {"price_cache", "/price_cache", "", {}},
+        {"providers", "/providers", "", {}}, {"rates", "/rates", "", {}},
+        {"skipped", "/skipped", "", {}},     {"price_cache", "/price_cache", "", {}},
         {"sources", "/sources", "", {}},
     };
     ctx.emit([&] { return info_json(info); }, [&] { return info_document(info); }, sections);
@@ -272,13 +296,17 @@ int run_info(Context& ctx) {
 Runner setup_catalog(CLI::App& sub) {
     auto opt = std::make_shared<CatalogOptions>();
     sub.require_subcommand(1);
-    CLI::App* validate = sub.add_subcommand("validate", "Check a catalog: all errors and lint warnings with file:line; exit 1 on errors");
+    CLI::App* validate = sub.add_subcommand(
+        "validate", "Check a catalog: all errors and lint warnings with file:line; exit 1 on errors");
     validate->fallthrough();
-    validate->add_option("files", opt->files, "Catalog files (YAML or SkyPilot CSV) on top of the built-in one")
+    validate
+        ->add_option("files", opt->files, "Catalog files (YAML or SkyPilot CSV) on top of the built-in one")
         ->type_name("FILE");
-    CLI::App* info = sub.add_subcommand("info", "Sources, as-of dates, offers per provider and GPU family, what was skipped");
+    CLI::App* info = sub.add_subcommand(
+        "info", "Sources, as-of dates, offers per provider and GPU family, what was skipped");
     info->fallthrough();
-    CLI::App* import = sub.add_subcommand("import", "Convert SkyPilot vms.csv tables into a catalog directory (atomic)");
+    CLI::App* import =
+        sub.add_subcommand("import", "Convert SkyPilot vms.csv tables into a catalog directory (atomic)");
     import->fallthrough();
     import->add_option("format", opt->import_format, "Input format")
         ->required()
@@ -295,14 +323,17 @@ Runner setup_catalog(CLI::App& sub) {
         ->type_name("YYYY-MM-DD");
     auto update_runner = std::make_shared<std::function<int(Context&)>>();
     CLI::App* update = setup_catalog_update(sub, *update_runner);
-    sub.footer("Examples:\n  gpuadvise catalog validate my-catalog.yaml\n  gpuadvise catalog info --json\n"
-               "  gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/lambda/vms.csv --output lambda-catalog\n\n"
-               "validate exits 1 when the catalog has errors.");
+    sub.footer(
+        "Examples:\n  gpuadvise catalog validate my-catalog.yaml\n  gpuadvise catalog info --json\n"
+        "  gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/lambda/vms.csv --output "
+        "lambda-catalog\n\n"
+        "validate exits 1 when the catalog has errors.");
     return [opt, validate, info, update, update_runner](Context& ctx) {
         if (update->parsed()) return (*update_runner)(ctx);
         if (validate->parsed()) return run_validate(ctx, *opt);
         if (info->parsed()) return run_info(ctx);
-        return run_catalog_import(ctx, opt->import_format, opt->import_paths, opt->output, opt->force, opt->as_of);
+        return run_catalog_import(ctx, opt->import_format, opt->import_paths, opt->output, opt->force,
+                                  opt->as_of);
     };
 }
 

@@ -28,21 +28,24 @@ std::string modification_date(const std::string& path) {
     std::error_code ec;
     auto t = fs::last_write_time(path, ec);
     if (ec) return "";
-    std::chrono::year_month_day ymd{std::chrono::floor<std::chrono::days>(std::chrono::file_clock::to_sys(t))};
+    std::chrono::year_month_day ymd{
+        std::chrono::floor<std::chrono::days>(std::chrono::file_clock::to_sys(t))};
     char buf[16];
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                  static_cast<unsigned>(ymd.day()));
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
+                  static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
     return buf;
 }
 
 // Files named on the command line, and the *.csv files of directories (sorted). Files that are not
 // SkyPilot vms.csv tables (accelerators.csv, metadata.csv) are reported and left out.
-std::vector<InputFile> collect_inputs(const std::vector<std::string>& paths, std::vector<std::string>& ignored) {
+std::vector<InputFile> collect_inputs(const std::vector<std::string>& paths,
+                                      std::vector<std::string>& ignored) {
     std::vector<std::string> files;
     std::map<std::string, std::string> cloud_of;  // SkyPilot-tree files: path -> cloud (its directory's name)
     for (const auto& p : paths) {
         std::error_code ec;
-        if (fs::is_directory(p, ec) && !io::skypilot_tree_tables(p).empty()) {  // catalogs/v9, DIR/<cloud>/vms.csv
+        if (fs::is_directory(p, ec) &&
+            !io::skypilot_tree_tables(p).empty()) {  // catalogs/v9, DIR/<cloud>/vms.csv
             for (const auto& t : io::skypilot_tree_tables(p)) {
                 files.push_back(t.path);
                 cloud_of[t.path] = t.provider;
@@ -50,7 +53,8 @@ std::vector<InputFile> collect_inputs(const std::vector<std::string>& paths, std
         } else if (fs::is_directory(p, ec)) {
             std::vector<std::string> in_dir;
             for (const auto& entry : fs::directory_iterator(p, ec))
-                if (entry.is_regular_file() && entry.path().extension() == ".csv") in_dir.push_back(entry.path().string());
+                if (entry.is_regular_file() && entry.path().extension() == ".csv")
+                    in_dir.push_back(entry.path().string());
             std::sort(in_dir.begin(), in_dir.end());
             files.insert(files.end(), in_dir.begin(), in_dir.end());
         } else if (fs::exists(p, ec)) {
@@ -67,7 +71,8 @@ std::vector<InputFile> collect_inputs(const std::vector<std::string>& paths, std
             continue;
         }
         std::string stem = fs::path(f).stem().string();
-        if (auto c = cloud_of.find(f); c != cloud_of.end()) stem = c->second;
+        if (auto c = cloud_of.find(f); c != cloud_of.end())
+            stem = c->second;
         else if (fs::path(f).filename() == "vms.csv" && !fs::path(f).parent_path().filename().empty())
             stem = fs::path(f).parent_path().filename().string();  // <cloud>/vms.csv
         inputs.push_back({f, stem, std::move(bytes)});
@@ -121,7 +126,11 @@ nlohmann::ordered_json to_json(const ImportReport& report) {
 io::TextDocument to_document(const ImportReport& report) {
     io::TextTable t;
     t.title = "Imported:";
-    t.columns = {{"PROVIDER"}, {"FILES"}, {"OFFERS", io::Align::right}, {"GPUS"}, {"ROWS SKIPPED OR FIXED", io::Align::right}};
+    t.columns = {{"PROVIDER"},
+                 {"FILES"},
+                 {"OFFERS", io::Align::right},
+                 {"GPUS"},
+                 {"ROWS SKIPPED OR FIXED", io::Align::right}};
     for (const auto& row : report.providers) {
         std::vector<std::string> gpus;
         for (const auto& [g, n] : row.by_gpu) gpus.push_back(g + " " + std::to_string(n));
@@ -134,11 +143,14 @@ io::TextDocument to_document(const ImportReport& report) {
     reasons.title = "Rows skipped or fixed, per reason:";
     reasons.columns = {{"FILE"}, {"REASON"}, {"ROWS", io::Align::right}};
     for (const auto& s : report.scratch.skipped)
-        for (const auto& [reason, n] : s.rows_by_reason) reasons.rows.push_back({s.file, reason, std::to_string(n)});
+        for (const auto& [reason, n] : s.rows_by_reason)
+            reasons.rows.push_back({s.file, reason, std::to_string(n)});
     if (!reasons.rows.empty()) doc.tables.push_back(reasons);
-    for (const auto& f : report.ignored) doc.notes.push_back("Ignored " + f + ": not a SkyPilot vms.csv table.");
-    doc.notes.push_back("Wrote " + report.output + "/catalog.yaml and " + std::to_string(report.providers.size()) +
-                        " table(s); use it with --catalog " + report.output + "/catalog.yaml");
+    for (const auto& f : report.ignored)
+        doc.notes.push_back("Ignored " + f + ": not a SkyPilot vms.csv table.");
+    doc.notes.push_back("Wrote " + report.output + "/catalog.yaml and " +
+                        std::to_string(report.providers.size()) + " table(s); use it with --catalog " +
+                        report.output + "/catalog.yaml");
     return doc;
 }
 
@@ -146,8 +158,10 @@ io::TextDocument to_document(const ImportReport& report) {
 
 int run_catalog_import(Context& ctx, const std::string& format, const std::vector<std::string>& paths,
                        const std::string& output, bool force, const std::string& as_of) {
-    if (format != "skypilot") throw UsageError("unknown import format '" + format + "'", "the only format is 'skypilot'");
-    if (!as_of.empty() && !parse_iso_date(as_of)) throw UsageError("--as-of: '" + as_of + "' is not a YYYY-MM-DD date");
+    if (format != "skypilot")
+        throw UsageError("unknown import format '" + format + "'", "the only format is 'skypilot'");
+    if (!as_of.empty() && !parse_iso_date(as_of))
+        throw UsageError("--as-of: '" + as_of + "' is not a YYYY-MM-DD date");
     std::vector<std::string> ignored;
     const std::vector<InputFile> inputs = collect_inputs(paths, ignored);
     if (inputs.empty())
@@ -213,9 +227,10 @@ int run_catalog_import(Context& ctx, const std::string& format, const std::vecto
         }
         report.providers.push_back(std::move(row));
     }
-    files.emplace_back("catalog.yaml",
-                       io::write_import_yaml(imported, "Written by 'gpuadvise catalog import skypilot'. Prices: USD per "
-                                                       "instance per hour; check as_of before relying on them."));
+    files.emplace_back("catalog.yaml", io::write_import_yaml(
+                                           imported,
+                                           "Written by 'gpuadvise catalog import skypilot'. Prices: USD per "
+                                           "instance per hour; check as_of before relying on them."));
     const std::vector<std::string> leftovers = io::write_directory_atomically(output, files, force);
     for (const auto& l : leftovers) ctx.note("removed " + l + ", left by an interrupted import");
     // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).

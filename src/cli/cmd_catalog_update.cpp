@@ -81,12 +81,12 @@ std::string strip_slash(std::string url) {
 // What happened to one source, for the summary; one name table prints it (JSON `result`, the table).
 enum class UpdateResult { updated, unchanged, would_update, failed, not_upstream, cached, not_cached };
 inline constexpr NameTable<UpdateResult, 7> kUpdateResultNames{{{{UpdateResult::updated, "updated"},
-                                                                  {UpdateResult::unchanged, "unchanged"},
-                                                                  {UpdateResult::would_update, "would update"},
-                                                                  {UpdateResult::failed, "failed"},
-                                                                  {UpdateResult::not_upstream, "not upstream"},
-                                                                  {UpdateResult::cached, "cached"},
-                                                                  {UpdateResult::not_cached, "not cached"}}}};
+                                                                 {UpdateResult::unchanged, "unchanged"},
+                                                                 {UpdateResult::would_update, "would update"},
+                                                                 {UpdateResult::failed, "failed"},
+                                                                 {UpdateResult::not_upstream, "not upstream"},
+                                                                 {UpdateResult::cached, "cached"},
+                                                                 {UpdateResult::not_cached, "not cached"}}}};
 
 struct Outcome {
     std::string source;  // cloud id, "gcp-pricing", "rates"
@@ -159,7 +159,8 @@ Checked check_gcp_pricing(const std::string& body) {
     }
     const std::size_t compute = body.find("\ncompute:\n");
     const std::size_t instance = body.find("\n  instance:\n", compute == std::string::npos ? 0 : compute);
-    if (body.find("about:") == std::string::npos || compute == std::string::npos || instance == std::string::npos) {
+    if (body.find("about:") == std::string::npos || compute == std::string::npos ||
+        instance == std::string::npos) {
         c.error = "not the GCP price file (no 'about:' and 'compute: instance:' sections)";
         return c;
     }
@@ -168,7 +169,8 @@ Checked check_gcp_pricing(const std::string& body) {
         const std::size_t e = body.find('\n', p);
         const std::string_view line(body.data() + p, (e == std::string::npos ? body.size() : e) - p);
         if (!line.empty() && line[0] != ' ') break;
-        if (line.size() > 5 && line.substr(0, 4) == "    " && line[4] != ' ' && line.back() == ':') ++c.rows_read;
+        if (line.size() > 5 && line.substr(0, 4) == "    " && line[4] != ' ' && line.back() == ':')
+            ++c.rows_read;
         if (e == std::string::npos) break;
         p = e + 1;
     }
@@ -183,7 +185,8 @@ Checked check_gcp_pricing(const std::string& body) {
 
 class Updater {
 public:
-    Updater(Context& ctx, const UpdateOptions& opt, std::string dir) : ctx_(ctx), opt_(opt), dir_(std::move(dir)) {}
+    Updater(Context& ctx, const UpdateOptions& opt, std::string dir)
+        : ctx_(ctx), opt_(opt), dir_(std::move(dir)) {}
 
     Outcome skypilot(const std::string& cloud, const Sources& src, const Catalog& gpus, bool explicit_cloud) {
         Outcome o{cloud, UpdateResult::failed, "", 0, 0, "", "", ""};
@@ -193,7 +196,8 @@ public:
         int version = 0;
         std::vector<std::string> missing;
         for (int v : src.versions) {
-            o.url = strip_slash(src.skypilot_url) + "/catalogs/v" + std::to_string(v) + "/" + cloud + "/vms.csv";
+            o.url =
+                strip_slash(src.skypilot_url) + "/catalogs/v" + std::to_string(v) + "/" + cloud + "/vms.csv";
             res = fetch(o.url, previous, cloud);
             if (res.status == 404) {
                 missing.push_back("v" + std::to_string(v));
@@ -203,8 +207,8 @@ public:
             break;
         }
         if (version == 0) {
-            const std::string why =
-                "HTTP 404: no catalogs/{" + join(missing, ",") + "}/" + cloud + "/vms.csv at " + src.skypilot_url;
+            const std::string why = "HTTP 404: no catalogs/{" + join(missing, ",") + "}/" + cloud +
+                                    "/vms.csv at " + src.skypilot_url;
             if (explicit_cloud) return fail(o, why);
             o.result = UpdateResult::not_upstream;
             o.reason = why;
@@ -245,7 +249,8 @@ public:
     std::size_t failures = 0;
 
 private:
-    io::FetchResult fetch(const std::string& url, const std::optional<io::CacheMeta>& previous, const std::string& label) {
+    io::FetchResult fetch(const std::string& url, const std::optional<io::CacheMeta>& previous,
+                          const std::string& label) {
         io::FetchRequest req;
         req.url = url;
         if (previous && previous->url == url) {
@@ -304,8 +309,10 @@ private:
             if (const auto old = io::read_cache_meta(meta_file.string())) o.as_of = old->as_of;
             return o;
         }
-        if (std::string err = io::write_file_atomically(file.string(), c.bytes); !err.empty()) return fail(o, err);
-        if (std::string err = io::write_file_atomically(meta_file.string(), io::cache_meta_json(m)); !err.empty())
+        if (std::string err = io::write_file_atomically(file.string(), c.bytes); !err.empty())
+            return fail(o, err);
+        if (std::string err = io::write_file_atomically(meta_file.string(), io::cache_meta_json(m));
+            !err.empty())
             return fail(o, err);
         o.result = UpdateResult::updated;
         return o;
@@ -345,9 +352,14 @@ nlohmann::ordered_json to_json(const UpdateReport& report) {
     json["sources"] = nlohmann::ordered_json::array();
     for (const auto& o : report.outcomes)
         if (o.result != UpdateResult::not_upstream)
-            json["sources"].push_back({{"source", o.source}, {"result", std::string(kUpdateResultNames.name(o.result))}, {"reason", o.reason},
-                                       {"rows_read", o.rows_read}, {"rows_kept", o.rows_kept}, {"as_of", o.as_of},
-                                       {"upstream_last_modified", o.last_modified}, {"url", o.url}});
+            json["sources"].push_back({{"source", o.source},
+                                       {"result", std::string(kUpdateResultNames.name(o.result))},
+                                       {"reason", o.reason},
+                                       {"rows_read", o.rows_read},
+                                       {"rows_kept", o.rows_kept},
+                                       {"as_of", o.as_of},
+                                       {"upstream_last_modified", o.last_modified},
+                                       {"url", o.url}});
     json["not_upstream"] = nlohmann::ordered_json::array();
     for (const auto& o : report.outcomes)
         if (o.result == UpdateResult::not_upstream) json["not_upstream"].push_back(o.source);
@@ -358,26 +370,34 @@ io::TextDocument to_document(const UpdateReport& report) {
     const UpdateOptions& opt = report.opt;
     io::TextTable t;
     t.title = "catalog update (cache " + report.dir + "):";
-    t.columns = {{"SOURCE"}, {"RESULT"}, {"ROWS READ", io::Align::right}, {"ROWS KEPT", io::Align::right}, {"AS OF"},
-                 {"UPSTREAM LAST-MODIFIED"}, {"NOTE"}};
+    t.columns = {{"SOURCE"},
+                 {"RESULT"},
+                 {"ROWS READ", io::Align::right},
+                 {"ROWS KEPT", io::Align::right},
+                 {"AS OF"},
+                 {"UPSTREAM LAST-MODIFIED"},
+                 {"NOTE"}};
     std::vector<std::string> not_upstream;
     for (const auto& o : report.outcomes) {
         if (o.result == UpdateResult::not_upstream) {
             not_upstream.push_back(o.source);
             continue;
         }
-        t.rows.push_back({o.source, std::string(kUpdateResultNames.name(o.result)), std::to_string(o.rows_read), std::to_string(o.rows_kept),
+        t.rows.push_back({o.source, std::string(kUpdateResultNames.name(o.result)),
+                          std::to_string(o.rows_read), std::to_string(o.rows_kept),
                           o.as_of.empty() ? "-" : o.as_of, o.last_modified.empty() ? "-" : o.last_modified,
                           o.reason.empty() ? "-" : o.reason});
     }
     io::TextDocument doc;
     doc.tables.push_back(t);
     if (!not_upstream.empty())
-        doc.notes.push_back(std::to_string(not_upstream.size()) + " listed clouds have no table upstream (HTTP 404): " +
-                            join(not_upstream, ", ") + ".");
+        doc.notes.push_back(std::to_string(not_upstream.size()) +
+                            " listed clouds have no table upstream (HTTP 404): " + join(not_upstream, ", ") +
+                            ".");
     if (!opt.offline && !opt.dry_run)
-        doc.notes.push_back("Every command now layers these tables over the built-in data (the newer table of a "
-                            "provider wins); 'gpuadvise catalog info' says which it uses.");
+        doc.notes.push_back(
+            "Every command now layers these tables over the built-in data (the newer table of a "
+            "provider wins); 'gpuadvise catalog info' says which it uses.");
     return doc;
 }
 
@@ -393,7 +413,9 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
     for (const auto& s : opt.sources) {
         bool ok = !s.empty();
         for (char c : s) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_');
-        if (!ok) throw UsageError("catalog update: '" + s + "' is not a cloud name", "clouds: " + join(src.clouds, ", "));
+        if (!ok)
+            throw UsageError("catalog update: '" + s + "' is not a cloud name",
+                             "clouds: " + join(src.clouds, ", "));
     }
     const std::set<std::string> wanted(opt.sources.begin(), opt.sources.end());
     auto want = [&](const std::string& s) { return wanted.empty() || wanted.count(s); };
@@ -407,12 +429,17 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
     std::vector<Outcome> outcomes;
     std::size_t failures = 0;
     if (opt.offline) {
-        for (const auto& c : clouds) outcomes.push_back(cached_state(c, fs::path(dir) / "skypilot" / c / "meta.json"));
-        if (want("gcp-pricing")) outcomes.push_back(cached_state("gcp-pricing", fs::path(dir) / "gcp" / "meta.json"));
+        for (const auto& c : clouds)
+            outcomes.push_back(cached_state(c, fs::path(dir) / "skypilot" / c / "meta.json"));
+        if (want("gcp-pricing"))
+            outcomes.push_back(cached_state("gcp-pricing", fs::path(dir) / "gcp" / "meta.json"));
         if (want("rates")) outcomes.push_back(cached_state("rates", fs::path(dir) / "rates" / "meta.json"));
     } else {
         io::CacheLock lock(dir);
-        if (!lock.held()) throw DataError("catalog update: " + lock.error(), "wait for the other update to finish, or check the cache directory's permissions");
+        if (!lock.held())
+            throw DataError(
+                "catalog update: " + lock.error(),
+                "wait for the other update to finish, or check the cache directory's permissions");
         io::CatalogOptions base;
         base.sky_catalogs = false;
         base.cache = false;
@@ -420,8 +447,10 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
         Updater u(ctx, opt, dir);
         for (const auto& c : clouds) outcomes.push_back(u.skypilot(c, src, gpus, wanted.count(c) > 0));
         if (want("gcp-pricing"))
-            outcomes.push_back(u.file_source("gcp-pricing", src.gcp_pricing_url, fs::path(dir) / "gcp", "pricing.yml"));
-        if (want("rates")) outcomes.push_back(u.file_source("rates", src.rates_url, fs::path(dir) / "rates", "rates.yaml"));
+            outcomes.push_back(
+                u.file_source("gcp-pricing", src.gcp_pricing_url, fs::path(dir) / "gcp", "pricing.yml"));
+        if (want("rates"))
+            outcomes.push_back(u.file_source("rates", src.rates_url, fs::path(dir) / "rates", "rates.yaml"));
         failures = u.failures;
     }
 
@@ -433,7 +462,8 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
     const UpdateReport report{opt, dir, outcomes};
     ctx.emit([&] { return to_json(report); }, [&] { return to_document(report); }, sections);
     for (const auto& o : outcomes)
-        if (o.failed()) ctx.err << "gpuadvise: error: catalog update: " << o.source << ": " << o.reason << "\n";
+        if (o.failed())
+            ctx.err << "gpuadvise: error: catalog update: " << o.source << ": " << o.reason << "\n";
     if (failures) {
         ctx.err << "hint: the cached copies of the failed sources are unchanged; the others were updated\n";
         return 1;
@@ -446,17 +476,25 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
 CLI::App* setup_catalog_update(CLI::App& catalog, std::function<int(Context&)>& runner) {
     auto opt = std::make_shared<UpdateOptions>();
     CLI::App* update = catalog.add_subcommand(
-        "update", "Download current prices (SkyPilot tables, GCP committed-use file, ECB rates) into the cache");
+        "update",
+        "Download current prices (SkyPilot tables, GCP committed-use file, ECB rates) into the cache");
     update->fallthrough();
-    update->add_option("sources", opt->sources, "Clouds to update (aws, lambda, …), gcp-pricing, rates; default: all")
+    update
+        ->add_option("sources", opt->sources,
+                     "Clouds to update (aws, lambda, …), gcp-pricing, rates; default: all")
         ->type_name("CLOUD");
     update->add_flag("--offline", opt->offline, "Fetch nothing: show what the cache holds");
     update->add_flag("--dry-run", opt->dry_run, "Fetch and check, write nothing");
-    update->add_option("--skypilot-url", opt->skypilot_url, "Root with upstream's layout catalogs/<version>/<cloud>/vms.csv")
+    update
+        ->add_option("--skypilot-url", opt->skypilot_url,
+                     "Root with upstream's layout catalogs/<version>/<cloud>/vms.csv")
         ->type_name("URL");
-    update->add_option("--gcp-pricing-url", opt->gcp_pricing_url, "The GCP price file (pricing.yml)")->type_name("URL");
+    update->add_option("--gcp-pricing-url", opt->gcp_pricing_url, "The GCP price file (pricing.yml)")
+        ->type_name("URL");
     update->add_option("--rates-url", opt->rates_url, "The ECB eurofxref-daily XML file")->type_name("URL");
-    update->add_option("--connect-timeout", opt->connect_timeout_s, "Seconds to wait for a connection (default 10)")
+    update
+        ->add_option("--connect-timeout", opt->connect_timeout_s,
+                     "Seconds to wait for a connection (default 10)")
         ->check(CLI::Range(1L, 600L));
     update->add_option("--timeout", opt->timeout_s, "Seconds a download may take in all (default 120)")
         ->check(CLI::Range(1L, 3600L));

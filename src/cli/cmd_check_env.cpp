@@ -38,7 +38,8 @@ void note_tool(Context& ctx, Detection& d, const io::ToolRun& run, const std::st
 std::string timed_out_text() {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(io::probe_deadline().count()) / 1000.0);
-    return std::string("did not finish within ") + seconds + " s and was stopped (set GPUADVISE_PROBE_TIMEOUT to wait longer)";
+    return std::string("did not finish within ") + seconds +
+           " s and was stopped (set GPUADVISE_PROBE_TIMEOUT to wait longer)";
 }
 
 // Fills the fields the arguments left empty from this machine's tools; every missing tool is a note.
@@ -61,15 +62,18 @@ Detection detect(Context& ctx, EnvQuery& q, const Catalog& catalog) {
         } else {
             const SmiGpu& first = parsed.gpus.front();
             GpuIdentification id = identify_gpu(catalog, first);
-            std::string what = std::to_string(parsed.gpus.size()) + " GPU" + (parsed.gpus.size() == 1 ? "" : "s") + ": " +
-                               first.name + ", driver " + first.driver;
+            std::string what = std::to_string(parsed.gpus.size()) + " GPU" +
+                               (parsed.gpus.size() == 1 ? "" : "s") + ": " + first.name + ", driver " +
+                               first.driver;
             for (const auto& other : parsed.gpus)
                 if (other.name != first.name) what += "; also " + other.name + " (not checked)";
             note_tool(ctx, d, smi, what + " (" + id.note + ")");
             d.gpu_name = first.name;
             if (!q.gpu && !q.compute_capability) {
-                if (id.gpu) q.gpu = id.gpu->id;
-                else if (!id.candidates.empty()) q.gpu = id.candidates.front()->family;
+                if (id.gpu)
+                    q.gpu = id.gpu->id;
+                else if (!id.candidates.empty())
+                    q.gpu = id.candidates.front()->family;
                 if (!first.compute_capability.empty()) q.compute_capability = first.compute_capability;
             }
             if (!q.driver) q.driver = first.driver;
@@ -96,7 +100,8 @@ Detection detect(Context& ctx, EnvQuery& q, const Catalog& catalog) {
     } else if (py.exit_code != 0) {
         note_tool(ctx, d, py, "found, but 'import torch' failed (PyTorch not installed?)");
     } else if (auto t = parse_torch_probe(py.output)) {
-        note_tool(ctx, d, py, "PyTorch " + t->version + (t->cuda ? ", CUDA " + *t->cuda : ", CPU-only build"));
+        note_tool(ctx, d, py,
+                  "PyTorch " + t->version + (t->cuda ? ", CUDA " + *t->cuda : ", CPU-only build"));
         if (!q.pytorch) {
             q.pytorch = t->version;
             q.pytorch_cuda = t->cuda;
@@ -108,7 +113,9 @@ Detection detect(Context& ctx, EnvQuery& q, const Catalog& catalog) {
     return d;
 }
 
-nlohmann::ordered_json text_or_null(const std::string& s) { return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s); }
+nlohmann::ordered_json text_or_null(const std::string& s) {
+    return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
+}
 
 // What run_check_env found; to_json and to_document render it (only the one printed is built).
 struct CheckEnvResult {
@@ -162,11 +169,13 @@ io::TextDocument to_document(const CheckEnvResult& result) {
                        (r.precision.empty() ? "" : "   precision: " + r.precision));
     io::TextTable table;
     table.columns = {{"CHECK"}, {"OK"}, {"REASON"}};
-    for (const auto& c : r.checks) table.rows.push_back({c.name, c.ok ? "yes" : !c.checked ? "?" : "NO", c.message});
+    for (const auto& c : r.checks)
+        table.rows.push_back({c.name, c.ok ? "yes" : !c.checked ? "?" : "NO", c.message});
     doc.tables.push_back(table);
     doc.notes.push_back(r.compatible ? "Compatible."
-                        : r.unknown  ? "Unknown: some checks could not be made (marked ?); this is not a 'Compatible'."
-                                     : "Not compatible.");
+                        : r.unknown
+                            ? "Unknown: some checks could not be made (marked ?); this is not a 'Compatible'."
+                            : "Not compatible.");
     for (const auto& s : r.suggestions) doc.notes.push_back("- " + s);
     return doc;
 }
@@ -204,20 +213,24 @@ Runner setup_check_env(CLI::App& sub) {
     auto opt = std::make_shared<CheckEnvOptions>();
     sub.add_option("--gpu", opt->gpu, "GPU name or id, e.g. T4, A100, a100-80gb-sxm")->type_name("NAME");
     sub.add_option("--driver", opt->driver, "NVIDIA driver version, e.g. 535.104.05")->type_name("VERSION");
-    sub.add_option("--cuda", opt->cuda, "CUDA version: the toolkit (nvcc), or the wheel's CUDA when --pytorch has no +cuXYZ")
+    sub.add_option("--cuda", opt->cuda,
+                   "CUDA version: the toolkit (nvcc), or the wheel's CUDA when --pytorch has no +cuXYZ")
         ->type_name("VERSION");
-    sub.add_option("--pytorch", opt->pytorch, "PyTorch version, optionally with the wheel variant: 2.1, 2.1.0+cu118")
+    sub.add_option("--pytorch", opt->pytorch,
+                   "PyTorch version, optionally with the wheel variant: 2.1, 2.1.0+cu118")
         ->type_name("VERSION[+cuXYZ]");
     sub.add_option("--precision", opt->precision, "Training precision to check against the GPU")
         ->type_name(kPrecisionNames.choices());
-    sub.add_flag("--detect", opt->detect, "Inspect this machine even when arguments are given (arguments override)");
-    sub.footer("Without --gpu/--driver/--cuda/--pytorch it inspects this machine: nvidia-smi, nvcc --version and\n"
-               "python3 with torch (each missing tool is a note, not an error).\n\n"
-               "Examples:\n  gpuadvise check-env\n  gpuadvise check-env --gpu A100 --pytorch 1.12+cu102\n"
-               "  gpuadvise check-env --gpu H100 --pytorch 2.1 --driver 535.104.05\n"
-               "  gpuadvise check-env --gpu V100 --precision bf16\n\n"
-               "Exit code 0 when compatible, 3 when not or when a check could not be made (unknown),\n"
-               "2 on unusable arguments.");
+    sub.add_flag("--detect", opt->detect,
+                 "Inspect this machine even when arguments are given (arguments override)");
+    sub.footer(
+        "Without --gpu/--driver/--cuda/--pytorch it inspects this machine: nvidia-smi, nvcc --version and\n"
+        "python3 with torch (each missing tool is a note, not an error).\n\n"
+        "Examples:\n  gpuadvise check-env\n  gpuadvise check-env --gpu A100 --pytorch 1.12+cu102\n"
+        "  gpuadvise check-env --gpu H100 --pytorch 2.1 --driver 535.104.05\n"
+        "  gpuadvise check-env --gpu V100 --precision bf16\n\n"
+        "Exit code 0 when compatible, 3 when not or when a check could not be made (unknown),\n"
+        "2 on unusable arguments.");
     return [opt](Context& ctx) { return run_check_env(ctx, *opt); };
 }
 

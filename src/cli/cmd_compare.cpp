@@ -18,7 +18,7 @@ namespace {
 struct CompareOptions {
     std::vector<std::string> gpus;
     bool include_examples = false;
-    bool variants = false;  // --variants: one column per variant instead of one per name
+    bool variants = false;    // --variants: one column per variant instead of one per name
     WorkloadRequest request;  // --model … : hours and cost per run of that job
 };
 
@@ -34,7 +34,8 @@ nlohmann::ordered_json price_json(const std::optional<CheapestPrice>& p) {
     j["currency"] = p->currency;
     j["unit"] = p->unit;
     j["gpu_count"] = p->offer->gpu_count;
-    j["term_months"] = p->term_months ? nlohmann::ordered_json(p->term_months) : nlohmann::ordered_json(nullptr);
+    j["term_months"] =
+        p->term_months ? nlohmann::ordered_json(p->term_months) : nlohmann::ordered_json(nullptr);
     j["region"] = p->offer->region;
     j["as_of"] = p->offer->as_of;
     j["example"] = !p->rentable;
@@ -43,7 +44,8 @@ nlohmann::ordered_json price_json(const std::optional<CheapestPrice>& p) {
 
 std::string price_cell(const std::optional<CheapestPrice>& p, int decimals) {
     if (!p) return "-";
-    return io::fmt_number(p->price, decimals) + " (" + p->provider + (p->term_months ? " " + term_short(p->term_months) : "") + (p->rentable ? "" : ", example") + ")";
+    return io::fmt_number(p->price, decimals) + " (" + p->provider +
+           (p->term_months ? " " + term_short(p->term_months) : "") + (p->rentable ? "" : ", example") + ")";
 }
 
 std::string ratio_cell(const std::optional<double>& r) { return r ? io::fmt_number(*r, 2) + "x" : "-"; }
@@ -92,7 +94,8 @@ nlohmann::ordered_json to_json(const Comparison& c, const std::optional<Workload
             job["gpu_count"] = r.job->gpu_count;
             job["fits"] = r.job->fits;
             job["precision_supported"] = r.job->precision_supported;
-            job["hours_per_run"] = r.job->hours_per_run > 0 ? json_number(r.job->hours_per_run) : nlohmann::ordered_json(nullptr);
+            job["hours_per_run"] = r.job->hours_per_run > 0 ? json_number(r.job->hours_per_run)
+                                                            : nlohmann::ordered_json(nullptr);
             job["cost_per_run"] = json_number(r.job->cost_per_run);
             job["relative_speed"] = json_number(r.job->relative_speed);
             j["job"] = job;
@@ -105,7 +108,8 @@ nlohmann::ordered_json to_json(const Comparison& c, const std::optional<Workload
     return json;
 }
 
-io::TextDocument to_document(const Comparison& c, const CompareOptions& opt, const std::optional<Workload>& workload) {
+io::TextDocument to_document(const Comparison& c, const CompareOptions& opt,
+                             const std::optional<Workload>& workload) {
     // One column per requested name (its shown variant), or per variant with --variants; one row per
     // property. Every column may wrap to fit the terminal; none is hidden (each was asked for).
     std::vector<std::size_t> columns;
@@ -131,7 +135,8 @@ io::TextDocument to_document(const Comparison& c, const CompareOptions& opt, con
         for (std::size_t i : columns) cells.push_back(cell(c.gpus[i]));
         t.rows.push_back(cells);
     };
-    auto vs_base = [](const std::optional<double>& v, const std::optional<double>& b) -> std::optional<double> {
+    auto vs_base = [](const std::optional<double>& v,
+                      const std::optional<double>& b) -> std::optional<double> {
         if (!v || !b || *b == 0) return std::nullopt;
         return *v / *b;
     };
@@ -143,12 +148,18 @@ io::TextDocument to_document(const Comparison& c, const CompareOptions& opt, con
     const std::string cur = c.currency;
     row("architecture", [](const GpuComparison& r) { return r.gpu->architecture; });
     row("memory GB", [](const GpuComparison& r) { return io::fmt_number(r.gpu->memory_gb, 0); });
-    row("bandwidth GB/s", [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->memory_bandwidth_gb_per_s, "memory_bandwidth_gb_per_s", 0); });
+    row("bandwidth GB/s", [&](const GpuComparison& r) {
+        return spec(*r.gpu, r.gpu->memory_bandwidth_gb_per_s, "memory_bandwidth_gb_per_s", 0);
+    });
     row("FP32 TFLOPS", [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tflops.fp32, "fp32", 1); });
-    row("TF32 TFLOPS dense", [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tflops.tf32, "tf32", 1); });
-    row("FP16 TFLOPS dense", [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tflops.fp16, "fp16", 1); });
-    row("BF16 TFLOPS dense", [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tflops.bf16, "bf16", 1); });
-    row("FP8 TFLOPS dense", [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tflops.fp8, "fp8", 1); });
+    row("TF32 TFLOPS dense",
+        [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tflops.tf32, "tf32", 1); });
+    row("FP16 TFLOPS dense",
+        [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tflops.fp16, "fp16", 1); });
+    row("BF16 TFLOPS dense",
+        [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tflops.bf16, "bf16", 1); });
+    row("FP8 TFLOPS dense",
+        [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tflops.fp8, "fp8", 1); });
     row("TDP W", [&](const GpuComparison& r) { return spec(*r.gpu, r.gpu->tdp_w, "tdp_w", 0); });
     row("interconnect", [](const GpuComparison& r) {
         // The first clause, kept short so the columns stay readable; the full text is in --json.
@@ -158,13 +169,19 @@ io::TextDocument to_document(const Comparison& c, const CompareOptions& opt, con
     });
     row("compute capability", [](const GpuComparison& r) { return r.gpu->compute_capability; });
     row("on-demand " + cur + "/GPU-h", [](const GpuComparison& r) { return price_cell(r.on_demand, 2); });
-    row("commitment " + cur + "/GPU-h, full use", [](const GpuComparison& r) { return price_cell(r.reserved, 2); });
+    row("commitment " + cur + "/GPU-h, full use",
+        [](const GpuComparison& r) { return price_cell(r.reserved, 2); });
     row("spot " + cur + "/GPU-h", [](const GpuComparison& r) { return price_cell(r.spot, 2); });
-    row("USD/TFLOPS-h (FP16)", [](const GpuComparison& r) { return io::fmt_optional(r.usd_per_tflops_hour, 4); });
-    row("FP16 vs first", [&](const GpuComparison& r) { return ratio_cell(vs_base(r.relative_fp16, base.relative_fp16)); });
-    row("bandwidth vs first", [&](const GpuComparison& r) { return ratio_cell(vs_base(r.relative_bandwidth, base.relative_bandwidth)); });
-    row("on-demand price vs first",
-        [&](const GpuComparison& r) { return ratio_cell(vs_base(r.relative_on_demand_price, base.relative_on_demand_price)); });
+    row("USD/TFLOPS-h (FP16)",
+        [](const GpuComparison& r) { return io::fmt_optional(r.usd_per_tflops_hour, 4); });
+    row("FP16 vs first",
+        [&](const GpuComparison& r) { return ratio_cell(vs_base(r.relative_fp16, base.relative_fp16)); });
+    row("bandwidth vs first", [&](const GpuComparison& r) {
+        return ratio_cell(vs_base(r.relative_bandwidth, base.relative_bandwidth));
+    });
+    row("on-demand price vs first", [&](const GpuComparison& r) {
+        return ratio_cell(vs_base(r.relative_on_demand_price, base.relative_on_demand_price));
+    });
     if (workload) {
         auto job_cell = [](const GpuComparison& r, auto value) -> std::string {
             if (!r.job) return "-";
@@ -179,7 +196,9 @@ io::TextDocument to_document(const Comparison& c, const CompareOptions& opt, con
             return job_cell(r, [](const JobOnGpu& j) { return format_hours(j.hours_per_run); });
         });
         row("cost per run " + cur + ", on-demand", [&](const GpuComparison& r) {
-            return job_cell(r, [](const JobOnGpu& j) { return j.cost_per_run ? format_money(*j.cost_per_run) : std::string("-"); });
+            return job_cell(r, [](const JobOnGpu& j) {
+                return j.cost_per_run ? format_money(*j.cost_per_run) : std::string("-");
+            });
         });
         row("speed vs first", [&](const GpuComparison& r) {
             return job_cell(r, [](const JobOnGpu& j) { return ratio_cell(j.relative_speed); });
@@ -192,20 +211,25 @@ io::TextDocument to_document(const Comparison& c, const CompareOptions& opt, con
         if (r.variants.size() > 1) {
             std::vector<std::string> ids;
             for (std::size_t i : r.variants) ids.push_back(c.gpus[i].gpu->id);
-            std::string line = "'" + r.name + "' covers " + std::to_string(ids.size()) + " variants: " + join(ids, ", ");
+            std::string line =
+                "'" + r.name + "' covers " + std::to_string(ids.size()) + " variants: " + join(ids, ", ");
             if (!opt.variants)
                 line += "; its column shows " + c.gpus[r.shown].gpu->id +
-                        (c.gpus[r.shown].on_demand ? ", the cheapest to rent on demand" : "") + " (--variants shows each)";
+                        (c.gpus[r.shown].on_demand ? ", the cheapest to rent on demand" : "") +
+                        " (--variants shows each)";
             doc.lead.push_back(line);
         }
     doc.tables.push_back(t);
-    doc.notes.push_back("TFLOPS are dense peak (sparse figures are 2x and never used here). Cheapest price per GPU across "
-                        "the catalog, in " + cur + ", with its provider; USD/TFLOPS-h uses the cheapest on-demand price.");
+    doc.notes.push_back(
+        "TFLOPS are dense peak (sparse figures are 2x and never used here). Cheapest price per GPU across "
+        "the catalog, in " +
+        cur + ", with its provider; USD/TFLOPS-h uses the cheapest on-demand price.");
     doc.notes.push_back("? = value marked uncertain in its source.");
     if (workload)
-        doc.notes.push_back("Hours and cost per run are estimates for the job on the fewest GPUs of each model that hold it "
-                            "(up to 8), at the cheapest on-demand price per GPU, set-up time not included; speed is "
-                            "relative to the first column. 'gpuadvise recommend' prices whole instances and plans.");
+        doc.notes.push_back(
+            "Hours and cost per run are estimates for the job on the fewest GPUs of each model that hold it "
+            "(up to 8), at the cheapest on-demand price per GPU, set-up time not included; speed is "
+            "relative to the first column. 'gpuadvise recommend' prices whole instances and plans.");
     return doc;
 }
 
@@ -213,7 +237,8 @@ int run_compare(Context& ctx, const CompareOptions& opt) {
     const Catalog& catalog = ctx.catalog();
     std::optional<Workload> workload;
     if (has_workload(opt.request)) workload = make_workload(catalog, opt.request);
-    Comparison c = compare_gpus(catalog, opt.gpus, ctx.currency(), opt.include_examples, workload ? &*workload : nullptr);
+    Comparison c = compare_gpus(catalog, opt.gpus, ctx.currency(), opt.include_examples,
+                                workload ? &*workload : nullptr);
 
     std::vector<const Offer*> shown;
     for (const auto& r : c.gpus)
@@ -229,15 +254,18 @@ int run_compare(Context& ctx, const CompareOptions& opt) {
         {"rates", "/rates", "", {}},
     };
     // Only the renderer of the format printed runs.
-    ctx.emit([&] {
-        auto json = to_json(c, workload);
-        add_freshness(fresh, json);
-        return json;
-    }, [&] {
-        auto doc = to_document(c, opt, workload);
-        add_freshness(fresh, doc);
-        return doc;
-    }, sections);
+    ctx.emit(
+        [&] {
+            auto json = to_json(c, workload);
+            add_freshness(fresh, json);
+            return json;
+        },
+        [&] {
+            auto doc = to_document(c, opt, workload);
+            add_freshness(fresh, doc);
+            return doc;
+        },
+        sections);
     return 0;
 }
 
@@ -248,12 +276,15 @@ Runner setup_compare(CLI::App& sub) {
     sub.add_option("gpus", opt->gpus, "GPU names: families (A100), variants (a100-80gb-sxm) or aliases")
         ->required()
         ->type_name("GPU");
-    sub.add_flag("--variants", opt->variants, "One column per variant of a family (A100: its 40/80 GB PCIe and SXM) instead of one per name");
+    sub.add_flag(
+        "--variants", opt->variants,
+        "One column per variant of a family (A100: its 40/80 GB PCIe and SXM) instead of one per name");
     add_workload_options(sub, opt->request);
     sub.add_flag("--include-examples", opt->include_examples,
                  "Let the guide's example providers be the cheapest (marked 'example')");
-    sub.footer("Examples:\n  gpuadvise compare A100 V100 T4\n  gpuadvise compare h100-sxm a100-80gb-sxm --json\n"
-               "  gpuadvise compare A100 V100 T4 --model bert\n  gpuadvise compare A100 --variants");
+    sub.footer(
+        "Examples:\n  gpuadvise compare A100 V100 T4\n  gpuadvise compare h100-sxm a100-80gb-sxm --json\n"
+        "  gpuadvise compare A100 V100 T4 --model bert\n  gpuadvise compare A100 --variants");
     return [opt](Context& ctx) { return run_compare(ctx, *opt); };
 }
 

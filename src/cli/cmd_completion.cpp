@@ -24,7 +24,9 @@ const CLI::App& root_of(const CLI::App& sub) {
 void write_text_file(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << text;
-    if (!out.flush()) throw DataError(path + ": cannot write the file", {}, "check that the directory exists and is writable");
+    if (!out.flush())
+        throw DataError(path + ": cannot write the file", {},
+                        "check that the directory exists and is writable");
 }
 
 int run_man(Context& ctx, const CLI::App& root, const std::string& command, const std::string& output_dir) {
@@ -88,11 +90,13 @@ Runner setup_completion(CLI::App& sub) {
     sub.add_option("shell", *shell, "The shell to write the script for")
         ->required()
         ->check(CLI::IsMember({"bash", "zsh", "fish"}));
-    sub.footer("Examples:\n  gpuadvise completion bash > ~/.local/share/bash-completion/completions/gpuadvise\n"
-               "  gpuadvise completion zsh > \"${fpath[1]}/_gpuadvise\"\n"
-               "  gpuadvise completion fish > ~/.config/fish/completions/gpuadvise.fish\n\n"
-               "The .deb and 'cmake --install' install all three scripts already. The scripts complete commands, "
-               "options and their values; GPU names, model presets and provider ids come from the catalog at Tab time.");
+    sub.footer(
+        "Examples:\n  gpuadvise completion bash > ~/.local/share/bash-completion/completions/gpuadvise\n"
+        "  gpuadvise completion zsh > \"${fpath[1]}/_gpuadvise\"\n"
+        "  gpuadvise completion fish > ~/.config/fish/completions/gpuadvise.fish\n\n"
+        "The .deb and 'cmake --install' install all three scripts already. The scripts complete commands, "
+        "options and their values; GPU names, model presets and provider ids come from the catalog at Tab "
+        "time.");
     const CLI::App* self = &sub;
     return [shell, self](Context& ctx) {
         ctx.out << completion_script(root_of(*self), *shell);
@@ -105,15 +109,20 @@ Runner setup_man(CLI::App& sub) {
     auto command = std::make_shared<std::string>();
     auto output_dir = std::make_shared<std::string>();
     sub.add_option("command", *command, "The command whose page to print (default: gpuadvise(1))");
-    sub.add_option("--output-dir", *output_dir, "Write every page into this directory instead")->type_name("DIR");
+    sub.add_option("--output-dir", *output_dir, "Write every page into this directory instead")
+        ->type_name("DIR");
     const CLI::App* self = &sub;
-    return [command, output_dir, self](Context& ctx) { return run_man(ctx, root_of(*self), *command, *output_dir); };
+    return [command, output_dir, self](Context& ctx) {
+        return run_man(ctx, root_of(*self), *command, *output_dir);
+    };
 }
 
 Runner setup_complete_values(CLI::App& sub) {
     sub.group("");  // hidden: the completion scripts call it
     auto kind = std::make_shared<std::string>();
-    sub.add_option("kind", *kind, "What to list")->required()->check(CLI::IsMember({"gpus", "models", "providers"}));
+    sub.add_option("kind", *kind, "What to list")
+        ->required()
+        ->check(CLI::IsMember({"gpus", "models", "providers"}));
     return [kind](Context& ctx) { return run_complete_values(ctx, *kind); };
 }
 

@@ -61,8 +61,9 @@ nlohmann::ordered_json to_json(const ConfigReport& report) {
         const auto& values = row.values;
         nlohmann::ordered_json j;
         j["key"] = row.key;
-        j["value"] = row.list ? nlohmann::ordered_json(values)
-                              : values.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(values.front());
+        j["value"] = row.list         ? nlohmann::ordered_json(values)
+                     : values.empty() ? nlohmann::ordered_json(nullptr)
+                                      : nlohmann::ordered_json(values.front());
         j["from"] = row.in_config ? "config" : from;
         j["where"] = row.in_config ? nlohmann::ordered_json(row.where) : nlohmann::ordered_json(nullptr);
         j["meaning"] = row.meaning;
@@ -83,10 +84,13 @@ io::TextDocument to_document(const ConfigReport& report) {
         table.rows.push_back({row.key, shown, row.from});
     }
     io::TextDocument doc;
-    doc.lead.push_back("Configuration file: " + (location ? location->path + (report.exists ? "" : " (none there)") : "(none: HOME is not set)") +
-                       (location ? ", from " + report.from : ""));
+    doc.lead.push_back(
+        "Configuration file: " +
+        (location ? location->path + (report.exists ? "" : " (none there)") : "(none: HOME is not set)") +
+        (location ? ", from " + report.from : ""));
     doc.tables.push_back(table);
-    doc.notes.push_back("Command-line options override the file; 'Configuration file' in docs/usage.md lists the keys.");
+    doc.notes.push_back(
+        "Command-line options override the file; 'Configuration file' in docs/usage.md lists the keys.");
     return doc;
 }
 
@@ -104,14 +108,18 @@ int run_config_show(Context& ctx, CLI::App& root) {
         const std::string k(key.key);
         const io::UserSetting* s = config.find(k);
         const auto origin = ctx.global.setting_origins.find(k);
-        const bool in_config = origin != ctx.global.setting_origins.end() && origin->second.source == SettingSource::config_file;
+        const bool in_config =
+            origin != ctx.global.setting_origins.end() && origin->second.source == SettingSource::config_file;
         const std::string from = origin == ctx.global.setting_origins.end() ? "default"
                                  : in_config                                ? "config " + origin->second.where
                                                                             : "command line";
         std::vector<std::string> values;
-        if (k == "currency") values = {ctx.currency()};
-        else if (s && in_config) values = s->values;
-        else if (std::string d = default_of(root, option_for_key(k)); !d.empty()) values = {d};
+        if (k == "currency")
+            values = {ctx.currency()};
+        else if (s && in_config)
+            values = s->values;
+        else if (std::string d = default_of(root, option_for_key(k)); !d.empty())
+            values = {d};
         report.settings.push_back({k, values, from, std::string(key.meaning), key.list, in_config,
                                    in_config ? origin->second.where : std::string()});
     }
@@ -128,11 +136,13 @@ int run_config_show(Context& ctx, CLI::App& root) {
 
 Runner setup_config(CLI::App& sub) {
     sub.require_subcommand(1);
-    CLI::App* show = sub.add_subcommand("show", "Print each setting, its effective value and where it came from");
+    CLI::App* show =
+        sub.add_subcommand("show", "Print each setting, its effective value and where it came from");
     show->fallthrough();
-    sub.footer("Examples:\n  gpuadvise config show\n  gpuadvise --currency EUR config show --json\n\n"
-               "The file is $XDG_CONFIG_HOME/gpuadvise/config.yaml (~/.config/gpuadvise/config.yaml), or the "
-               "one GPUADVISE_CONFIG names. Keys: currency, objective, top, providers, exclude_providers.");
+    sub.footer(
+        "Examples:\n  gpuadvise config show\n  gpuadvise --currency EUR config show --json\n\n"
+        "The file is $XDG_CONFIG_HOME/gpuadvise/config.yaml (~/.config/gpuadvise/config.yaml), or the "
+        "one GPUADVISE_CONFIG names. Keys: currency, objective, top, providers, exclude_providers.");
     CLI::App* self = &sub;
     return [self](Context& ctx) { return run_config_show(ctx, config_root(*self)); };
 }

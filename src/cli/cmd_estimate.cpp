@@ -23,7 +23,6 @@ struct EstimateOptions {
     double busbw = 0;
 };
 
-
 std::string fmt_rate(double v) {
     if (v <= 0) return "-";
     if (v >= 100) return io::fmt_number(v, 0);
@@ -54,7 +53,8 @@ nlohmann::ordered_json to_json(const EstimateResult& result) {
         j["fits"] = e.fits;
         j["memory_required_gb"] = json_number(e.memory_required_gb);
         j["memory_available_gb"] = json_number(e.memory_available_gb);
-        j["min_gpu_count"] = e.min_gpu_count ? nlohmann::ordered_json(*e.min_gpu_count) : nlohmann::ordered_json(nullptr);
+        j["min_gpu_count"] =
+            e.min_gpu_count ? nlohmann::ordered_json(*e.min_gpu_count) : nlohmann::ordered_json(nullptr);
         j["parallelism"] = parallelism_json(e.config);
         j["memory_breakdown_gb"] = {{"weights", json_number(e.memory.weights_gb)},
                                     {"gradients", json_number(e.memory.gradients_gb)},
@@ -85,37 +85,52 @@ io::TextDocument to_document(const EstimateResult& result) {
     const Workload& w = result.w;
     io::TextTable table;
     // Narrow terminals hide UTIL first, then EFF, LAYOUT, RANGE H, MIN N, HAS GB and BASIS.
-    table.columns = {{"GPU"},          {"N", io::Align::right},       {"LAYOUT", io::Align::left, 6, true}, {"PREC"},
-                     {"FITS"},         {"NEED GB/GPU", io::Align::right}, {"HAS GB", io::Align::right, 3},
-                     {"MIN N", io::Align::right, 4}, {"THROUGHPUT", io::Align::right}, {"HOURS", io::Align::right},
-                     {"RANGE H", io::Align::right, 5}, {"EFF", io::Align::right, 7}, {"UTIL", io::Align::right, 8},
+    table.columns = {{"GPU"},
+                     {"N", io::Align::right},
+                     {"LAYOUT", io::Align::left, 6, true},
+                     {"PREC"},
+                     {"FITS"},
+                     {"NEED GB/GPU", io::Align::right},
+                     {"HAS GB", io::Align::right, 3},
+                     {"MIN N", io::Align::right, 4},
+                     {"THROUGHPUT", io::Align::right},
+                     {"HOURS", io::Align::right},
+                     {"RANGE H", io::Align::right, 5},
+                     {"EFF", io::Align::right, 7},
+                     {"UTIL", io::Align::right, 8},
                      {"BASIS", io::Align::left, 2}};
     std::vector<std::string> notes;
     for (const Estimate& e : result.estimates) {
         const Gpu& g = *e.gpu;
         const bool ok = e.precision_supported;
-        table.rows.push_back({g.id, std::to_string(e.gpu_count), ok ? layout_label(e.config, w.is_training()) : "-",
-                              std::string(to_string(e.precision)) + (ok ? "" : "!"),
-                              !ok ? "n/a" : e.fits ? "yes" : "no", ok ? io::fmt_number(e.memory_required_gb, 1) : "-",
-                              io::fmt_number(e.memory_available_gb, 0), e.min_gpu_count ? std::to_string(*e.min_gpu_count) : "-",
-                              ok ? fmt_rate(e.throughput_per_s) + " " + e.throughput_unit : "-", ok ? format_hours(e.hours_per_run) : "-",
-                              ok ? format_hours(e.hours_low) + "-" + format_hours(e.hours_high) : "-",
-                              ok && e.gpu_count > 1 ? io::fmt_number(100 * e.scaling_efficiency, 0) + "%" : "-",
-                              ok ? format_percent(e.utilisation) : "-",
-                              std::string(to_string(e.basis))});
+        table.rows.push_back(
+            {g.id, std::to_string(e.gpu_count), ok ? layout_label(e.config, w.is_training()) : "-",
+             std::string(to_string(e.precision)) + (ok ? "" : "!"),
+             !ok      ? "n/a"
+             : e.fits ? "yes"
+                      : "no",
+             ok ? io::fmt_number(e.memory_required_gb, 1) : "-", io::fmt_number(e.memory_available_gb, 0),
+             e.min_gpu_count ? std::to_string(*e.min_gpu_count) : "-",
+             ok ? fmt_rate(e.throughput_per_s) + " " + e.throughput_unit : "-",
+             ok ? format_hours(e.hours_per_run) : "-",
+             ok ? format_hours(e.hours_low) + "-" + format_hours(e.hours_high) : "-",
+             ok && e.gpu_count > 1 ? io::fmt_number(100 * e.scaling_efficiency, 0) + "%" : "-",
+             ok ? format_percent(e.utilisation) : "-", std::string(to_string(e.basis))});
         for (const auto& n : e.notes) notes.push_back(g.id + ": " + n);
         if (e.serving && ok && e.fits)
-            notes.push_back(g.id + ": serving " + io::fmt_number(e.serving->tokens_per_s, 0) + " output tokens/s at " +
-                            std::to_string(e.serving->concurrency) + " concurrent requests" +
-                            (e.serving->concurrency_from_memory ? " (what the KV cache holds)" : "") + ", first token " +
-                            io::fmt_number(1000 * e.serving->time_to_first_token_s, 0) + " ms, " +
-                            io::fmt_number(1000 * e.serving->time_per_output_token_s, 1) + " ms per output token");
+            notes.push_back(
+                g.id + ": serving " + io::fmt_number(e.serving->tokens_per_s, 0) + " output tokens/s at " +
+                std::to_string(e.serving->concurrency) + " concurrent requests" +
+                (e.serving->concurrency_from_memory ? " (what the KV cache holds)" : "") + ", first token " +
+                io::fmt_number(1000 * e.serving->time_to_first_token_s, 0) + " ms, " +
+                io::fmt_number(1000 * e.serving->time_per_output_token_s, 1) + " ms per output token");
     }
     io::TextDocument doc;
     doc.lead.push_back("Estimate for " + workload_summary(w));
     doc.tables.push_back(table);
-    doc.notes.push_back("These are estimates, not measurements (basis 'measured' = scaled from a published benchmark). "
-                        "Method and sources: docs/methodology.md.");
+    doc.notes.push_back(
+        "These are estimates, not measurements (basis 'measured' = scaled from a published benchmark). "
+        "Method and sources: docs/methodology.md.");
     for (const auto& n : notes) doc.notes.push_back(n);
     doc.notes.push_back("Assumptions:");
     for (const auto& a : w.assumptions) doc.notes.push_back("  - " + a);
@@ -128,7 +143,8 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
     GpuSpec spec;
     if (!iequals(opt.gpu, "all")) spec = parse_gpu_spec(opt.gpu);
     std::vector<const Gpu*> gpus = select_gpus(catalog, spec);
-    if (gpus.empty()) throw UsageError("no GPU in the catalog matches '" + opt.gpu + "'", "run 'gpuadvise gpus'");
+    if (gpus.empty())
+        throw UsageError("no GPU in the catalog matches '" + opt.gpu + "'", "run 'gpuadvise gpus'");
     const int count = spec.count.value_or(opt.gpus);
     LinkSpec link;
     link.nodes = opt.nodes;
@@ -137,7 +153,8 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
 
     std::vector<Estimate> estimates;
     for (const Gpu* g : gpus) estimates.push_back(estimate_job(catalog, w, *g, count, link));
-    const bool any_supported = std::any_of(estimates.begin(), estimates.end(), [](const Estimate& e) { return e.precision_supported; });
+    const bool any_supported = std::any_of(estimates.begin(), estimates.end(),
+                                           [](const Estimate& e) { return e.precision_supported; });
     if (!any_supported) {
         throw UsageError("--precision " + std::string(to_string(*w.precision)) + " is not supported by " +
                              (gpus.size() == 1 ? gpus.front()->id : std::string("any selected GPU")),
@@ -151,9 +168,11 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
     };
     const EstimateResult result{w, estimates};
     ctx.emit([&] { return to_json(result); }, [&] { return to_document(result); }, sections);
-    const bool any_fits = std::any_of(estimates.begin(), estimates.end(), [](const Estimate& e) { return e.fits; });
+    const bool any_fits =
+        std::any_of(estimates.begin(), estimates.end(), [](const Estimate& e) { return e.fits; });
     if (!any_fits) {
-        ctx.err << "gpuadvise: the job fits none of these GPUs at this count; see the notes for what would make it fit\n";
+        ctx.err << "gpuadvise: the job fits none of these GPUs at this count; see the notes for what would "
+                   "make it fit\n";
         return 3;
     }
     return 0;
@@ -164,21 +183,29 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
 Runner setup_estimate(CLI::App& sub) {
     auto opt = std::make_shared<EstimateOptions>();
     add_workload_options(sub, opt->request);
-    sub.add_option("--gpu", opt->gpu, "GPUs to estimate for: NAME[,NAME…][:MEMORY][:COUNT] or 'all' (default)")
+    sub.add_option("--gpu", opt->gpu,
+                   "GPUs to estimate for: NAME[,NAME…][:MEMORY][:COUNT] or 'all' (default)")
         ->type_name("SPEC");
-    sub.add_option("--gpus", opt->gpus, "GPUs per node (instance) (default 1)")->check(CLI::Range(1, 4096))->type_name("N");
-    sub.add_option("--nodes", opt->nodes, "Nodes (instances) (default 1)")->check(CLI::Range(1, 4096))->type_name("N");
-    sub.add_option("--network-gbps", opt->network_gbps, "Network between nodes, Gbit/s per node (default: 100, with a warning)")
+    sub.add_option("--gpus", opt->gpus, "GPUs per node (instance) (default 1)")
+        ->check(CLI::Range(1, 4096))
+        ->type_name("N");
+    sub.add_option("--nodes", opt->nodes, "Nodes (instances) (default 1)")
+        ->check(CLI::Range(1, 4096))
+        ->type_name("N");
+    sub.add_option("--network-gbps", opt->network_gbps,
+                   "Network between nodes, Gbit/s per node (default: 100, with a warning)")
         ->check(finite_range(0.001, 1e6))
         ->type_name("GBPS");
-    sub.add_option("--busbw", opt->busbw, "Measured all-reduce bus bandwidth inside a node, GB/s (default: the GPU's)")
+    sub.add_option("--busbw", opt->busbw,
+                   "Measured all-reduce bus bandwidth inside a node, GB/s (default: the GPU's)")
         ->check(finite_range(0.001, 1e6))
         ->type_name("GB/S");
-    sub.footer("Examples:\n  gpuadvise estimate --model bert --gpu V100,A100,H100\n"
-               "  gpuadvise estimate --model llama-2-7b --task lora --gpu 24GB\n"
-               "  gpuadvise estimate --model llama-2-7b --zero 3 --gpu h100-sxm --gpus 8 --json\n"
-               "  gpuadvise estimate --params 3B --seq-len 4096 --gpu A100\n\n"
-               "Exit code 3 when the job fits none of the GPUs at the given count.");
+    sub.footer(
+        "Examples:\n  gpuadvise estimate --model bert --gpu V100,A100,H100\n"
+        "  gpuadvise estimate --model llama-2-7b --task lora --gpu 24GB\n"
+        "  gpuadvise estimate --model llama-2-7b --zero 3 --gpu h100-sxm --gpus 8 --json\n"
+        "  gpuadvise estimate --params 3B --seq-len 4096 --gpu A100\n\n"
+        "Exit code 3 when the job fits none of the GPUs at the given count.");
     return [opt](Context& ctx) { return run_estimate(ctx, *opt); };
 }
 

@@ -28,7 +28,8 @@ nlohmann::ordered_json to_json(const std::vector<const Gpu*>& gpus) {
         j["uncertain"] = g->uncertain;
         j["source"] = g->source;
         j["devices_per_package"] = g->devices_per_package;
-        j["family_default"] = g->family_default.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g->family_default);
+        j["family_default"] = g->family_default.empty() ? nlohmann::ordered_json(nullptr)
+                                                        : nlohmann::ordered_json(g->family_default);
         json["gpus"].push_back(j);
     }
     return json;
@@ -36,10 +37,18 @@ nlohmann::ordered_json to_json(const std::vector<const Gpu*>& gpus) {
 
 io::TextDocument to_document(const std::vector<const Gpu*>& gpus) {
     io::TextTable table;
-    table.columns = {{"ID"},           {"FAMILY"},          {"MEMORY GB", io::Align::right},
-                     {"BW GB/s", io::Align::right}, {"FP32", io::Align::right}, {"TF32", io::Align::right},
-                     {"FP16", io::Align::right},    {"BF16", io::Align::right}, {"FP8", io::Align::right},
-                     {"CC", io::Align::left, 2},           {"TDP W", io::Align::right, 3},  {"YEAR", io::Align::right, 4}};
+    table.columns = {{"ID"},
+                     {"FAMILY"},
+                     {"MEMORY GB", io::Align::right},
+                     {"BW GB/s", io::Align::right},
+                     {"FP32", io::Align::right},
+                     {"TF32", io::Align::right},
+                     {"FP16", io::Align::right},
+                     {"BF16", io::Align::right},
+                     {"FP8", io::Align::right},
+                     {"CC", io::Align::left, 2},
+                     {"TDP W", io::Align::right, 3},
+                     {"YEAR", io::Align::right, 4}};
     bool any_uncertain = false;
     bool multi_device = false;
     std::vector<std::string> doc_notes;  // one per multi-device GPU (#13)
@@ -47,7 +56,8 @@ io::TextDocument to_document(const std::vector<const Gpu*>& gpus) {
         if (g->devices_per_package > 1) {
             multi_device = true;
             doc_notes.push_back(g->id + ": " + std::to_string(g->devices_per_package) +
-                                " devices per package as PyTorch sees them; its figures are per device (" + g->devices_source + ")");
+                                " devices per package as PyTorch sees them; its figures are per device (" +
+                                g->devices_source + ")");
         }
         auto cell = [&](const std::optional<double>& v, const char* field, int decimals) {
             std::string s = io::fmt_optional(v, decimals);
@@ -66,10 +76,12 @@ io::TextDocument to_document(const std::vector<const Gpu*>& gpus) {
     }
     io::TextDocument doc;
     doc.tables.push_back(table);
-    doc.notes.push_back("TFLOPS are dense peak (no 2:4 sparsity); GeForce FP16 is the FP32-accumulate rate AMP uses.");
+    doc.notes.push_back(
+        "TFLOPS are dense peak (no 2:4 sparsity); GeForce FP16 is the FP32-accumulate rate AMP uses.");
     if (multi_device)
         for (auto& n : doc_notes) doc.notes.push_back(std::move(n));
-    if (any_uncertain) doc.notes.push_back("? = uncertain value in the source; see 'gpuadvise gpus --json' for sources.");
+    if (any_uncertain)
+        doc.notes.push_back("? = uncertain value in the source; see 'gpuadvise gpus --json' for sources.");
     return doc;
 }
 

@@ -43,24 +43,35 @@ nlohmann::ordered_json to_json(const ModelsResult& result) {
         job["samples"] = json_number(m.default_job.samples);
         job["epochs"] = json_number(m.default_job.epochs);
         job["batch_size"] = m.default_job.batch_size;
-        job["seq_len"] = m.default_job.seq_len > 0 ? nlohmann::ordered_json(m.default_job.seq_len) : nlohmann::ordered_json(nullptr);
-        job["image_size"] = m.default_job.image_size > 0 ? nlohmann::ordered_json(m.default_job.image_size) : nlohmann::ordered_json(nullptr);
+        job["seq_len"] = m.default_job.seq_len > 0 ? nlohmann::ordered_json(m.default_job.seq_len)
+                                                   : nlohmann::ordered_json(nullptr);
+        job["image_size"] = m.default_job.image_size > 0 ? nlohmann::ordered_json(m.default_job.image_size)
+                                                         : nlohmann::ordered_json(nullptr);
         job["grad_checkpointing"] = m.default_job.grad_checkpointing;
         job["description"] = m.default_job.description;
         j["default_job"] = job;
         j["source"] = m.source;
         j["name"] = m.name;
         j["unit"] = m.unit;
-        j["flops_per_token"] = m.flops_per_token > 0 ? json_number(m.flops_per_token) : nlohmann::ordered_json(nullptr);
-        j["flops_per_sample"] = m.flops_per_sample > 0 ? json_number(m.flops_per_sample) : nlohmann::ordered_json(nullptr);
-        j["reference_image_size"] = m.reference_image_size > 0 ? nlohmann::ordered_json(m.reference_image_size) : nlohmann::ordered_json(nullptr);
-        j["reference_seq_len"] = m.reference_seq_len > 0 ? nlohmann::ordered_json(m.reference_seq_len) : nlohmann::ordered_json(nullptr);
+        j["flops_per_token"] =
+            m.flops_per_token > 0 ? json_number(m.flops_per_token) : nlohmann::ordered_json(nullptr);
+        j["flops_per_sample"] =
+            m.flops_per_sample > 0 ? json_number(m.flops_per_sample) : nlohmann::ordered_json(nullptr);
+        j["reference_image_size"] = m.reference_image_size > 0
+                                        ? nlohmann::ordered_json(m.reference_image_size)
+                                        : nlohmann::ordered_json(nullptr);
+        j["reference_seq_len"] = m.reference_seq_len > 0 ? nlohmann::ordered_json(m.reference_seq_len)
+                                                         : nlohmann::ordered_json(nullptr);
         if (m.shape.layers > 0)
-            j["shape"] = {{"layers", m.shape.layers}, {"hidden", m.shape.hidden}, {"heads", m.shape.heads},
-                          {"kv_heads", m.shape.kv_heads}, {"vocab", m.shape.vocab}};
+            j["shape"] = {{"layers", m.shape.layers},
+                          {"hidden", m.shape.hidden},
+                          {"heads", m.shape.heads},
+                          {"kv_heads", m.shape.kv_heads},
+                          {"vocab", m.shape.vocab}};
         else
             j["shape"] = nullptr;
-        j["activation_mb_per_image"] = m.activation_mb_per_image > 0 ? json_number(m.activation_mb_per_image) : nlohmann::ordered_json(nullptr);
+        j["activation_mb_per_image"] = m.activation_mb_per_image > 0 ? json_number(m.activation_mb_per_image)
+                                                                     : nlohmann::ordered_json(nullptr);
         j["uncertain"] = m.uncertain;
         int points = 0;
         for (const auto& c : catalog.calibration) points += c.model == m.id ? 1 : 0;
@@ -73,20 +84,30 @@ nlohmann::ordered_json to_json(const ModelsResult& result) {
 
 io::TextDocument to_document(const ModelsResult& result) {
     io::TextTable table;
-    table.columns = {{"ID"}, {"ALIASES", io::Align::left, 2, true}, {"KIND", io::Align::left, 3}, {"PARAMS", io::Align::right},
-                     {"FWD FLOPS", io::Align::right, 1}, {"DEFAULT JOB", io::Align::left, 0, true}};
+    table.columns = {{"ID"},
+                     {"ALIASES", io::Align::left, 2, true},
+                     {"KIND", io::Align::left, 3},
+                     {"PARAMS", io::Align::right},
+                     {"FWD FLOPS", io::Align::right, 1},
+                     {"DEFAULT JOB", io::Align::left, 0, true}};
     for (const ModelPreset* preset : result.models) {
         const ModelPreset& m = *preset;
         std::string flops = m.flops_per_token > 0 ? format_count(m.flops_per_token) + "/token"
                                                   : format_count(m.flops_per_sample) + "/sample";
-        if (!m.uncertain.empty() && (m.is_uncertain("flops_per_sample") || m.is_uncertain("flops_per_token"))) flops += "?";
-        table.rows.push_back({m.id, m.aliases.empty() ? "-" : join(m.aliases, ", "), std::string(to_string(m.kind)),
-                              format_count(m.params), flops, job_text(m.default_job)});
+        if (!m.uncertain.empty() && (m.is_uncertain("flops_per_sample") || m.is_uncertain("flops_per_token")))
+            flops += "?";
+        table.rows.push_back({m.id, m.aliases.empty() ? "-" : join(m.aliases, ", "),
+                              std::string(to_string(m.kind)), format_count(m.params), flops,
+                              job_text(m.default_job)});
     }
     io::TextDocument doc;
     doc.tables.push_back(table);
-    doc.notes.push_back("FLOPs are true forward FLOPs (2 x MAC); transformers add the attention term per token. ? = uncertain in the source.");
-    doc.notes.push_back("'gpuadvise estimate --model ID' runs the default job; every part of it can be overridden (--task, --batch-size, ...).");
+    doc.notes.push_back(
+        "FLOPs are true forward FLOPs (2 x MAC); transformers add the attention term per token. ? = "
+        "uncertain in the source.");
+    doc.notes.push_back(
+        "'gpuadvise estimate --model ID' runs the default job; every part of it can be overridden (--task, "
+        "--batch-size, ...).");
     return doc;
 }
 
@@ -95,7 +116,9 @@ int run_models(Context& ctx, const ModelsOptions& opt) {
     std::optional<ModelKind> kind;
     if (!opt.kind.empty()) {
         kind = parse_model_kind(opt.kind);
-        if (!kind) throw UsageError("--kind: unknown kind '" + opt.kind + "'", "expected cnn, transformer, diffusion or speech");
+        if (!kind)
+            throw UsageError("--kind: unknown kind '" + opt.kind + "'",
+                             "expected cnn, transformer, diffusion or speech");
     }
     // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
     static const std::vector<io::ExportSection> sections = {
@@ -112,7 +135,8 @@ int run_models(Context& ctx, const ModelsOptions& opt) {
 
 Runner setup_models(CLI::App& sub) {
     auto opt = std::make_shared<ModelsOptions>();
-    sub.add_option("--kind", opt->kind, "Only presets of this kind")->type_name("cnn|transformer|diffusion|speech");
+    sub.add_option("--kind", opt->kind, "Only presets of this kind")
+        ->type_name("cnn|transformer|diffusion|speech");
     sub.footer("Examples:\n  gpuadvise models\n  gpuadvise models --kind cnn --json");
     return [opt](Context& ctx) { return run_models(ctx, *opt); };
 }

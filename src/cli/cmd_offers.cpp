@@ -6,8 +6,8 @@
 #include "cli/commands.hpp"
 #include "cli/freshness.hpp"
 #include "cli/pytorch_option.hpp"
-#include "gpuadvise/dates.hpp"
 #include "gpuadvise/compat.hpp"
+#include "gpuadvise/dates.hpp"
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/offer_query.hpp"
 #include "gpuadvise/text.hpp"
@@ -47,7 +47,8 @@ void filter_by_pytorch(Context& ctx, const Catalog& catalog, const std::string& 
     std::size_t total = 0;
     for (const auto& [reason, n] : excluded) total += n;
     if (total) {
-        ctx.note("--pytorch " + text + ": " + std::to_string(total) + " offer" + (total == 1 ? "" : "s") + " excluded");
+        ctx.note("--pytorch " + text + ": " + std::to_string(total) + " offer" + (total == 1 ? "" : "s") +
+                 " excluded");
         for (const auto& [reason, n] : excluded) ctx.note("  " + std::to_string(n) + " × " + reason);
     }
     list.matched -= std::min(list.matched, total);
@@ -61,7 +62,9 @@ void filter_by_pytorch(Context& ctx, const Catalog& catalog, const std::string& 
 std::optional<PlanFilter> parse_plan(const std::string& s) {
     if (s.empty()) return std::nullopt;
     auto f = parse_plan_filter(s);
-    if (!f) throw UsageError("--plan " + s + ": not a plan", "use on-demand, reserved, reserved-1m, reserved-1y, reserved-3y or spot");
+    if (!f)
+        throw UsageError("--plan " + s + ": not a plan",
+                         "use on-demand, reserved, reserved-1m, reserved-1y, reserved-3y or spot");
     return f;
 }
 
@@ -74,22 +77,24 @@ void warn_stale_prices(Context& ctx, const Catalog& catalog, const OfferList& li
     std::size_t stale = 0;
     for (const auto& r : list.rows) {
         auto d = parse_iso_date(r.offer->as_of);
-        if (!r.offer->as_of.empty() && (!d || static_cast<double>(*today - *d) <= max_age)) continue;  // "" = as-of unknown
+        if (!r.offer->as_of.empty() && (!d || static_cast<double>(*today - *d) <= max_age))
+            continue;  // "" = as-of unknown
         ++stale;
         auto& o = oldest[r.offer->provider];
         if (o.empty() || r.offer->as_of < o) o = r.offer->as_of;
     }
     if (!stale) return;
     std::vector<std::string> names;
-    for (const auto& [p, d] : oldest) names.push_back(p + " " + (d.empty() ? std::string("as-of unknown") : d));
+    for (const auto& [p, d] : oldest)
+        names.push_back(p + " " + (d.empty() ? std::string("as-of unknown") : d));
     if (names.size() > 4) {
         const std::size_t more = names.size() - 4;
         names.resize(4);
         names.push_back("+" + std::to_string(more) + " more");
     }
-    ctx.warn(std::to_string(stale) + " of " + std::to_string(list.rows.size()) + " shown prices are older than " +
-             io::fmt_number(max_age, 0) + " days or of unknown date (" + join(names, ", ") +
-             "); check them before renting, or run 'gpuadvise catalog update'");
+    ctx.warn(std::to_string(stale) + " of " + std::to_string(list.rows.size()) +
+             " shown prices are older than " + io::fmt_number(max_age, 0) + " days or of unknown date (" +
+             join(names, ", ") + "); check them before renting, or run 'gpuadvise catalog update'");
 }
 
 // What run_offers found; to_json and to_document render it (only the one printed is built).
@@ -98,8 +103,9 @@ struct OffersResult {
     const OfferQuery& q;
     const std::optional<PlanFilter>& plan;
     const OfferList& list;
-    const std::vector<PytorchFit>& fits;                   // per row, with --pytorch
-    const std::optional<std::vector<std::string>>& unknown;  // providers without commitment prices, when asked
+    const std::vector<PytorchFit>& fits;  // per row, with --pytorch
+    const std::optional<std::vector<std::string>>&
+        unknown;  // providers without commitment prices, when asked
 };
 
 nlohmann::ordered_json to_json(const OffersResult& result) {
@@ -165,36 +171,56 @@ io::TextDocument to_document(const OffersResult& result) {
     const std::vector<PytorchFit>& fits = result.fits;
     io::TextTable table;
     // Narrow terminals hide $/TFLOPS-H first, then SPOT/H, RESERVED/MO, REGION, INSTANCE, AS OF.
-    table.columns = {{"PROVIDER"}, {"GPU"}, {"N", io::Align::right}, {"REGION", io::Align::left, 3, true},
-                     {"INSTANCE", io::Align::left, 2, true}, {"ON-DEMAND/H", io::Align::right},
-                     {"RESERVED/MO", io::Align::right, 4}, {"SPOT/H", io::Align::right, 5},
-                     {"PER GPU/H", io::Align::right}, {"$/TFLOPS-H", io::Align::right, 6}, {"AS OF", io::Align::left, 1}};
+    table.columns = {{"PROVIDER"},
+                     {"GPU"},
+                     {"N", io::Align::right},
+                     {"REGION", io::Align::left, 3, true},
+                     {"INSTANCE", io::Align::left, 2, true},
+                     {"ON-DEMAND/H", io::Align::right},
+                     {"RESERVED/MO", io::Align::right, 4},
+                     {"SPOT/H", io::Align::right, 5},
+                     {"PER GPU/H", io::Align::right},
+                     {"$/TFLOPS-H", io::Align::right, 6},
+                     {"AS OF", io::Align::left, 1}};
     for (const auto& r : list.rows) {
         const Offer& o = *r.offer;
-        table.rows.push_back({r.rentable ? o.provider.str() : o.provider + " (example)", o.gpu, std::to_string(o.gpu_count), o.region.empty() ? "-" : o.region,
-                              o.instance_type.empty() ? "-" : o.instance_type, io::fmt_optional(r.on_demand_per_hour, 2),
-                              r.reserved_per_month ? io::fmt_number(*r.reserved_per_month, 0) + " (" + term_short(r.term_months) + ")" : "-",
-                              io::fmt_optional(r.spot_per_hour, 2), io::fmt_optional(r.hourly_price_per_gpu, 3),
-                              io::fmt_optional(r.usd_per_tflops_hour, 4),
-                              r.plan == Plan::reserved && r.commitment && !r.commitment->as_of.empty() ? r.commitment->as_of : (o.as_of.empty() ? std::string("unknown") : o.as_of.str())});
+        table.rows.push_back(
+            {r.rentable ? o.provider.str() : o.provider + " (example)", o.gpu, std::to_string(o.gpu_count),
+             o.region.empty() ? "-" : o.region, o.instance_type.empty() ? "-" : o.instance_type,
+             io::fmt_optional(r.on_demand_per_hour, 2),
+             r.reserved_per_month
+                 ? io::fmt_number(*r.reserved_per_month, 0) + " (" + term_short(r.term_months) + ")"
+                 : "-",
+             io::fmt_optional(r.spot_per_hour, 2), io::fmt_optional(r.hourly_price_per_gpu, 3),
+             io::fmt_optional(r.usd_per_tflops_hour, 4),
+             r.plan == Plan::reserved && r.commitment && !r.commitment->as_of.empty()
+                 ? r.commitment->as_of
+                 : (o.as_of.empty() ? std::string("unknown") : o.as_of.str())});
     }
     if (!fits.empty()) {
         table.columns.push_back({"PYTORCH " + opt.pytorch, io::Align::left, 0, true});
-        for (std::size_t i = 0; i < table.rows.size() && i < fits.size(); ++i) table.rows[i].push_back(fits[i].requirement);
+        for (std::size_t i = 0; i < table.rows.size() && i < fits.size(); ++i)
+            table.rows[i].push_back(fits[i].requirement);
     }
     io::TextDocument doc;
     std::vector<std::string> covered;
     for (const Gpu* g : list.gpus_covered) covered.push_back(g->id);
     if (!opt.gpu.empty()) doc.lead.push_back("GPUs covered by '" + opt.gpu + "': " + join(covered, ", "));
     // An empty result says why instead of printing a table header with no rows (exit 3 below).
-    if (list.rows.empty()) doc.lead.push_back("No offer matches these filters: widen --gpu, --provider, --region, --plan or --max-price.");
-    else doc.tables.push_back(table);
-    doc.notes.push_back("Prices in " + list.currency + " for the whole offer" +
-                        (list.currency == "USD" ? "" : " (converted with the catalog's dated rates)") +
-                        "; PER GPU/H prices the " + (plan ? plan_filter_text(*plan) : std::string("on-demand")) +
-                        " plan" + (q.plan == Plan::reserved ? " at full use (the monthly commitment over 730 h; AS OF is the commitment's)" : "") +
-                        "; RESERVED/MO is the cheapest commitment (1m, 1y, 3y: its term). " + std::to_string(list.rows.size()) + " of " +
-                        std::to_string(list.matched) + " matching offers shown.");
+    if (list.rows.empty())
+        doc.lead.push_back(
+            "No offer matches these filters: widen --gpu, --provider, --region, --plan or --max-price.");
+    else
+        doc.tables.push_back(table);
+    doc.notes.push_back(
+        "Prices in " + list.currency + " for the whole offer" +
+        (list.currency == "USD" ? "" : " (converted with the catalog's dated rates)") +
+        "; PER GPU/H prices the " + (plan ? plan_filter_text(*plan) : std::string("on-demand")) + " plan" +
+        (q.plan == Plan::reserved
+             ? " at full use (the monthly commitment over 730 h; AS OF is the commitment's)"
+             : "") +
+        "; RESERVED/MO is the cheapest commitment (1m, 1y, 3y: its term). " +
+        std::to_string(list.rows.size()) + " of " + std::to_string(list.matched) + " matching offers shown.");
     if (result.unknown && !result.unknown->empty())
         doc.notes.push_back("No commitment prices known for " + join(*result.unknown, ", ") +
                             " (the catalog has none; the provider may still sell them).");
@@ -214,7 +240,7 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
     }
     q.max_price = opt.max_price;
     q.currency = ctx.currency();
-    q.sort = opt.sort == "price-per-gpu" ? OfferSort::price_per_gpu
+    q.sort = opt.sort == "price-per-gpu"    ? OfferSort::price_per_gpu
              : opt.sort == "usd-per-tflops" ? OfferSort::usd_per_tflops
                                             : OfferSort::price;
     q.limit = opt.pytorch.empty() ? opt.limit : std::nullopt;
@@ -229,7 +255,8 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
         std::vector<std::string> providers = q.providers;
         if (providers.empty())
             for (const auto& p : catalog.providers)
-                if (p.kind != ProviderKind::placeholder && p.kind != ProviderKind::example) providers.push_back(p.id);
+                if (p.kind != ProviderKind::placeholder && p.kind != ProviderKind::example)
+                    providers.push_back(p.id);
         unknown.emplace();
         for (const auto& id : providers)
             if (std::none_of(catalog.offers.begin(), catalog.offers.end(),
@@ -239,7 +266,10 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
     // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
     static const std::vector<io::ExportSection> sections = {
         {"offers", "/offers", "", {}},
-        {"commitments", "/offers", "commitments", {"provider", "gpu", "gpu_count", "region", "instance_type", "currency"}},
+        {"commitments",
+         "/offers",
+         "commitments",
+         {"provider", "gpu", "gpu_count", "region", "instance_type", "currency"}},
         {"gpus_covered", "/gpus_covered", "", {}},
     };
     const OffersResult result{opt, q, plan, list, fits, unknown};
@@ -256,27 +286,34 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
 
 Runner setup_offers(CLI::App& sub) {
     auto opt = std::make_shared<OffersOptions>();
-    sub.add_option("--gpu", opt->gpu, "GPU spec NAME[,NAME…][:MEMORY][:COUNT], e.g. A100, A100:8, 80GB, A100:80GB:8, H100,H200")
+    sub.add_option("--gpu", opt->gpu,
+                   "GPU spec NAME[,NAME…][:MEMORY][:COUNT], e.g. A100, A100:8, 80GB, A100:80GB:8, H100,H200")
         ->type_name("SPEC");
     sub.add_option("--provider", opt->providers, "Only this provider (repeatable)")->type_name("ID");
-    sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)")->type_name("TEXT");
+    sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)")
+        ->type_name("TEXT");
     sub.add_option("--plan", opt->plan, "Only offers with this plan, priced by it")
         ->type_name("on-demand|reserved|reserved-1m|reserved-1y|reserved-3y|spot");
-    sub.add_option("--max-price", opt->max_price, "Highest price per hour for the whole offer (reserved: monthly / 730 h)")
+    sub.add_option("--max-price", opt->max_price,
+                   "Highest price per hour for the whole offer (reserved: monthly / 730 h)")
         ->check(finite_range(0.0, 1e9))
         ->type_name("AMOUNT");
     sub.add_option("--sort", opt->sort, "Sort order")
         ->check(CLI::IsMember({"price", "price-per-gpu", "usd-per-tflops"}))
         ->type_name("price|price-per-gpu|usd-per-tflops");
-    sub.add_option("--pytorch", opt->pytorch, "Only offers whose GPU a wheel of this PyTorch runs on, e.g. 2.1 or 2.1+cu118")
+    sub.add_option("--pytorch", opt->pytorch,
+                   "Only offers whose GPU a wheel of this PyTorch runs on, e.g. 2.1 or 2.1+cu118")
         ->type_name("VERSION[+cuXYZ]");
-    sub.add_option("--limit", opt->limit, "Show at most N offers")->check(CLI::Range(1, 1000000000))->type_name("N");
+    sub.add_option("--limit", opt->limit, "Show at most N offers")
+        ->check(CLI::Range(1, 1000000000))
+        ->type_name("N");
     sub.add_flag("--include-examples", opt->include_examples,
                  "Also list example and placeholder providers (not rentable as listed; marked 'example')");
-    sub.footer("Examples:\n  gpuadvise offers --gpu A100:80GB:8 --sort price-per-gpu\n"
-               "  gpuadvise offers --gpu T4 --plan reserved --currency CNY\n"
-               "  gpuadvise offers --gpu H100,H200 --max-price 30 --json\n\n"
-               "Exit code 3 when no offer matches.");
+    sub.footer(
+        "Examples:\n  gpuadvise offers --gpu A100:80GB:8 --sort price-per-gpu\n"
+        "  gpuadvise offers --gpu T4 --plan reserved --currency CNY\n"
+        "  gpuadvise offers --gpu H100,H200 --max-price 30 --json\n\n"
+        "Exit code 3 when no offer matches.");
     return [opt](Context& ctx) { return run_offers(ctx, *opt); };
 }
 

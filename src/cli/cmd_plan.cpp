@@ -21,7 +21,8 @@ std::string percent(const std::optional<double>& share) {
 
 std::string offer_label(const PoolPlan& p) {
     const Offer& o = *p.offer;
-    return o.provider + " " + o.gpu + " x" + std::to_string(o.gpu_count) + (o.instance_type.empty() ? "" : " " + o.instance_type) +
+    return o.provider + " " + o.gpu + " x" + std::to_string(o.gpu_count) +
+           (o.instance_type.empty() ? "" : " " + o.instance_type) +
            (o.region.empty() ? "" : " in " + o.region);
 }
 
@@ -50,8 +51,8 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
     json["currency"] = cur;
     nlohmann::ordered_json pools = nlohmann::ordered_json::array();
     io::TextDocument doc;
-    doc.lead.push_back("Plan for " + std::to_string(jobs.size()) + " job" + (jobs.size() == 1 ? "" : "s") + " from " + opt.file +
-                       " (" + cur + "; times and costs are estimates)");
+    doc.lead.push_back("Plan for " + std::to_string(jobs.size()) + " job" + (jobs.size() == 1 ? "" : "s") +
+                       " from " + opt.file + " (" + cur + "; times and costs are estimates)");
     bool unplanned = false;
     for (const auto& p : result.pools) {
         nlohmann::ordered_json pj;
@@ -66,18 +67,26 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
             continue;
         }
         const Offer& o = *p.offer;
-        pj["offer"] = {{"provider", o.provider}, {"gpu", o.gpu}, {"gpus_per_instance", o.gpu_count},
-                       {"instance_type", o.instance_type}, {"region", o.region}, {"as_of", o.as_of}, {"source", o.source}};
+        pj["offer"] = {{"provider", o.provider},
+                       {"gpu", o.gpu},
+                       {"gpus_per_instance", o.gpu_count},
+                       {"instance_type", o.instance_type},
+                       {"region", o.region},
+                       {"as_of", o.as_of},
+                       {"source", o.source}};
         pj["common_offers"] = p.common_offers;
-        pj["term_months"] = p.term_months ? nlohmann::ordered_json(p.term_months) : nlohmann::ordered_json(nullptr);
+        pj["term_months"] =
+            p.term_months ? nlohmann::ordered_json(p.term_months) : nlohmann::ordered_json(nullptr);
         pj["committed_price_per_month"] = json_number(p.committed_price_per_month);
         pj["on_demand_per_hour"] = json_number(p.on_demand_per_hour);
         pj["overflow_plan"] = to_string(p.overflow_plan);
         pj["overflow_price_per_hour"] = json_number(p.overflow_price_per_hour);
         pj["spot_overhead_fraction"] = json_number(p.spot_overhead);
         pj["pooled"] = sizing_json(p.pooled);
-        pj["alone"] = {{"committed_instances", p.alone_committed_instances}, {"cost_per_month", round_money(p.alone_cost_per_month)}};
-        pj["dedicated"] = {{"committed_instances", p.dedicated_instances}, {"utilisation", json_number(p.dedicated_utilisation)},
+        pj["alone"] = {{"committed_instances", p.alone_committed_instances},
+                       {"cost_per_month", round_money(p.alone_cost_per_month)}};
+        pj["dedicated"] = {{"committed_instances", p.dedicated_instances},
+                           {"utilisation", json_number(p.dedicated_utilisation)},
                            {"cost_per_month", round_money(p.dedicated_cost_per_month)}};
         pj["saving_per_month"] = round_money(p.saving_per_month);
         pj["saving_fraction"] = json_number(p.saving_fraction);
@@ -85,10 +94,12 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
         io::TextTable t;
         t.title = "Pool '" + p.name + "' on " + offer_label(p) + ": the jobs";
         // Narrow terminals hide OWN INSTANCE BUSY first, then ALONE: COMMITTED, SCHEDULE, INST-H/WEEK, TEAM, INSTANCES.
-        t.columns = {{"JOB", io::Align::left, 0, true}, {"TEAM", io::Align::left, 2}, {"MODEL", io::Align::left, 0, true},
-                     {"SCHEDULE", io::Align::left, 4}, {"INSTANCES", io::Align::right, 1}, {"H/RUN", io::Align::right},
-                     {"RUNS/WEEK", io::Align::right}, {"INST-H/WEEK", io::Align::right, 3}, {"ALONE: COMMITTED", io::Align::right, 5},
-                     {"UTILISATION", io::Align::right}, {"COST/MONTH", io::Align::right}, {"OWN INSTANCE BUSY", io::Align::right, 6}};
+        t.columns = {{"JOB", io::Align::left, 0, true},         {"TEAM", io::Align::left, 2},
+                     {"MODEL", io::Align::left, 0, true},       {"SCHEDULE", io::Align::left, 4},
+                     {"INSTANCES", io::Align::right, 1},        {"H/RUN", io::Align::right},
+                     {"RUNS/WEEK", io::Align::right},           {"INST-H/WEEK", io::Align::right, 3},
+                     {"ALONE: COMMITTED", io::Align::right, 5}, {"UTILISATION", io::Align::right},
+                     {"COST/MONTH", io::Align::right},          {"OWN INSTANCE BUSY", io::Align::right, 6}};
         for (const auto& x : p.jobs) {
             const PoolJob& job = *x.job;
             const Workload& w = job.request.workload;
@@ -109,9 +120,11 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
             j["alone"] = sizing_json(x.alone);
             j["dedicated_utilisation"] = json_number(x.dedicated.utilisation);
             jj.push_back(j);
-            t.rows.push_back({job.name, job.team.empty() ? "-" : job.team, w.model_id + " " + std::string(to_string(w.task)),
-                              job.schedule.text, std::to_string(x.instances), io::fmt_number(x.hours_per_run, 2),
-                              io::fmt_number(job.request.runs_per_week, 1), io::fmt_number(x.instance_hours_per_week, 1),
+            t.rows.push_back({job.name, job.team.empty() ? "-" : job.team,
+                              w.model_id + " " + std::string(to_string(w.task)), job.schedule.text,
+                              std::to_string(x.instances), io::fmt_number(x.hours_per_run, 2),
+                              io::fmt_number(job.request.runs_per_week, 1),
+                              io::fmt_number(x.instance_hours_per_week, 1),
                               std::to_string(x.alone.committed_instances), percent(x.alone.utilisation),
                               io::fmt_number(x.alone.cost_per_month, 0), percent(x.dedicated.utilisation)});
         }
@@ -121,9 +134,10 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
 
         io::TextTable s;
         s.title = "Pool '" + p.name + "': committed instances against each job alone (" + cur + " a month)";
-        s.columns = {{"PLAN", io::Align::left, 0, true}, {"COMMITTED", io::Align::right}, {"UTILISATION", io::Align::right},
-                     {"OVERFLOW INST-H/MONTH", io::Align::right, 2}, {"COMMITTED COST", io::Align::right, 1},
-                     {"OVERFLOW COST", io::Align::right, 1}, {"TOTAL/MONTH", io::Align::right}};
+        s.columns = {{"PLAN", io::Align::left, 0, true},      {"COMMITTED", io::Align::right},
+                     {"UTILISATION", io::Align::right},       {"OVERFLOW INST-H/MONTH", io::Align::right, 2},
+                     {"COMMITTED COST", io::Align::right, 1}, {"OVERFLOW COST", io::Align::right, 1},
+                     {"TOTAL/MONTH", io::Align::right}};
         double alone_committed_cost = 0, alone_overflow_cost = 0, alone_overflow_hours = 0, alone_served = 0;
         for (const auto& x : p.jobs) {
             alone_committed_cost += x.alone.committed_cost_per_month;
@@ -132,36 +146,46 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
             alone_served += x.alone.served_hours_per_week;
         }
         const std::optional<double> alone_util =
-            p.alone_committed_instances > 0 ? std::optional<double>(alone_served / (p.alone_committed_instances * double(kWeekSlots)))
-                                            : std::nullopt;
+            p.alone_committed_instances > 0
+                ? std::optional<double>(alone_served / (p.alone_committed_instances * double(kWeekSlots)))
+                : std::nullopt;
         if (p.dedicated_instances > 0)
-            s.rows.push_back({"each job on its own instances", std::to_string(p.dedicated_instances), percent(p.dedicated_utilisation), "0",
-                              io::fmt_number(p.dedicated_cost_per_month, 0), "0", io::fmt_number(p.dedicated_cost_per_month, 0)});
-        s.rows.push_back({"each job alone, cheapest", std::to_string(p.alone_committed_instances), percent(alone_util),
-                          io::fmt_number(alone_overflow_hours * kWeeksPerMonth, 0), io::fmt_number(alone_committed_cost, 0),
-                          io::fmt_number(alone_overflow_cost, 0), io::fmt_number(p.alone_cost_per_month, 0)});
-        s.rows.push_back({"pooled", std::to_string(p.pooled.committed_instances), percent(p.pooled.utilisation),
+            s.rows.push_back({"each job on its own instances", std::to_string(p.dedicated_instances),
+                              percent(p.dedicated_utilisation), "0",
+                              io::fmt_number(p.dedicated_cost_per_month, 0), "0",
+                              io::fmt_number(p.dedicated_cost_per_month, 0)});
+        s.rows.push_back({"each job alone, cheapest", std::to_string(p.alone_committed_instances),
+                          percent(alone_util), io::fmt_number(alone_overflow_hours * kWeeksPerMonth, 0),
+                          io::fmt_number(alone_committed_cost, 0), io::fmt_number(alone_overflow_cost, 0),
+                          io::fmt_number(p.alone_cost_per_month, 0)});
+        s.rows.push_back({"pooled", std::to_string(p.pooled.committed_instances),
+                          percent(p.pooled.utilisation),
                           io::fmt_number(p.pooled.overflow_hours_per_week * kWeeksPerMonth, 0),
-                          io::fmt_number(p.pooled.committed_cost_per_month, 0), io::fmt_number(p.pooled.overflow_cost_per_month, 0),
+                          io::fmt_number(p.pooled.committed_cost_per_month, 0),
+                          io::fmt_number(p.pooled.overflow_cost_per_month, 0),
                           io::fmt_number(p.pooled.cost_per_month, 0)});
         doc.tables.push_back(s);
-        std::string prices = "Pool '" + p.name + "': " + offer_label(p) + " (cheapest pooled total of " + std::to_string(p.common_offers) +
-                             " offer" + (p.common_offers == 1 ? "" : "s") + " every job can run on); ";
+        std::string prices = "Pool '" + p.name + "': " + offer_label(p) + " (cheapest pooled total of " +
+                             std::to_string(p.common_offers) + " offer" + (p.common_offers == 1 ? "" : "s") +
+                             " every job can run on); ";
         prices += p.committed_price_per_month
-                      ? "committed " + io::fmt_number(*p.committed_price_per_month, 2) + " " + cur + " a month per instance (" +
-                            term_label(p.term_months) + ")"
+                      ? "committed " + io::fmt_number(*p.committed_price_per_month, 2) + " " + cur +
+                            " a month per instance (" + term_label(p.term_months) + ")"
                       : std::string("no commitment price in the catalog");
         prices += p.overflow_price_per_hour
-                      ? ", overflow " + std::string(plan_label(p.overflow_plan)) + " " + io::fmt_number(*p.overflow_price_per_hour, 4) + " " +
-                            cur + " an instance-hour" +
-                            (p.spot_overhead ? " (with " + io::fmt_number(100 * *p.spot_overhead, 1) + " % interruption overhead)" : "")
+                      ? ", overflow " + std::string(plan_label(p.overflow_plan)) + " " +
+                            io::fmt_number(*p.overflow_price_per_hour, 4) + " " + cur + " an instance-hour" +
+                            (p.spot_overhead ? " (with " + io::fmt_number(100 * *p.spot_overhead, 1) +
+                                                   " % interruption overhead)"
+                                             : "")
                       : std::string(", no on-demand price: the committed instances cover the peak");
         doc.notes.push_back(prices + ".");
-        doc.notes.push_back("Pool '" + p.name + "': peak concurrent demand " + io::fmt_number(p.pooled.peak_instances, 2) +
-                            " instances; " + std::to_string(p.pooled.committed_instances) + " committed (" +
-                            std::to_string(p.alone_committed_instances) + " when each job is planned alone), utilisation " +
-                            percent(p.pooled.utilisation) + "; saving " + io::fmt_number(p.saving_per_month, 0) + " " + cur +
-                            " a month (" + percent(p.saving_fraction) + ") against planning each job alone.");
+        doc.notes.push_back(
+            "Pool '" + p.name + "': peak concurrent demand " + io::fmt_number(p.pooled.peak_instances, 2) +
+            " instances; " + std::to_string(p.pooled.committed_instances) + " committed (" +
+            std::to_string(p.alone_committed_instances) + " when each job is planned alone), utilisation " +
+            percent(p.pooled.utilisation) + "; saving " + io::fmt_number(p.saving_per_month, 0) + " " + cur +
+            " a month (" + percent(p.saving_fraction) + ") against planning each job alone.");
     }
     json["pools"] = pools;
     json["assumptions"] = result.assumptions;
@@ -184,9 +208,13 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
 
 Runner setup_plan(CLI::App& sub) {
     auto opt = std::make_shared<PlanOptions>();
-    sub.add_option("jobs", opt->file, "The jobs file (YAML; format in docs/plan.md)")->required()->type_name("JOBS.yaml");
-    sub.footer("Examples:\n  gpuadvise plan jobs.yaml\n  gpuadvise plan examples/jobs-pool.yaml --json\n\n"
-               "Exit code 1 for a bad jobs file (each problem as FILE:LINE:COL), 3 when a pool has no offer every job can run on.");
+    sub.add_option("jobs", opt->file, "The jobs file (YAML; format in docs/plan.md)")
+        ->required()
+        ->type_name("JOBS.yaml");
+    sub.footer(
+        "Examples:\n  gpuadvise plan jobs.yaml\n  gpuadvise plan examples/jobs-pool.yaml --json\n\n"
+        "Exit code 1 for a bad jobs file (each problem as FILE:LINE:COL), 3 when a pool has no offer every "
+        "job can run on.");
     return [opt](Context& ctx) { return run_plan(ctx, *opt); };
 }
 

@@ -37,7 +37,7 @@ struct RecommendOptions {
     std::string plan;     // --plan on-demand|reserved|reserved-1m|reserved-1y|reserved-3y|spot
     std::string what_if;  // --what-if runs-per-week=FROM:TO[:STEP]
     bool include_examples = false;
-    std::optional<int> runs;                  // --runs N: a one-off job
+    std::optional<int> runs;                   // --runs N: a one-off job
     std::string deadline_confidence = "high";  // --deadline-confidence point|high
     bool runs_per_week_given = false;
     std::optional<double> idle_minutes;  // --idle-minutes
@@ -50,8 +50,10 @@ double parse_cost_increase(const std::string& text) {
     if (!digits.empty() && digits.back() == '%') digits.pop_back();
     double x = 0;
     auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), x);
-    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || !std::isfinite(x) || x < 0 || x > 10000)
-        throw UsageError("--max-cost-increase " + text + ": expected a percentage such as 10%", "e.g. --objective carbon --max-cost-increase 10%");
+    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || !std::isfinite(x) ||
+        x < 0 || x > 10000)
+        throw UsageError("--max-cost-increase " + text + ": expected a percentage such as 10%",
+                         "e.g. --objective carbon --max-cost-increase 10%");
     return x / 100.0;
 }
 
@@ -66,15 +68,18 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
         // Serving volume: a run is the dataset's requests; the month's output tokens set the runs.
         const Workload& w = r.workload;
         if (!w.serving.output_len)
-            throw UsageError("--tokens-per-month and --requests-per-day apply to serving a decoder LM (--task inference)");
+            throw UsageError(
+                "--tokens-per-month and --requests-per-day apply to serving a decoder LM (--task inference)");
         if (opt.tokens_per_month && opt.requests_per_day)
             throw UsageError("give --tokens-per-month or --requests-per-day, not both");
-        const double tokens = opt.tokens_per_month ? *opt.tokens_per_month
-                                                   : *opt.requests_per_day * *w.serving.output_len * 365.0 / 12.0;
+        const double tokens = opt.tokens_per_month
+                                  ? *opt.tokens_per_month
+                                  : *opt.requests_per_day * *w.serving.output_len * 365.0 / 12.0;
         const double per_run = w.total_samples() * *w.serving.output_len;
         r.runs_per_week = tokens / per_run * 12.0 / 52.0;
         r.workload.serving.tokens_per_month = tokens;
-        r.workload.assumptions.push_back("serving volume: " + format_count(tokens) + " output tokens a month");
+        r.workload.assumptions.push_back("serving volume: " + format_count(tokens) +
+                                         " output tokens a month");
     }
     if (!opt.dataset.empty()) r.dataset = kDatasetNames.parse_or_throw(opt.dataset, "--dataset");
     r.dataset_gb = opt.dataset_gb;
@@ -85,11 +90,14 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     r.checkpoint_minutes = opt.checkpoint_minutes;
     r.budget_monthly = opt.budget_monthly;
     r.deadline_hours = opt.deadline_hours;
-    r.deadline_confidence = kDeadlineConfidenceNames.parse_or_throw(opt.deadline_confidence, "--deadline-confidence");
+    r.deadline_confidence =
+        kDeadlineConfidenceNames.parse_or_throw(opt.deadline_confidence, "--deadline-confidence");
     if (opt.runs) {
         if (opt.runs_per_week_given || opt.tokens_per_month || opt.requests_per_day)
-            throw UsageError("--runs is a one-off job of N runs; it cannot be combined with --runs-per-week, --tokens-per-month or --requests-per-day",
-                             "give --runs N for a one-off job, or --runs-per-week for a recurring one");
+            throw UsageError(
+                "--runs is a one-off job of N runs; it cannot be combined with --runs-per-week, "
+                "--tokens-per-month or --requests-per-day",
+                "give --runs N for a one-off job, or --runs-per-week for a recurring one");
         r.runs = opt.runs;
         r.runs_per_week = 0;
     }
@@ -98,7 +106,8 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     r.idle_minutes = opt.idle_minutes;
     if (!opt.max_cost_increase.empty()) {
         if (r.objective != Objective::carbon)
-            throw UsageError("--max-cost-increase applies to --objective carbon", "add --objective carbon, or leave --max-cost-increase out");
+            throw UsageError("--max-cost-increase applies to --objective carbon",
+                             "add --objective carbon, or leave --max-cost-increase out");
         r.max_cost_increase = parse_cost_increase(opt.max_cost_increase);
     }
     if (!opt.gpu.empty()) r.gpu = parse_gpu_spec(opt.gpu);
@@ -108,7 +117,8 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
             std::vector<std::string> ids;
             for (const auto& x : catalog.providers) ids.push_back(x.id);
             auto best = closest_match(p, ids);
-            throw UsageError("unknown provider '" + p + "'", best ? "did you mean '" + *best + "'?" : "known providers: " + join(ids, ", "));
+            throw UsageError("unknown provider '" + p + "'",
+                             best ? "did you mean '" + *best + "'?" : "known providers: " + join(ids, ", "));
         }
     r.providers = opt.providers;
     r.regions = opt.regions;
@@ -117,9 +127,12 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     if (!opt.pytorch.empty()) r.pytorch = parse_pytorch_option(catalog, opt.pytorch);
     if (!opt.plan.empty()) {
         r.plan = parse_plan_filter(opt.plan);
-        if (!r.plan) throw UsageError("--plan " + opt.plan + ": not a plan", "use on-demand, reserved, reserved-1m, reserved-1y, reserved-3y or spot");
+        if (!r.plan)
+            throw UsageError("--plan " + opt.plan + ": not a plan",
+                             "use on-demand, reserved, reserved-1m, reserved-1y, reserved-3y or spot");
         if (r.plan->plan == Plan::spot && !r.interruptible)
-            throw UsageError("--plan spot needs --interruptible", "mark the job --interruptible (it checkpoints and can restart)");
+            throw UsageError("--plan spot needs --interruptible",
+                             "mark the job --interruptible (it checkpoints and can restart)");
     }
     return r;
 }
@@ -136,24 +149,30 @@ nlohmann::ordered_json recommend_workload_json(const Workload& w, const Recommen
     j["interruptible"] = r.interruptible;
     j["checkpoint_minutes"] = r.checkpoint_minutes;
     j["objective"] = to_string(r.objective);
-    j["idle_minutes"] = r.idle_minutes ? nlohmann::ordered_json(*r.idle_minutes) : nlohmann::ordered_json(nullptr);
-    j["max_cost_increase"] = r.objective == Objective::carbon && r.max_cost_increase ? nlohmann::ordered_json(*r.max_cost_increase)
-                                                                                    : nlohmann::ordered_json(nullptr);
+    j["idle_minutes"] =
+        r.idle_minutes ? nlohmann::ordered_json(*r.idle_minutes) : nlohmann::ordered_json(nullptr);
+    j["max_cost_increase"] = r.objective == Objective::carbon && r.max_cost_increase
+                                 ? nlohmann::ordered_json(*r.max_cost_increase)
+                                 : nlohmann::ordered_json(nullptr);
     return j;
 }
 
 nlohmann::ordered_json billing_json(const Candidate& c) {
     const BillingAssumptions& b = c.billing;
     nlohmann::ordered_json j;
-    j["increment_seconds"] = b.increment_seconds > 0 ? nlohmann::ordered_json(b.increment_seconds) : nlohmann::ordered_json(nullptr);
+    j["increment_seconds"] = b.increment_seconds > 0 ? nlohmann::ordered_json(b.increment_seconds)
+                                                     : nlohmann::ordered_json(nullptr);
     j["minimum_seconds"] = b.minimum_seconds;
     j["increment_assumed"] = b.increment_assumed;
-    j["stopped_instances_bill_storage"] = b.stopped_bills_storage ? nlohmann::ordered_json(*b.stopped_bills_storage) : nlohmann::ordered_json(nullptr);
+    j["stopped_instances_bill_storage"] = b.stopped_bills_storage
+                                              ? nlohmann::ordered_json(*b.stopped_bills_storage)
+                                              : nlohmann::ordered_json(nullptr);
     j["source"] = b.source.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(b.source);
     return j;
 }
 
-nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& currency, const RecommendRequest& r) {
+nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& currency,
+                                      const RecommendRequest& r) {
     nlohmann::ordered_json j;
     j["rank"] = c.rank;
     j["provider"] = c.offer->provider;
@@ -165,13 +184,15 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["instance_type"] = c.offer->instance_type;
     j["vcpus"] = json_number(c.offer->vcpus);    // per instance, as the catalog lists the host
     j["ram_gb"] = json_number(c.offer->ram_gb);  // per instance
-    j["parallel_copies"] = c.parallel_copies;    // copies of the configuration run side by side (weekly hours > 168)
+    j["parallel_copies"] =
+        c.parallel_copies;  // copies of the configuration run side by side (weekly hours > 168)
     j["region"] = c.offer->region;
     j["plan"] = to_string(c.cost.plan);
     j["precision"] = std::string(to_string(c.estimate.precision));
     j["parallelism"] = parallelism_json(c.estimate.config);
-    j["network_gbps"] = c.estimate.config.network.inter_node_gbps > 0 ? nlohmann::ordered_json(c.estimate.config.network.inter_node_gbps)
-                                                                     : nlohmann::ordered_json(nullptr);
+    j["network_gbps"] = c.estimate.config.network.inter_node_gbps > 0
+                            ? nlohmann::ordered_json(c.estimate.config.network.inter_node_gbps)
+                            : nlohmann::ordered_json(nullptr);
     j["serving"] = serving_json(c.estimate.serving);
     j["hours_per_run"] = round_money(c.cost.hours_per_run);  // billed: job + set-up (+ spot overhead)
     j["job_hours_per_run"] = round_money(c.estimate.hours_per_run);
@@ -179,25 +200,36 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["hours_per_run_band"] = {round_money(c.hours_low), round_money(c.hours_high)};
     j["time_basis"] = to_string(c.estimate.basis);
     j["price_per_hour"] = json_price(c.cost.price_per_hour);  // the catalog's price, exactly
-    j["price_complete"] = c.price_complete;  // false: the GPU alone, the host VM is extra
+    j["price_complete"] = c.price_complete;                   // false: the GPU alone, the host VM is extra
     j["cost_per_run"] = round_money(c.cost.cost_per_run);
-    j["cost_per_month"] = r.one_off() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(round_money(c.cost.cost_per_month));
-    j["cost_of_runs"] = r.one_off() ? nlohmann::ordered_json(round_money(c.cost.cost_per_run * r.runs.value_or(1)))
-                                    : nlohmann::ordered_json(nullptr);
+    j["cost_per_month"] = r.one_off() ? nlohmann::ordered_json(nullptr)
+                                      : nlohmann::ordered_json(round_money(c.cost.cost_per_month));
+    j["cost_of_runs"] = r.one_off()
+                            ? nlohmann::ordered_json(round_money(c.cost.cost_per_run * r.runs.value_or(1)))
+                            : nlohmann::ordered_json(nullptr);
     j["currency"] = currency;
     j["gpu_hours_per_month"] = round_money(c.cost.gpu_hours_per_month);
     j["break_even_hours_per_month"] = json_number(c.break_even_hours_per_month);
-    j["reserved_sets"] = c.cost.plan == Plan::reserved ? nlohmann::ordered_json(c.cost.reserved_sets) : nlohmann::ordered_json(nullptr);
+    j["reserved_sets"] = c.cost.plan == Plan::reserved ? nlohmann::ordered_json(c.cost.reserved_sets)
+                                                       : nlohmann::ordered_json(nullptr);
     // The best commitment of this configuration (the chosen plan, or the cheapest reserved alternative).
     const PlanCost* k = c.cost.plan == Plan::reserved ? &c.cost : nullptr;
     for (const auto& a : c.alternatives)
-        if (!k && a.plan == Plan::reserved) k = &a;
-        else if (k != &c.cost && a.plan == Plan::reserved && a.cost_per_month < k->cost_per_month) k = &a;
-    j["term_months"] = c.cost.plan == Plan::reserved ? nlohmann::ordered_json(c.cost.term_months) : nlohmann::ordered_json(nullptr);
-    j["break_even_utilisation"] = k ? json_number(k->break_even_utilisation) : nlohmann::ordered_json(nullptr);
-    j["crossover_runs_per_week"] = k ? json_number(k->crossover_runs_per_week) : nlohmann::ordered_json(nullptr);
-    j["commitment_term_months"] = k ? nlohmann::ordered_json(k->term_months) : nlohmann::ordered_json(nullptr);
-    j["committed_instances"] = c.cost.plan == Plan::reserved ? nlohmann::ordered_json(c.cost.committed_instances) : nlohmann::ordered_json(nullptr);
+        if (!k && a.plan == Plan::reserved)
+            k = &a;
+        else if (k != &c.cost && a.plan == Plan::reserved && a.cost_per_month < k->cost_per_month)
+            k = &a;
+    j["term_months"] = c.cost.plan == Plan::reserved ? nlohmann::ordered_json(c.cost.term_months)
+                                                     : nlohmann::ordered_json(nullptr);
+    j["break_even_utilisation"] =
+        k ? json_number(k->break_even_utilisation) : nlohmann::ordered_json(nullptr);
+    j["crossover_runs_per_week"] =
+        k ? json_number(k->crossover_runs_per_week) : nlohmann::ordered_json(nullptr);
+    j["commitment_term_months"] =
+        k ? nlohmann::ordered_json(k->term_months) : nlohmann::ordered_json(nullptr);
+    j["committed_instances"] = c.cost.plan == Plan::reserved
+                                   ? nlohmann::ordered_json(c.cost.committed_instances)
+                                   : nlohmann::ordered_json(nullptr);
     j["spot_overhead_fraction"] = json_number(c.cost.spot_overhead);
     j["usd_per_tflops_hour"] = json_number(c.usd_per_tflops_hour);
     j["cost_per_pflop"] = json_number(c.cost_per_pflop);
@@ -214,9 +246,14 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["co2e_kg_per_month"] = e ? json_number(e->co2e_kg_per_month) : nlohmann::ordered_json(nullptr);
     j["co2e_basis"] = e ? e->co2e_basis : "unknown: the GPU's TDP is not in the catalog";
     if (e)
-        j["energy_basis"] = {{"gpu_watts", round_money(e->gpu_watts)}, {"load_share_of_tdp", e->load_share_of_tdp}, {"gpus", e->gpus},
-                             {"hours_per_run", round_money(e->hours_per_run)}, {"pue", e->pue}, {"pue_assumed", e->pue_assumed},
-                             {"pue_source", e->pue_source}, {"grid_g_co2e_per_kwh", json_number(e->grid_g_co2e_per_kwh)},
+        j["energy_basis"] = {{"gpu_watts", round_money(e->gpu_watts)},
+                             {"load_share_of_tdp", e->load_share_of_tdp},
+                             {"gpus", e->gpus},
+                             {"hours_per_run", round_money(e->hours_per_run)},
+                             {"pue", e->pue},
+                             {"pue_assumed", e->pue_assumed},
+                             {"pue_source", e->pue_source},
+                             {"grid_g_co2e_per_kwh", json_number(e->grid_g_co2e_per_kwh)},
                              {"host_power_included", false}};
     else
         j["energy_basis"] = nullptr;
@@ -234,7 +271,8 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     for (const auto& a : c.alternatives) {
         nlohmann::ordered_json x;
         x["plan"] = to_string(a.plan);
-        x["term_months"] = a.plan == Plan::reserved ? nlohmann::ordered_json(a.term_months) : nlohmann::ordered_json(nullptr);
+        x["term_months"] = a.plan == Plan::reserved ? nlohmann::ordered_json(a.term_months)
+                                                    : nlohmann::ordered_json(nullptr);
         x["hours_per_run"] = round_money(a.hours_per_run);
         x["cost_per_run"] = round_money(a.cost_per_run);
         x["cost_per_month"] = round_money(a.cost_per_month);
@@ -266,13 +304,16 @@ struct WhatIfRange {
 };
 WhatIfRange parse_what_if(const std::string& text) {
     const std::string key = "runs-per-week=";
-    const UsageError bad("--what-if " + text + ": expected runs-per-week=FROM:TO[:STEP]", "e.g. --what-if runs-per-week=1:40");
+    const UsageError bad("--what-if " + text + ": expected runs-per-week=FROM:TO[:STEP]",
+                         "e.g. --what-if runs-per-week=1:40");
     if (text.rfind(key, 0) != 0) throw bad;
     std::vector<double> v;
     std::vector<std::string> parts(1);
     for (char ch : text.substr(key.size())) {
-        if (ch == ':') parts.emplace_back();
-        else parts.back() += ch;
+        if (ch == ':')
+            parts.emplace_back();
+        else
+            parts.back() += ch;
     }
     for (const auto& part : parts) {
         double x = 0;
@@ -290,7 +331,8 @@ nlohmann::ordered_json what_if_best_json(const std::optional<WhatIfBest>& b) {
     j["provider"] = b->provider;
     j["gpu"] = b->gpu;
     j["gpu_count"] = b->gpu_count;
-    j["term_months"] = b->term_months ? nlohmann::ordered_json(b->term_months) : nlohmann::ordered_json(nullptr);
+    j["term_months"] =
+        b->term_months ? nlohmann::ordered_json(b->term_months) : nlohmann::ordered_json(nullptr);
     j["cost_per_month"] = round_money(b->cost_per_month);
     return j;
 }
@@ -312,42 +354,53 @@ void billing_energy_notes(const Candidate& c, const std::string& cur, std::vecto
     const PlanCost& k = c.cost;
     const std::string provider = c.offer->provider;
     auto increment_text = [](double s) {
-        return s == 1 ? std::string("per second") : s == 60 ? std::string("per minute") : s == 3600 ? std::string("per hour")
-                                                                                          : "per " + io::fmt_number(s, 0) + " s";
+        return s == 1      ? std::string("per second")
+               : s == 60   ? std::string("per minute")
+               : s == 3600 ? std::string("per hour")
+                           : "per " + io::fmt_number(s, 0) + " s";
     };
     if (b.increment_seconds > 0 && k.plan != Plan::reserved) {
-        std::string line = "#1 billing: " + provider +
-                           (b.increment_assumed ? "'s billing is not in the catalog; assumed " + increment_text(b.increment_seconds) +
-                                                      " with a " + io::fmt_number(b.minimum_seconds, 0) +
-                                                      " s minimum (policy default_billing_increment_seconds, default_minimum_charge_seconds)"
-                                                : " bills " + increment_text(b.increment_seconds) + ", at least " +
-                                                      io::fmt_number(b.minimum_seconds, 0) + " s (" + b.source + ")");
-        notes.push_back(line + "; a run is billed " + io::fmt_number(k.billed_hours_per_run, 3) + " h per instance.");
+        std::string line =
+            "#1 billing: " + provider +
+            (b.increment_assumed
+                 ? "'s billing is not in the catalog; assumed " + increment_text(b.increment_seconds) +
+                       " with a " + io::fmt_number(b.minimum_seconds, 0) +
+                       " s minimum (policy default_billing_increment_seconds, default_minimum_charge_seconds)"
+                 : " bills " + increment_text(b.increment_seconds) + ", at least " +
+                       io::fmt_number(b.minimum_seconds, 0) + " s (" + b.source + ")");
+        notes.push_back(line + "; a run is billed " + io::fmt_number(k.billed_hours_per_run, 3) +
+                        " h per instance.");
     }
     if (b.idle_minutes > 0 || k.idle_cost_per_run > 0) {
         std::string line = "#1 idle: " + io::fmt_number(b.idle_minutes, 0) + " min after each run cost " +
                            io::fmt_number(k.idle_cost_per_run, 2) + " " + cur + " a run";
         if (k.prompt_release_saving_per_run > 0 && k.cost_per_run > 0)
-            line += "; releasing the GPU " + io::fmt_number(b.prompt_release_minutes, 0) + " min after the run saves " +
-                    io::fmt_number(k.prompt_release_saving_per_run, 2) + " " + cur + " a run (" +
+            line += "; releasing the GPU " + io::fmt_number(b.prompt_release_minutes, 0) +
+                    " min after the run saves " + io::fmt_number(k.prompt_release_saving_per_run, 2) + " " +
+                    cur + " a run (" +
                     io::fmt_number(100 * k.prompt_release_saving_per_run / k.cost_per_run, 1) +
                     " % of its cost; the guide's rule of thumb says 20 %)";
         else
             line += " (releasing within " + io::fmt_number(b.prompt_release_minutes, 0) +
-                    " min, the guide's rule, is already assumed; the guide's rule of thumb puts the saving at 20 %)";
+                    " min, the guide's rule, is already assumed; the guide's rule of thumb puts the saving "
+                    "at 20 %)";
         notes.push_back(line + ".");
     }
     if (b.stopped_bills_storage && *b.stopped_bills_storage)
-        notes.push_back("#1 billing: a stopped " + provider + " instance still bills its storage: delete it when the job is done.");
+        notes.push_back("#1 billing: a stopped " + provider +
+                        " instance still bills its storage: delete it when the job is done.");
     if (const auto& e = c.energy) {
-        notes.push_back("#1 energy: " + io::fmt_number(e->kwh_per_run, 2) + " kWh a run, " + io::fmt_number(e->kwh_per_month, 1) +
-                        " kWh a month (estimate: " + count_noun(e->gpus, "GPU") + " x " + io::fmt_number(e->gpu_watts, 0) + " W, " +
-                        io::fmt_number(100 * e->load_share_of_tdp, 0) + " % of TDP, x " + io::fmt_number(e->hours_per_run, 2) +
-                        " h x PUE " + io::fmt_number(e->pue, 2) + " (" + e->pue_source + "); host power not included).");
-        notes.push_back("#1 carbon: " +
-                        (e->co2e_kg_per_run ? io::fmt_number(*e->co2e_kg_per_run, 3) + " kg CO2e a run, " +
-                                                  io::fmt_number(*e->co2e_kg_per_month, 2) + " kg a month (" + e->co2e_basis + ")."
-                                            : e->co2e_basis + "."));
+        notes.push_back(
+            "#1 energy: " + io::fmt_number(e->kwh_per_run, 2) + " kWh a run, " +
+            io::fmt_number(e->kwh_per_month, 1) + " kWh a month (estimate: " + count_noun(e->gpus, "GPU") +
+            " x " + io::fmt_number(e->gpu_watts, 0) + " W, " + io::fmt_number(100 * e->load_share_of_tdp, 0) +
+            " % of TDP, x " + io::fmt_number(e->hours_per_run, 2) + " h x PUE " + io::fmt_number(e->pue, 2) +
+            " (" + e->pue_source + "); host power not included).");
+        notes.push_back("#1 carbon: " + (e->co2e_kg_per_run
+                                             ? io::fmt_number(*e->co2e_kg_per_run, 3) + " kg CO2e a run, " +
+                                                   io::fmt_number(*e->co2e_kg_per_month, 2) +
+                                                   " kg a month (" + e->co2e_basis + ")."
+                                             : e->co2e_basis + "."));
     }
 }
 
@@ -359,7 +412,8 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     std::optional<WhatIf> what_if;
     if (!opt.what_if.empty()) {
         const WhatIfRange range = parse_what_if(opt.what_if);
-        what_if = what_if_runs_per_week(catalog, request, range.from, range.to, range.step, ctx.format() == Format::html);
+        what_if = what_if_runs_per_week(catalog, request, range.from, range.to, range.step,
+                                        ctx.format() == Format::html);
     } else if (ctx.format() == Format::html && !rec.ranked.empty()) {
         // The report's plan chart: 1 to 40 runs a week (or to twice the request's), 40 points.
         const double to = std::max(40.0, std::ceil(2 * request.runs_per_week));
@@ -374,7 +428,10 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
     static const std::vector<io::ExportSection> sections = {
         {"recommendations", "/recommendations", "", {}},
-        {"alternatives", "/recommendations", "alternatives", {"rank", "provider", "gpu", "gpu_count", "instances", "instance_type", "region", "currency"}},
+        {"alternatives",
+         "/recommendations",
+         "alternatives",
+         {"rank", "provider", "gpu", "gpu_count", "instances", "instance_type", "region", "currency"}},
         {"steps", "/analysis/steps", "findings", {"step", "name"}},
         {"workload", "/workload", "", {}},
         {"warnings", "/warnings", "", {}},
@@ -385,17 +442,21 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
         {"rejected", "/rejected", "", {}},
     };
     // Only the renderer of the format printed runs.
-    ctx.emit([&] {
-        auto json = to_json(result);
-        add_freshness(fresh, json);
-        return json;
-    }, [&] {
-        auto doc = to_document(result);
-        add_freshness(fresh, doc);
-        return doc;
-    }, sections);
+    ctx.emit(
+        [&] {
+            auto json = to_json(result);
+            add_freshness(fresh, json);
+            return json;
+        },
+        [&] {
+            auto doc = to_document(result);
+            add_freshness(fresh, doc);
+            return doc;
+        },
+        sections);
     if (rec.ranked.empty()) {
-        ctx.err << "gpuadvise: nothing satisfies the request (binding constraint: " << to_string(rec.binding_constraint) << ")\n";
+        ctx.err << "gpuadvise: nothing satisfies the request (binding constraint: "
+                << to_string(rec.binding_constraint) << ")\n";
         return 3;
     }
     return 0;
@@ -416,12 +477,15 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
         sj["step"] = s.step;
         sj["name"] = s.name;
         sj["findings"] = nlohmann::ordered_json::array();
-        for (const auto& f : s.findings) sj["findings"].push_back({{"rule", f.rule}, {"kind", to_string(f.kind)}, {"message", f.message}});
+        for (const auto& f : s.findings)
+            sj["findings"].push_back({{"rule", f.rule}, {"kind", to_string(f.kind)}, {"message", f.message}});
         steps.push_back(sj);
     }
-    json["analysis"] = {{"steps", steps}, {"heuristic_gpu_family", rec.heuristic_gpu_family},
-                        {"why_not_heuristic", rec.why_not_heuristic.empty() ? nlohmann::ordered_json(nullptr)
-                                                                            : nlohmann::ordered_json(rec.why_not_heuristic)}};
+    json["analysis"] = {
+        {"steps", steps},
+        {"heuristic_gpu_family", rec.heuristic_gpu_family},
+        {"why_not_heuristic", rec.why_not_heuristic.empty() ? nlohmann::ordered_json(nullptr)
+                                                            : nlohmann::ordered_json(rec.why_not_heuristic)}};
     json["recommendations"] = nlohmann::ordered_json::array();
     for (const auto& c : rec.ranked) json["recommendations"].push_back(candidate_json(c, cur, request));
     json["feasible_options"] = rec.feasible;
@@ -429,29 +493,39 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
     json["providers_without_commitment_prices"] = rec.providers_without_commitments;
     if (rec.crossover) {
         const auto& x = *rec.crossover;
-        json["plan_crossover"] = {{"provider", x.offer->provider}, {"gpu", x.offer->gpu}, {"gpu_count", x.offer->gpu_count},
-                                  {"instance_type", x.offer->instance_type}, {"region", x.offer->region},
-                                  {"term_months", x.term_months}, {"break_even_utilisation", x.break_even_utilisation},
+        json["plan_crossover"] = {{"provider", x.offer->provider},
+                                  {"gpu", x.offer->gpu},
+                                  {"gpu_count", x.offer->gpu_count},
+                                  {"instance_type", x.offer->instance_type},
+                                  {"region", x.offer->region},
+                                  {"term_months", x.term_months},
+                                  {"break_even_utilisation", x.break_even_utilisation},
                                   {"crossover_runs_per_week", json_number(x.runs_per_week)},
-                                  {"hours_per_run", x.hours_per_run}, {"top_option", x.top_option}};
+                                  {"hours_per_run", x.hours_per_run},
+                                  {"top_option", x.top_option}};
     } else {
         json["plan_crossover"] = nullptr;
     }
     if (what_if) {
         nlohmann::ordered_json points = nlohmann::ordered_json::array();
         for (const auto& p : what_if->points)
-            points.push_back({{"runs_per_week", p.runs_per_week}, {"on_demand", what_if_best_json(p.on_demand)},
-                              {"reserved", what_if_best_json(p.reserved)}, {"spot", what_if_best_json(p.spot)}});
+            points.push_back({{"runs_per_week", p.runs_per_week},
+                              {"on_demand", what_if_best_json(p.on_demand)},
+                              {"reserved", what_if_best_json(p.reserved)},
+                              {"spot", what_if_best_json(p.spot)}});
         if (result.format == Format::html)  // the report's plan chart draws one line per commitment term
             for (std::size_t i = 0; i < what_if->points.size(); ++i) {
                 nlohmann::ordered_json terms = nlohmann::ordered_json::array();
-                for (const auto& b : what_if->points[i].reserved_by_term) terms.push_back(what_if_best_json(b));
+                for (const auto& b : what_if->points[i].reserved_by_term)
+                    terms.push_back(what_if_best_json(b));
                 points[i]["reserved_by_term"] = terms;
             }
         json["what_if"] = points;
         nlohmann::ordered_json crossings = nlohmann::ordered_json::array();
         for (const auto& x : what_if->crossovers)
-            crossings.push_back({{"runs_per_week", round_money(x.runs_per_week)}, {"from", to_string(x.from)}, {"to", to_string(x.to)}});
+            crossings.push_back({{"runs_per_week", round_money(x.runs_per_week)},
+                                 {"from", to_string(x.from)},
+                                 {"to", to_string(x.to)}});
         json["what_if_crossovers"] = crossings;
     }
     if (opt.explain || result.format == Format::html) {
@@ -461,22 +535,33 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
         nlohmann::ordered_json points = nlohmann::ordered_json::array();
         for (const auto& p : rec.feasible_points) {
             const nlohmann::ordered_json cost = round_money(p.cost);
-            points.push_back({{"rank", p.rank}, {"provider", p.provider}, {"gpu", p.gpu}, {"gpu_count", p.gpu_count},
-                              {"instance_type", p.instance_type}, {"region", p.region}, {"plan", to_string(p.plan)},
+            points.push_back({{"rank", p.rank},
+                              {"provider", p.provider},
+                              {"gpu", p.gpu},
+                              {"gpu_count", p.gpu_count},
+                              {"instance_type", p.instance_type},
+                              {"region", p.region},
+                              {"plan", to_string(p.plan)},
                               {"hours_per_run", round_money(p.hours_per_run)},
                               {"cost_per_month", request.one_off() ? null_cost : cost},
-                              {"cost_of_runs", request.one_off() ? cost : null_cost}, {"pareto", p.pareto}});
+                              {"cost_of_runs", request.one_off() ? cost : null_cost},
+                              {"pareto", p.pareto}});
         }
         json["feasible_points"] = points;
         json["feasible_points_capped"] = rec.feasible_points_capped;
     }
     if (rec.ranked.empty())
-        json["nothing_fits"] = {{"binding_constraint", to_string(rec.binding_constraint)}, {"nearest_miss", rec.nearest_miss}};
+        json["nothing_fits"] = {{"binding_constraint", to_string(rec.binding_constraint)},
+                                {"nearest_miss", rec.nearest_miss}};
     if (opt.explain) {
         nlohmann::ordered_json rj = nlohmann::ordered_json::array();
         for (const auto& x : rec.rejected)
-            rj.push_back({{"provider", x.offer->provider}, {"gpu", x.offer->gpu}, {"gpu_count", x.offer->gpu_count},
-                          {"region", x.offer->region}, {"constraint", to_string(x.constraint)}, {"reason", x.reason}});
+            rj.push_back({{"provider", x.offer->provider},
+                          {"gpu", x.offer->gpu},
+                          {"gpu_count", x.offer->gpu_count},
+                          {"region", x.offer->region},
+                          {"constraint", to_string(x.constraint)},
+                          {"reason", x.reason}});
         json["rejected"] = rj;
     }
 
@@ -499,13 +584,18 @@ io::TextDocument to_document(const RecommendResult& result) {
     for (const auto& a : w.assumptions) doc.lead.push_back("  assumed: " + a);
     if (!w.serving.output_len) {
         const double idle = request.idle_minutes.value_or(catalog.policy.get("idle_minutes_after_run"));
-        doc.lead.push_back("  assumed: " + io::fmt_number(idle, 0) + " min idle after each run before the instance is released" +
-                           (request.idle_minutes ? " (--idle-minutes)" : " (policy idle_minutes_after_run; --idle-minutes changes it)"));
+        doc.lead.push_back("  assumed: " + io::fmt_number(idle, 0) +
+                           " min idle after each run before the instance is released" +
+                           (request.idle_minutes
+                                ? " (--idle-minutes)"
+                                : " (policy idle_minutes_after_run; --idle-minutes changes it)"));
     }
     if (request.objective == Objective::carbon)
-        doc.lead.push_back("  ranked by kg CO2e per run among options costing at most " +
-                           io::fmt_number(100 * request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase")), 0) +
-                           " % more a month than the cheapest (--max-cost-increase); unknown carbon after known");
+        doc.lead.push_back(
+            "  ranked by kg CO2e per run among options costing at most " +
+            io::fmt_number(
+                100 * request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase")), 0) +
+            " % more a month than the cheapest (--max-cost-increase); unknown carbon after known");
     doc.lead.push_back("Times and costs are estimates (bands in --json); prices carry their as-of dates.");
     io::TextTable steps_table;
     steps_table.title = "Needs analysis";
@@ -515,99 +605,139 @@ io::TextDocument to_document(const RecommendResult& result) {
         for (std::size_t i = 0; i < s.findings.size(); ++i) {
             const auto& f = s.findings[i];
             if (!opt.explain && f.kind == FindingKind::explanation && s.step == "pitfalls") continue;
-            steps_table.rows.push_back({i == 0 ? (s.step == s.name ? s.name : s.step + " " + s.name) : "", to_string(f.kind),
+            steps_table.rows.push_back({i == 0 ? (s.step == s.name ? s.name : s.step + " " + s.name) : "",
+                                        to_string(f.kind),
                                         opt.explain ? "[" + f.rule + "] " + f.message : f.message});
         }
     doc.tables.push_back(steps_table);
     io::TextTable t;
     t.role = io::TableRole::recommendations;
-    t.title = "Recommendations (" + std::to_string(rec.ranked.size()) + " of " + std::to_string(rec.feasible) +
-              " feasible options, by " + to_string(request.objective) + (request.one_off() && request.objective != Objective::time ? " per run" : "") +
-              ", " + cur + ")";
+    t.title = "Recommendations (" + std::to_string(rec.ranked.size()) + " of " +
+              std::to_string(rec.feasible) + " feasible options, by " + to_string(request.objective) +
+              (request.one_off() && request.objective != Objective::time ? " per run" : "") + ", " + cur +
+              ")";
     // Narrow terminals hide USD/TFLOPS-H first, then KG CO2E/RUN (kept with --objective carbon), BREAK-EVEN, LAYOUT,
     // INSTANCE and REGION (--wide shows all).
     const int carbon_priority = request.objective == Objective::carbon ? 1 : 6;
-    t.columns = {{"#", io::Align::right}, {"PROVIDER"}, {"GPU x N", io::Align::left, 0, true}, {"INSTANCE", io::Align::left, 3, true},
-                 {"LAYOUT", io::Align::left, 4}, {"REGION", io::Align::left, 2, true}, {"PLAN"}, {"H/RUN", io::Align::right},
-                 {"COST/RUN", io::Align::right}, {"COST/MONTH", io::Align::right}, {"BREAK-EVEN H/MO", io::Align::right, 5},
-                 {"USD/TFLOPS-H", io::Align::right, 7}, {"KG CO2E/RUN", io::Align::right, carbon_priority},
+    t.columns = {{"#", io::Align::right},
+                 {"PROVIDER"},
+                 {"GPU x N", io::Align::left, 0, true},
+                 {"INSTANCE", io::Align::left, 3, true},
+                 {"LAYOUT", io::Align::left, 4},
+                 {"REGION", io::Align::left, 2, true},
+                 {"PLAN"},
+                 {"H/RUN", io::Align::right},
+                 {"COST/RUN", io::Align::right},
+                 {"COST/MONTH", io::Align::right},
+                 {"BREAK-EVEN H/MO", io::Align::right, 5},
+                 {"USD/TFLOPS-H", io::Align::right, 7},
+                 {"KG CO2E/RUN", io::Align::right, carbon_priority},
                  {"NOTES", io::Align::left, 1, true}};
     for (const auto& c : rec.ranked) {
         std::string notes = c.pareto ? "pareto" : "";
-        if (c.estimate.basis == TimeBasis::measured) notes += std::string(notes.empty() ? "" : ", ") + "measured";
+        if (c.estimate.basis == TimeBasis::measured)
+            notes += std::string(notes.empty() ? "" : ", ") + "measured";
         if (c.estimate.serving && c.estimate.serving->cost_per_million_tokens)
-            notes += std::string(notes.empty() ? "" : ", ") + io::fmt_number(*c.estimate.serving->cost_per_million_tokens, 3) + " " + cur +
+            notes += std::string(notes.empty() ? "" : ", ") +
+                     io::fmt_number(*c.estimate.serving->cost_per_million_tokens, 3) + " " + cur +
                      "/M tokens";
-        if (!c.warnings.empty()) notes += std::string(notes.empty() ? "" : ", ") + count_noun(static_cast<double>(c.warnings.size()), "warning");
+        if (!c.warnings.empty())
+            notes += std::string(notes.empty() ? "" : ", ") +
+                     count_noun(static_cast<double>(c.warnings.size()), "warning");
         if (c.offer->variant_assumed) notes += std::string(notes.empty() ? "" : ", ") + "variant assumed";
         if (!c.price_complete) notes += std::string(notes.empty() ? "" : ", ") + "GPU only; host VM extra";
-        if (c.parallel_copies > 1) notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.parallel_copies) + " in parallel";
-        t.rows.push_back({std::to_string(c.rank), c.offer->provider,
-                          c.gpu->id + " x" + std::to_string(c.gpu_count) + (c.instances > 1 ? " (" + std::to_string(c.instances) + " nodes)" : ""),
-                          instance_cell(*c.offer), layout_label(c.estimate.config, w.is_training()),
-                          c.offer->region.empty() ? "-" : c.offer->region, plan_term_label(c.cost.plan, c.cost.term_months),
-                          io::fmt_number(c.cost.hours_per_run, 2), io::fmt_number(c.cost.cost_per_run, 2),
-                          request.one_off() ? "-" : io::fmt_number(c.cost.cost_per_month, 2), io::fmt_optional(c.break_even_hours_per_month, 0),
-                          io::fmt_optional(c.usd_per_tflops_hour, 4),
-                          c.energy && c.energy->co2e_kg_per_run ? io::fmt_number(*c.energy->co2e_kg_per_run, 3) : "unknown", notes});
+        if (c.parallel_copies > 1)
+            notes +=
+                std::string(notes.empty() ? "" : ", ") + std::to_string(c.parallel_copies) + " in parallel";
+        t.rows.push_back(
+            {std::to_string(c.rank), c.offer->provider,
+             c.gpu->id + " x" + std::to_string(c.gpu_count) +
+                 (c.instances > 1 ? " (" + std::to_string(c.instances) + " nodes)" : ""),
+             instance_cell(*c.offer), layout_label(c.estimate.config, w.is_training()),
+             c.offer->region.empty() ? "-" : c.offer->region,
+             plan_term_label(c.cost.plan, c.cost.term_months), io::fmt_number(c.cost.hours_per_run, 2),
+             io::fmt_number(c.cost.cost_per_run, 2),
+             request.one_off() ? "-" : io::fmt_number(c.cost.cost_per_month, 2),
+             io::fmt_optional(c.break_even_hours_per_month, 0), io::fmt_optional(c.usd_per_tflops_hour, 4),
+             c.energy && c.energy->co2e_kg_per_run ? io::fmt_number(*c.energy->co2e_kg_per_run, 3)
+                                                   : "unknown",
+             notes});
     }
     if (!rec.ranked.empty()) doc.tables.push_back(t);  // else the notes say why, not an empty header (exit 3)
     if (what_if) {
         io::TextTable wt;
         wt.title = "What if: monthly cost of the best option per plan (" + cur + ")";
-        wt.columns = {{"RUNS/WEEK", io::Align::right}, {"ON-DEMAND", io::Align::right}, {"RESERVED", io::Align::right},
-                      {"SPOT", io::Align::right}, {"CHEAPEST", io::Align::left, 0, true}};
+        wt.columns = {{"RUNS/WEEK", io::Align::right},
+                      {"ON-DEMAND", io::Align::right},
+                      {"RESERVED", io::Align::right},
+                      {"SPOT", io::Align::right},
+                      {"CHEAPEST", io::Align::left, 0, true}};
         auto cell = [](const std::optional<WhatIfBest>& b) {
             if (!b) return std::string("-");
-            return io::fmt_number(b->cost_per_month, 0) + (b->term_months ? " (" + term_short(b->term_months) + ")" : "");
+            return io::fmt_number(b->cost_per_month, 0) +
+                   (b->term_months ? " (" + term_short(b->term_months) + ")" : "");
         };
         for (const auto& p : what_if->points) {
             std::string best = "-";
             double low = 0;
             for (Plan plan : {Plan::on_demand, Plan::reserved, Plan::spot}) {
-                const auto& b = plan == Plan::on_demand ? p.on_demand : plan == Plan::reserved ? p.reserved : p.spot;
+                const auto& b = plan == Plan::on_demand  ? p.on_demand
+                                : plan == Plan::reserved ? p.reserved
+                                                         : p.spot;
                 if (b && (best == "-" || b->cost_per_month < low - 1e-9)) {
                     low = b->cost_per_month;
-                    best = std::string(plan_label(plan)) + ": " + b->provider + " " + b->gpu + " x" + std::to_string(b->gpu_count) +
+                    best = std::string(plan_label(plan)) + ": " + b->provider + " " + b->gpu + " x" +
+                           std::to_string(b->gpu_count) +
                            (b->instance_type.empty() ? "" : " " + b->instance_type);
                 }
             }
-            wt.rows.push_back({io::fmt_number(p.runs_per_week, 1), cell(p.on_demand), cell(p.reserved), cell(p.spot), best});
+            wt.rows.push_back({io::fmt_number(p.runs_per_week, 1), cell(p.on_demand), cell(p.reserved),
+                               cell(p.spot), best});
         }
         doc.tables.push_back(wt);
         for (const auto& x : what_if->crossovers)
-            doc.notes.push_back("What if: at " + io::fmt_number(x.runs_per_week, 2) + " runs a week " + std::string(plan_label(x.to)) +
-                                " takes over from " + std::string(plan_label(x.from)) + ".");
-        if (what_if->crossovers.empty()) doc.notes.push_back("What if: the cheapest plan is the same across the range.");
+            doc.notes.push_back("What if: at " + io::fmt_number(x.runs_per_week, 2) + " runs a week " +
+                                std::string(plan_label(x.to)) + " takes over from " +
+                                std::string(plan_label(x.from)) + ".");
+        if (what_if->crossovers.empty())
+            doc.notes.push_back("What if: the cheapest plan is the same across the range.");
     }
     for (const auto& p : rec.providers_without_commitments)
-        doc.notes.push_back("No commitment prices known for " + p + " (the catalog has none; the provider may still sell them).");
+        doc.notes.push_back("No commitment prices known for " + p +
+                            " (the catalog has none; the provider may still sell them).");
     if (!rec.why_top.empty()) doc.notes.push_back("Why #1: " + join(rec.why_top, "; ") + ".");
     if (!rec.ranked.empty()) billing_energy_notes(rec.ranked.front(), cur, doc.notes);
     for (const auto& c : rec.ranked) {
         if (c.rank == 1 || opt.explain)
-            for (const auto& x : c.warnings) doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x.message);
+            for (const auto& x : c.warnings)
+                doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x.message);
         if (opt.explain)
             for (const auto& x : c.reasons) doc.notes.push_back("#" + std::to_string(c.rank) + ": " + x);
     }
-    if (!rec.why_not_heuristic.empty()) doc.notes.push_back("Why not " + rec.heuristic_gpu_family + ": " + rec.why_not_heuristic);
+    if (!rec.why_not_heuristic.empty())
+        doc.notes.push_back("Why not " + rec.heuristic_gpu_family + ": " + rec.why_not_heuristic);
     if (rec.ranked.empty())
-        doc.notes.push_back("Nothing satisfies the request. Binding constraint: " + std::string(to_string(rec.binding_constraint)) + ". Nearest miss: " +
-                            rec.nearest_miss);
+        doc.notes.push_back("Nothing satisfies the request. Binding constraint: " +
+                            std::string(to_string(rec.binding_constraint)) +
+                            ". Nearest miss: " + rec.nearest_miss);
     if (opt.explain) {
-        doc.notes.push_back("'The guide' is the 2025 buyer's guide to GPU cloud servers for PyTorch that gpuadvise started from "
-                            "(docs/methodology.md); its rules of thumb are the heuristic findings, each shown beside what "
-                            "gpuadvise computes.");
+        doc.notes.push_back(
+            "'The guide' is the 2025 buyer's guide to GPU cloud servers for PyTorch that gpuadvise started "
+            "from "
+            "(docs/methodology.md); its rules of thumb are the heuristic findings, each shown beside what "
+            "gpuadvise computes.");
         std::map<std::string, int> grouped;
         for (const auto& x : rec.rejected)
-            grouped[x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) + ": [" + to_string(x.constraint) + "] " + x.reason]++;
+            grouped[x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) +
+                    ": [" + to_string(x.constraint) + "] " + x.reason]++;
         for (const auto& [line, n] : grouped)
             doc.notes.push_back("rejected: " + line + (n > 1 ? " (" + std::to_string(n) + " offers)" : ""));
     } else if (rec.ranked.size() > 1) {
         doc.notes.push_back("Warnings of options below #1 are counted in NOTES; --explain prints them.");
     }
     if (!opt.explain && !rec.rejected.empty()) {
-        doc.notes.push_back(count_noun(static_cast<double>(rec.rejected.size()), "offer") + " rejected; --explain lists them with the reason.");
+        doc.notes.push_back(count_noun(static_cast<double>(rec.rejected.size()), "offer") +
+                            " rejected; --explain lists them with the reason.");
     }
     return doc;
 }
@@ -617,51 +747,77 @@ io::TextDocument to_document(const RecommendResult& result) {
 Runner setup_recommend(CLI::App& sub) {
     auto opt = std::make_shared<RecommendOptions>();
     add_workload_options(sub, opt->workload);
-    sub.add_option("--runs-per-week", opt->runs_per_week, "Training runs a week (default 1; 0 = a one-off job, ranked by cost per run)")
+    sub.add_option("--runs-per-week", opt->runs_per_week,
+                   "Training runs a week (default 1; 0 = a one-off job, ranked by cost per run)")
         ->check(finite_range(0.0, 10000.0))
         ->each([opt](const std::string&) { opt->runs_per_week_given = true; });
-    sub.add_option("--runs", opt->runs, "A one-off job of N runs (not recurring): ranked by cost per run, no monthly cost")
+    sub.add_option("--runs", opt->runs,
+                   "A one-off job of N runs (not recurring): ranked by cost per run, no monthly cost")
         ->check(CLI::Range(1, 1000000));
     sub.add_option("--dataset", opt->dataset, "Dataset modality")
         ->check(CLI::IsMember(kDatasetNames.names()));
-    sub.add_option("--dataset-gb", opt->dataset_gb, "Dataset size in GB (local disk and host RAM checks)")->check(finite_range(0.0, 1e9));
-    sub.add_option("--resolution", opt->resolution, "Image side in pixels (same as --image-size)")->check(CLI::Range(8, 65536));
+    sub.add_option("--dataset-gb", opt->dataset_gb, "Dataset size in GB (local disk and host RAM checks)")
+        ->check(finite_range(0.0, 1e9));
+    sub.add_option("--resolution", opt->resolution, "Image side in pixels (same as --image-size)")
+        ->check(CLI::Range(8, 65536));
     sub.add_option("--gpus-now", opt->gpus_now, "GPUs the job uses now")->check(CLI::Range(1, 4096));
     sub.add_option("--scale-to", opt->scale_to, "GPUs needed within six months")->check(CLI::Range(1, 4096));
-    sub.add_option("--nodes", opt->nodes, "Instances (nodes) to rent of each offer: fixes the count")->check(CLI::Range(1, 512));
-    sub.add_option("--tokens-per-month", opt->tokens_per_month, "Serving: output tokens a month (sets the monthly volume)")
+    sub.add_option("--nodes", opt->nodes, "Instances (nodes) to rent of each offer: fixes the count")
+        ->check(CLI::Range(1, 512));
+    sub.add_option("--tokens-per-month", opt->tokens_per_month,
+                   "Serving: output tokens a month (sets the monthly volume)")
         ->check(finite_range(1.0, 1e18));
-    sub.add_option("--requests-per-day", opt->requests_per_day, "Serving: requests a day (x --output-len = the monthly volume)")
+    sub.add_option("--requests-per-day", opt->requests_per_day,
+                   "Serving: requests a day (x --output-len = the monthly volume)")
         ->check(finite_range(0.001, 1e15));
-    sub.add_flag("--interruptible", opt->interruptible, "The job checkpoints and tolerates interruption: spot is allowed");
-    sub.add_option("--checkpoint-minutes", opt->checkpoint_minutes, "Minutes between checkpoints (spot lost work)")->check(finite_range(0.0, 10080.0));
-    sub.add_option("--budget-monthly", opt->budget_monthly, "Most the workload may cost a month (output currency)")->check(finite_range(0.0, 1e12));
-    sub.add_option("--deadline-hours", opt->deadline_hours, "Longest a run may take")->check(finite_range(0.0, 1e6));
+    sub.add_flag("--interruptible", opt->interruptible,
+                 "The job checkpoints and tolerates interruption: spot is allowed");
+    sub.add_option("--checkpoint-minutes", opt->checkpoint_minutes,
+                   "Minutes between checkpoints (spot lost work)")
+        ->check(finite_range(0.0, 10080.0));
+    sub.add_option("--budget-monthly", opt->budget_monthly,
+                   "Most the workload may cost a month (output currency)")
+        ->check(finite_range(0.0, 1e12));
+    sub.add_option("--deadline-hours", opt->deadline_hours, "Longest a run may take")
+        ->check(finite_range(0.0, 1e6));
     sub.add_option("--deadline-confidence", opt->deadline_confidence,
-                   "Check the deadline against the high end of the time band (high, default) or the estimate (point: rows that may miss are warned)")
+                   "Check the deadline against the high end of the time band (high, default) or the estimate "
+                   "(point: rows that may miss are warned)")
         ->check(CLI::IsMember(kDeadlineConfidenceNames.names()));
-    sub.add_option("--objective", opt->objective, "What to rank by")->check(CLI::IsMember(kObjectiveNames.names()));
+    sub.add_option("--objective", opt->objective, "What to rank by")
+        ->check(CLI::IsMember(kObjectiveNames.names()));
     sub.add_option("--max-cost-increase", opt->max_cost_increase,
-                   "With --objective carbon: how much more a month than the cheapest an option may cost (default 10%)")
+                   "With --objective carbon: how much more a month than the cheapest an option may cost "
+                   "(default 10%)")
         ->type_name("PERCENT");
-    sub.add_option("--idle-minutes", opt->idle_minutes, "Minutes each instance stays up after a run before release (default: policy idle_minutes_after_run, 5)")
+    sub.add_option("--idle-minutes", opt->idle_minutes,
+                   "Minutes each instance stays up after a run before release (default: policy "
+                   "idle_minutes_after_run, 5)")
         ->check(finite_range(0.0, 10080.0));
     sub.add_option("--gpu", opt->gpu, "Only these GPUs: NAME[,NAME…][:MEMORY][:COUNT]");
     sub.add_option("--provider", opt->providers, "Only this provider (repeatable)");
     sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)");
     sub.add_option("--top", opt->top, "How many options to list (default 5)")->check(CLI::Range(1, 1000));
-    sub.add_option("--pytorch", opt->pytorch, "PyTorch version the job needs (e.g. 2.1 or 1.12+cu102): offers no wheel of it runs on are excluded");
-    sub.add_option("--plan", opt->plan, "Only this plan: on-demand, reserved (any term), reserved-1m, reserved-1y, reserved-3y, spot")
+    sub.add_option(
+        "--pytorch", opt->pytorch,
+        "PyTorch version the job needs (e.g. 2.1 or 1.12+cu102): offers no wheel of it runs on are excluded");
+    sub.add_option(
+           "--plan", opt->plan,
+           "Only this plan: on-demand, reserved (any term), reserved-1m, reserved-1y, reserved-3y, spot")
         ->type_name("PLAN");
-    sub.add_option("--what-if", opt->what_if, "Monthly cost of the best option per plan over a range: runs-per-week=FROM:TO[:STEP]")
+    sub.add_option("--what-if", opt->what_if,
+                   "Monthly cost of the best option per plan over a range: runs-per-week=FROM:TO[:STEP]")
         ->type_name("runs-per-week=FROM:TO");
     sub.add_flag("--include-examples", opt->include_examples,
                  "Also rank the guide's example providers (not rentable; each is marked with a warning)");
-    sub.add_flag("--explain", opt->explain, "Print every rule that fired and every rejected offer with the reason");
-    sub.footer("Examples:\n  gpuadvise recommend --model bert --runs-per-week 4\n"
-               "  gpuadvise recommend --model llama-2-7b --task lora --json\n"
-               "  gpuadvise recommend --model resnet50 --runs-per-week 20 --interruptible --checkpoint-minutes 15\n\n"
-               "Exit code 3 when nothing satisfies the constraints (the output names the binding one).");
+    sub.add_flag("--explain", opt->explain,
+                 "Print every rule that fired and every rejected offer with the reason");
+    sub.footer(
+        "Examples:\n  gpuadvise recommend --model bert --runs-per-week 4\n"
+        "  gpuadvise recommend --model llama-2-7b --task lora --json\n"
+        "  gpuadvise recommend --model resnet50 --runs-per-week 20 --interruptible --checkpoint-minutes "
+        "15\n\n"
+        "Exit code 3 when nothing satisfies the constraints (the output names the binding one).");
     return [opt](Context& ctx) { return run_recommend(ctx, *opt); };
 }
 

@@ -32,7 +32,8 @@ inline CLI::Validator finite_range(double min, double max) {
     return CLI::Validator(
         [range](std::string& input) {
             double value = 0;
-            if (CLI::detail::lexical_cast(input, value) && std::isnan(value)) return "'" + input + "' is not a number";
+            if (CLI::detail::lexical_cast(input, value) && std::isnan(value))
+                return "'" + input + "' is not a number";
             return range(input);
         },
         range.get_description());

@@ -31,7 +31,9 @@ void check_provider_ids(const Catalog& catalog, const io::UserSetting& s) {
     for (std::size_t i = 0; i < s.values.size(); ++i)
         if (!catalog.find_provider(s.values[i])) {
             auto best = closest_match(s.values[i], ids);
-            bad_value(s, "unknown provider '" + s.values[i] + "'" + (best ? "; did you mean '" + *best + "'?" : ""), i);
+            bad_value(
+                s, "unknown provider '" + s.values[i] + "'" + (best ? "; did you mean '" + *best + "'?" : ""),
+                i);
         }
 }
 
@@ -72,21 +74,26 @@ void apply_user_config(CLI::App& root, const CLI::App& chosen, Context& ctx) {
                 bad_value(s, e.what());
             }
         }
-        if (!ctx.global.setting_origins.count(s.key)) ctx.global.setting_origins[s.key] = {SettingSource::config_file, located(s.where)};
+        if (!ctx.global.setting_origins.count(s.key))
+            ctx.global.setting_origins[s.key] = {SettingSource::config_file, located(s.where)};
     }
     const io::UserSetting* include = config.find("providers");
     const io::UserSetting* exclude = config.find("exclude_providers");
     const io::UserSetting* currency = config.find("currency");
-    if (exclude) ctx.global.setting_origins["exclude_providers"] = {SettingSource::config_file, located(exclude->where)};
-    if (CLI::Option* c = root.get_option_no_throw("--currency"); currency && c && c->count() > 0 &&
-                                                                 ctx.global.setting_origins.at("currency").source == SettingSource::command_line)
+    if (exclude)
+        ctx.global.setting_origins["exclude_providers"] = {SettingSource::config_file,
+                                                           located(exclude->where)};
+    if (CLI::Option* c = root.get_option_no_throw("--currency");
+        currency && c && c->count() > 0 &&
+        ctx.global.setting_origins.at("currency").source == SettingSource::command_line)
         currency = nullptr;  // the command line's currency is checked as an option
     if (!include && !exclude && !currency) return;
     const bool filter = chosen.get_name() != "catalog";
     std::vector<std::string> dropped;
     if (exclude)
         for (const auto& id : exclude->values)
-            if (std::find(asked_providers.begin(), asked_providers.end(), id) == asked_providers.end()) dropped.push_back(id);
+            if (std::find(asked_providers.begin(), asked_providers.end(), id) == asked_providers.end())
+                dropped.push_back(id);
     std::optional<io::UserSetting> inc, exc, cur;
     if (include) inc = *include;
     if (exclude) exc = *exclude;
@@ -97,7 +104,8 @@ void apply_user_config(CLI::App& root, const CLI::App& chosen, Context& ctx) {
         if (cur && to_lower(cur->values.front()) != "usd" && !catalog.rate_for(cur->values.front())) {
             std::vector<std::string> known{"USD"};
             for (const auto& r : catalog.rates) known.push_back(r.currency);
-            bad_value(*cur, "no exchange rate for '" + cur->values.front() + "' in the catalog; known: " + join(known, ", "));
+            bad_value(*cur, "no exchange rate for '" + cur->values.front() +
+                                "' in the catalog; known: " + join(known, ", "));
         }
         if (!filter || dropped.empty()) return;
         std::erase_if(catalog.offers, [&](const Offer& o) {

@@ -37,7 +37,8 @@ io::CatalogOptions Context::catalog_options(const std::vector<std::string>& extr
 const Catalog& Context::catalog() {
     if (!catalog_) {
         catalog_ = std::make_unique<Catalog>(io::load_catalog(catalog_options()));
-        if (global.catalog_filter) global.catalog_filter(*catalog_);  // config.yaml's providers (cli/config.cpp)
+        if (global.catalog_filter)
+            global.catalog_filter(*catalog_);  // config.yaml's providers (cli/config.cpp)
         summarize_data_warnings(*catalog_);
     }
     return *catalog_;
@@ -51,13 +52,14 @@ void Context::summarize_data_warnings(const Catalog& catalog) {
     std::size_t count = 0;
     const Diagnostic* first = nullptr;
     for (const auto& d : catalog.warnings.all())
-        if (d.severity == Severity::warning && d.kind != DiagnosticKind::stale_prices && !io::is_builtin_file(d.where.file)) {
+        if (d.severity == Severity::warning && d.kind != DiagnosticKind::stale_prices &&
+            !io::is_builtin_file(d.where.file)) {
             if (!first) first = &d;
             ++count;
         }
     if (!first) return;
-    warn("the catalog has " + std::to_string(count) + " data warning" + (count == 1 ? "" : "s") + " (first: " +
-         format_diagnostic(*first) + "); 'gpuadvise catalog validate' lists them");
+    warn("the catalog has " + std::to_string(count) + " data warning" + (count == 1 ? "" : "s") +
+         " (first: " + format_diagnostic(*first) + "); 'gpuadvise catalog validate' lists them");
 }
 
 Format Context::format() const {
@@ -94,13 +96,15 @@ std::string Context::currency() {
 // Diagnostics wrap like prose, with a hanging indent, to the width of the terminal on stderr.
 void Context::warn(const std::string& message) {
     if (global.quiet) return;
-    for (const auto& l : io::wrap_line("gpuadvise: warning: " + escape_control_chars(message), global.wide ? 0 : io::terminal_width(2)))
+    for (const auto& l : io::wrap_line("gpuadvise: warning: " + escape_control_chars(message),
+                                       global.wide ? 0 : io::terminal_width(2)))
         err << l << "\n";
 }
 
 void Context::note(const std::string& message) {
     if (global.quiet) return;
-    for (const auto& l : io::wrap_line("gpuadvise: note: " + escape_control_chars(message), global.wide ? 0 : io::terminal_width(2)))
+    for (const auto& l : io::wrap_line("gpuadvise: note: " + escape_control_chars(message),
+                                       global.wide ? 0 : io::terminal_width(2)))
         err << l << "\n";
 }
 
@@ -109,38 +113,48 @@ void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& d
     emit([&] { return json; }, [&] { return doc; }, sections);
 }
 
-void Context::emit(const std::function<nlohmann::ordered_json()>& to_json, const std::function<io::TextDocument()>& to_document,
+void Context::emit(const std::function<nlohmann::ordered_json()>& to_json,
+                   const std::function<io::TextDocument()>& to_document,
                    const std::vector<io::ExportSection>& sections) {
     const Format f = format();
     if (!global.section.empty() && f != Format::csv && f != Format::tsv)
-        throw UsageError("--section " + global.section + " picks the table of --format csv or tsv", "add --format csv");
+        throw UsageError("--section " + global.section + " picks the table of --format csv or tsv",
+                         "add --format csv");
     switch (f) {
         // Text is validated as UTF-8 when read; `replace` keeps a file name or an environment value that
         // is not from dying in the serializer (U+FFFD instead of an exception).
-        case Format::json: out << to_json().dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n"; break;
+        case Format::json:
+            out << to_json().dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+            break;
         case Format::csv:
         case Format::tsv: {
             const io::ExportSection whole{"document", "", "", {}};
             const io::ExportSection* chosen = sections.empty() ? &whole : &sections.front();
             if (!global.section.empty()) {
                 std::vector<std::string> names;
-                for (const auto& s : sections.empty() ? std::vector<io::ExportSection>{whole} : sections) names.push_back(s.name);
+                for (const auto& s : sections.empty() ? std::vector<io::ExportSection>{whole} : sections)
+                    names.push_back(s.name);
                 const auto it = std::find(names.begin(), names.end(), global.section);
                 if (it == names.end()) {
                     std::string hint = "this command's sections: " + join(names, ", ");
-                    if (auto best = closest_match(global.section, names)) hint = "did you mean '" + *best + "'? " + hint;
+                    if (auto best = closest_match(global.section, names))
+                        hint = "did you mean '" + *best + "'? " + hint;
                     throw UsageError("--section: no section '" + global.section + "'", hint);
                 }
                 if (!sections.empty()) chosen = &sections[static_cast<std::size_t>(it - names.begin())];
             }
             const nlohmann::ordered_json json = to_json();
             if (!chosen->items.empty() && !json.contains(nlohmann::ordered_json::json_pointer(chosen->items)))
-                throw UsageError("--section " + chosen->name + ": this output has none", "the JSON (--format json) shows what it has");
-            out << io::render_delimited(json, *chosen, f == Format::csv ? io::Delimited::csv : io::Delimited::tsv);
+                throw UsageError("--section " + chosen->name + ": this output has none",
+                                 "the JSON (--format json) shows what it has");
+            out << io::render_delimited(json, *chosen,
+                                        f == Format::csv ? io::Delimited::csv : io::Delimited::tsv);
             break;
         }
         case Format::markdown: out << io::render_markdown(to_document()); break;
-        case Format::html: out << io::render_html(to_json(), to_document()); break;  // io/html_report.cpp, docs/report.md
+        case Format::html:
+            out << io::render_html(to_json(), to_document());
+            break;  // io/html_report.cpp, docs/report.md
         case Format::table: out << io::render_table(to_document(), color(), width()); break;
     }
 }

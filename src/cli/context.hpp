@@ -38,11 +38,11 @@ struct GlobalOptions {
     std::string currency = "USD";
     bool quiet = false;
     std::map<std::string, SettingOrigin> setting_origins;  // where config settings came from (cli/config.cpp)
-    std::function<void(Catalog&)> catalog_filter;        // the configuration's provider filters (cli/config.cpp)
-    bool strict_variants = false;  // --strict-variants
-    std::string as_of;             // --as-of for SkyPilot tables given with --catalog
-    std::string section;           // --section: which table --format csv/tsv prints (the command's first by default)
-    bool wide = false;             // --wide: tables and prose unwrapped, no column hidden
+    std::function<void(Catalog&)> catalog_filter;  // the configuration's provider filters (cli/config.cpp)
+    bool strict_variants = false;                  // --strict-variants
+    std::string as_of;                             // --as-of for SkyPilot tables given with --catalog
+    std::string section;  // --section: which table --format csv/tsv prints (the command's first by default)
+    bool wide = false;    // --wide: tables and prose unwrapped, no column hidden
 };
 
 class Context {
@@ -77,7 +77,8 @@ public:
     // The same, building only what the format prints: JSON, CSV and TSV call to_json (CSV and TSV
     // are the `sections` of that document, the first unless --section names another), table and
     // markdown call to_document. Without sections CSV/TSV print the document as one row.
-    void emit(const std::function<nlohmann::ordered_json()>& to_json, const std::function<io::TextDocument()>& to_document,
+    void emit(const std::function<nlohmann::ordered_json()>& to_json,
+              const std::function<io::TextDocument()>& to_document,
               const std::vector<io::ExportSection>& sections);
 
     // For exit_after_run(): from now on, contexts leave their catalog to the process exit.

@@ -9,8 +9,8 @@
 
 namespace gpuadvise::cli {
 
-Freshness check_freshness(const Catalog& catalog, const std::vector<const Offer*>& shown, const std::string& currency,
-                          const std::string& today) {
+Freshness check_freshness(const Catalog& catalog, const std::vector<const Offer*>& shown,
+                          const std::string& currency, const std::string& today) {
     Freshness f;
     const auto today_days = parse_iso_date(today);
     const double max_age = catalog.policy.get("max_price_age_days");
@@ -33,8 +33,8 @@ Freshness check_freshness(const Catalog& catalog, const std::vector<const Offer*
         const auto& [as_of, n] = v;
         const std::string what = std::to_string(n) + " shown price" + (n == 1 ? "" : "s") + " of " + provider;
         f.warnings.push_back(as_of.empty()
-                                 ? what + " of unknown date (as-of unknown), treated as older than " + age_text +
-                                       " days; run 'gpuadvise catalog update' or give --as-of DATE"
+                                 ? what + " of unknown date (as-of unknown), treated as older than " +
+                                       age_text + " days; run 'gpuadvise catalog update' or give --as-of DATE"
                                  : what + " dated " + as_of + ", older than " + age_text +
                                        " days (policy max_price_age_days); run 'gpuadvise catalog update'");
     }
@@ -49,17 +49,20 @@ Freshness check_freshness(const Catalog& catalog, const std::vector<const Offer*
         j["as_of"] = r->as_of;
         j["source"] = r->source;
         f.rates.push_back(j);
-        f.rate_lines.push_back("Exchange rate: 1 " + r->currency + " = " + io::fmt_number(r->usd_per_unit, 4) +
-                               " USD, as of " + r->as_of + " (" + r->source.substr(0, r->source.find(". ")) + ")");
+        f.rate_lines.push_back("Exchange rate: 1 " + r->currency + " = " +
+                               io::fmt_number(r->usd_per_unit, 4) + " USD, as of " + r->as_of + " (" +
+                               r->source.substr(0, r->source.find(". ")) + ")");
         if (stale(r->as_of))
-            f.warnings.push_back("exchange rate " + r->currency + "/USD dated " + r->as_of + ", older than " + age_text +
-                                 " days (policy max_price_age_days); run 'gpuadvise catalog update' to fetch the ECB rates");
+            f.warnings.push_back(
+                "exchange rate " + r->currency + "/USD dated " + r->as_of + ", older than " + age_text +
+                " days (policy max_price_age_days); run 'gpuadvise catalog update' to fetch the ECB rates");
     }
     return f;
 }
 
 void add_freshness(const Freshness& f, nlohmann::ordered_json& json) {
-    if (!json.contains("warnings") || !json["warnings"].is_array()) json["warnings"] = nlohmann::ordered_json::array();
+    if (!json.contains("warnings") || !json["warnings"].is_array())
+        json["warnings"] = nlohmann::ordered_json::array();
     for (const auto& w : f.warnings) json["warnings"].push_back(w);
     json["rates"] = f.rates;
 }

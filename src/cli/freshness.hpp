@@ -22,8 +22,8 @@ struct Freshness {
 
 // `shown`: the offers whose prices the output shows; `currency`: the output currency. Exchange rates
 // are those converting the shown offers' currencies and the output currency through USD.
-Freshness check_freshness(const Catalog& catalog, const std::vector<const Offer*>& shown, const std::string& currency,
-                          const std::string& today);
+Freshness check_freshness(const Catalog& catalog, const std::vector<const Offer*>& shown,
+                          const std::string& currency, const std::string& today);
 
 // Appends the warnings to json["warnings"] (an array, created when missing), sets json["rates"], adds
 // the rate lines to the text notes, and prints the warnings on stderr.

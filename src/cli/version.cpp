@@ -9,8 +9,8 @@ namespace gpuadvise::cli {
 
 std::string version_text() {
     return std::string("gpuadvise ") + GPUADVISE_VERSION + "\n" +
-           "built-in catalog: " + std::string(io::builtin_catalog_date()) + " (newest price or rate as_of)\n" +
-           "commit: " + build_git_commit();
+           "built-in catalog: " + std::string(io::builtin_catalog_date()) +
+           " (newest price or rate as_of)\n" + "commit: " + build_git_commit();
 }
 
 }  // namespace gpuadvise::cli

@@ -6,90 +6,116 @@
 #include "cli/context.hpp"
 
 namespace gpuadvise::cli {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 void add_workload_options(CLI::App& app, WorkloadRequest& r) {
-    app.add_option_function<std::string>("--model,-m", [&r](const std::string& v) { r.model = v; },
-                                         "Model preset or alias (see 'gpuadvise models'), e.g. bert, resnet50, llama-2-7b")
+    app.add_option_function<std::string>(
+           "--model,-m", [&r](const std::string& v) { r.model = v; },
+           "Model preset or alias (see 'gpuadvise models'), e.g. bert, resnet50, llama-2-7b")
         ->type_name("NAME");
-    app.add_option_function<std::string>("--params", [&r](const std::string& v) { r.params = v; },
-                                         "Custom model size (or override the preset's): 7B, 350M")
+    app.add_option_function<std::string>(
+           "--params", [&r](const std::string& v) { r.params = v; },
+           "Custom model size (or override the preset's): 7B, 350M")
         ->type_name("N");
-    app.add_option_function<std::string>("--flops-per-token", [&r](const std::string& v) { r.flops_per_token = v; },
-                                         "Forward FLOPs per token (true FLOPs, 2 x MAC); default 2 x params + attention")
+    app.add_option_function<std::string>(
+           "--flops-per-token", [&r](const std::string& v) { r.flops_per_token = v; },
+           "Forward FLOPs per token (true FLOPs, 2 x MAC); default 2 x params + attention")
         ->type_name("N");
-    app.add_option_function<std::string>("--flops-per-sample", [&r](const std::string& v) { r.flops_per_sample = v; },
-                                         "Forward FLOPs per sample (true FLOPs, 2 x MAC)")
+    app.add_option_function<std::string>(
+           "--flops-per-sample", [&r](const std::string& v) { r.flops_per_sample = v; },
+           "Forward FLOPs per sample (true FLOPs, 2 x MAC)")
         ->type_name("N");
-    app.add_option_function<std::string>("--task", [&r](const std::string& v) { r.task = v; },
-                                         "What the job does (default: the preset's default job)")
+    app.add_option_function<std::string>(
+           "--task", [&r](const std::string& v) { r.task = v; },
+           "What the job does (default: the preset's default job)")
         ->type_name("train|finetune|lora|qlora|inference");
-    app.add_option_function<std::string>("--precision", [&r](const std::string& v) { r.precision = v; },
-                                         "Compute precision (default: mixed, bf16 where the GPU supports it, else fp16)")
+    app.add_option_function<std::string>(
+           "--precision", [&r](const std::string& v) { r.precision = v; },
+           "Compute precision (default: mixed, bf16 where the GPU supports it, else fp16)")
         ->type_name(kPrecisionNames.choices());
-    app.add_option_function<std::string>("--optimizer", [&r](const std::string& v) { r.optimizer = v; },
-                                         "Optimizer (default: adamw; sgd with momentum for CNNs)")
+    app.add_option_function<std::string>(
+           "--optimizer", [&r](const std::string& v) { r.optimizer = v; },
+           "Optimizer (default: adamw; sgd with momentum for CNNs)")
         ->type_name("adamw|sgd|adam8bit");
-    app.add_option_function<int>("--batch-size", [&r](const int& v) { r.batch_size = v; }, "Micro-batch per GPU")
+    app.add_option_function<int>(
+           "--batch-size", [&r](const int& v) { r.batch_size = v; }, "Micro-batch per GPU")
         ->type_name("N");
-    app.add_option_function<int>("--seq-len", [&r](const int& v) { r.seq_len = v; }, "Tokens per sequence")->type_name("N");
-    app.add_option_function<int>("--image-size", [&r](const int& v) { r.image_size = v; }, "Image side in pixels")
+    app.add_option_function<int>(
+           "--seq-len", [&r](const int& v) { r.seq_len = v; }, "Tokens per sequence")
+        ->type_name("N");
+    app.add_option_function<int>(
+           "--image-size", [&r](const int& v) { r.image_size = v; }, "Image side in pixels")
         ->type_name("PX");
-    app.add_option_function<std::string>("--samples", [&r](const std::string& v) { r.samples = v; },
-                                         "Dataset size in samples per epoch: 1.28M")
+    app.add_option_function<std::string>(
+           "--samples", [&r](const std::string& v) { r.samples = v; },
+           "Dataset size in samples per epoch: 1.28M")
         ->type_name("N");
-    app.add_option_function<std::string>("--tokens", [&r](const std::string& v) { r.tokens = v; },
-                                         "Dataset size in tokens per epoch (text models): 2B")
+    app.add_option_function<std::string>(
+           "--tokens", [&r](const std::string& v) { r.tokens = v; },
+           "Dataset size in tokens per epoch (text models): 2B")
         ->type_name("N");
-    app.add_option_function<double>("--epochs", [&r](const double& v) { r.epochs = v; }, "Passes over the dataset")
+    app.add_option_function<double>(
+           "--epochs", [&r](const double& v) { r.epochs = v; }, "Passes over the dataset")
         ->type_name("N");
-    app.add_flag_function("--grad-checkpointing,!--no-grad-checkpointing",
-                          [&r](std::int64_t count) { r.grad_checkpointing = count > 0; },
-                          "Recompute activations in backward (less memory, ~1/3 more compute)");
-    app.add_option_function<int>("--zero", [&r](const int& v) { r.zero_stage = v; },
-                                 "ZeRO stage across the GPUs (3 = FSDP full shard)")
+    app.add_flag_function(
+        "--grad-checkpointing,!--no-grad-checkpointing",
+        [&r](std::int64_t count) { r.grad_checkpointing = count > 0; },
+        "Recompute activations in backward (less memory, ~1/3 more compute)");
+    app.add_option_function<int>(
+           "--zero", [&r](const int& v) { r.zero_stage = v; },
+           "ZeRO stage across the GPUs (3 = FSDP full shard)")
         ->type_name("0|1|2|3");
-    app.add_option_function<int>("--tp", [&r](const int& v) { r.tensor_parallel = v; },
-                                 "Pin tensor parallelism (inside a node; default: the layout planner chooses)")
+    app.add_option_function<int>(
+           "--tp", [&r](const int& v) { r.tensor_parallel = v; },
+           "Pin tensor parallelism (inside a node; default: the layout planner chooses)")
         ->type_name("N");
-    app.add_option_function<int>("--pp", [&r](const int& v) { r.pipeline_parallel = v; },
-                                 "Pin pipeline parallelism (stages, across nodes; default: the planner chooses)")
+    app.add_option_function<int>(
+           "--pp", [&r](const int& v) { r.pipeline_parallel = v; },
+           "Pin pipeline parallelism (stages, across nodes; default: the planner chooses)")
         ->type_name("N");
-    app.add_option_function<int>("--micro-batch", [&r](const int& v) { r.micro_batch = v; },
-                                 "Pin the micro-batch per GPU (sequences); accumulation makes up the global batch")
+    app.add_option_function<int>(
+           "--micro-batch", [&r](const int& v) { r.micro_batch = v; },
+           "Pin the micro-batch per GPU (sequences); accumulation makes up the global batch")
         ->type_name("N");
-    app.add_option_function<std::string>("--global-batch", [&r](const std::string& v) { r.global_batch = v; },
-                                         "Sequences per optimizer step (1024), or tokens with a t suffix (4Mt); default: "
-                                         "--batch-size x GPUs")
+    app.add_option_function<std::string>(
+           "--global-batch", [&r](const std::string& v) { r.global_batch = v; },
+           "Sequences per optimizer step (1024), or tokens with a t suffix (4Mt); default: "
+           "--batch-size x GPUs")
         ->type_name("N");
-    app.add_option_function<std::string>("--attention", [&r](const std::string& v) { r.attention = v; },
-                                         "Attention kernels (default: flash on compute capability >= 8.0, else eager)")
+    app.add_option_function<std::string>(
+           "--attention", [&r](const std::string& v) { r.attention = v; },
+           "Attention kernels (default: flash on compute capability >= 8.0, else eager)")
         ->type_name("flash|eager");
-    app.add_option_function<int>("--lora-rank", [&r](const int& v) { r.lora_rank = v; },
-                                 "LoRA rank (default 8, as PEFT)")
+    app.add_option_function<int>(
+           "--lora-rank", [&r](const int& v) { r.lora_rank = v; }, "LoRA rank (default 8, as PEFT)")
         ->type_name("R");
-    app.add_option_function<std::string>("--lora-targets", [&r](const std::string& v) { r.lora_targets = v; },
-                                         "Layers LoRA adapts: q and v projections (PEFT's default) or all linear layers")
+    app.add_option_function<std::string>(
+           "--lora-targets", [&r](const std::string& v) { r.lora_targets = v; },
+           "Layers LoRA adapts: q and v projections (PEFT's default) or all linear layers")
         ->type_name("qv|all");
-    app.add_option_function<int>("--prompt-len", [&r](const int& v) { r.prompt_len = v; },
-                                 "Serving: prompt tokens per request (default 1024, or --seq-len)")
+    app.add_option_function<int>(
+           "--prompt-len", [&r](const int& v) { r.prompt_len = v; },
+           "Serving: prompt tokens per request (default 1024, or --seq-len)")
         ->type_name("N");
-    app.add_option_function<int>("--output-len", [&r](const int& v) { r.output_len = v; },
-                                 "Serving: output tokens per request (default 256)")
+    app.add_option_function<int>(
+           "--output-len", [&r](const int& v) { r.output_len = v; },
+           "Serving: output tokens per request (default 256)")
         ->type_name("N");
-    app.add_option_function<int>("--concurrency", [&r](const int& v) { r.concurrency = v; },
-                                 "Serving: concurrent requests (default: as many as the KV cache holds, at most 256 per replica)")
+    app.add_option_function<int>(
+           "--concurrency", [&r](const int& v) { r.concurrency = v; },
+           "Serving: concurrent requests (default: as many as the KV cache holds, at most 256 per replica)")
         ->type_name("N");
-    app.add_option_function<double>("--hours-per-run", [&r](const double& v) { r.hours_per_run = v; },
-                                    "Your own timing of one run (with --measured-on); other GPUs are scaled from it")
+    app.add_option_function<double>(
+           "--hours-per-run", [&r](const double& v) { r.hours_per_run = v; },
+           "Your own timing of one run (with --measured-on); other GPUs are scaled from it")
         ->type_name("H");
-    app.add_option_function<std::string>("--measured-on", [&r](const std::string& v) { r.measured_on = v; },
-                                         "The GPU --hours-per-run was measured on")
+    app.add_option_function<std::string>(
+           "--measured-on", [&r](const std::string& v) { r.measured_on = v; },
+           "The GPU --hours-per-run was measured on")
         ->type_name("GPU");
-    app.add_option_function<int>("--measured-gpus", [&r](const int& v) { r.measured_gpu_count = v; },
-                                 "How many GPUs the measured run used (default 1)")
+    app.add_option_function<int>(
+           "--measured-gpus", [&r](const int& v) { r.measured_gpu_count = v; },
+           "How many GPUs the measured run used (default 1)")
         ->type_name("N");
 }
 
@@ -97,15 +123,18 @@ nlohmann::ordered_json workload_json(const Workload& w) {
     nlohmann::ordered_json j;
     j["model"] = w.model_id;
     j["model_name"] = w.model_name;
-    j["requested_as"] = w.requested_as.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(w.requested_as);
+    j["requested_as"] =
+        w.requested_as.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(w.requested_as);
     j["kind"] = std::string(to_string(w.kind));
     j["params"] = w.params;
     j["task"] = std::string(to_string(w.task));
     j["precision"] = w.precision ? std::string(to_string(*w.precision)) : std::string("mixed");
-    j["optimizer"] = w.is_training() ? nlohmann::ordered_json(std::string(to_string(w.optimizer))) : nlohmann::ordered_json(nullptr);
+    j["optimizer"] = w.is_training() ? nlohmann::ordered_json(std::string(to_string(w.optimizer)))
+                                     : nlohmann::ordered_json(nullptr);
     j["batch_size_per_gpu"] = w.batch_size;
     j["seq_len"] = w.seq_len > 0 ? nlohmann::ordered_json(w.seq_len) : nlohmann::ordered_json(nullptr);
-    j["image_size"] = w.image_size > 0 ? nlohmann::ordered_json(w.image_size) : nlohmann::ordered_json(nullptr);
+    j["image_size"] =
+        w.image_size > 0 ? nlohmann::ordered_json(w.image_size) : nlohmann::ordered_json(nullptr);
     j["samples"] = json_number(w.samples);
     j["epochs"] = json_number(w.epochs);
     j["grad_checkpointing"] = w.grad_checkpointing;
@@ -160,15 +189,22 @@ std::string layout_label(const Configuration& c, bool training) {
 }
 
 std::string workload_summary(const Workload& w) {
-    std::string s = (w.requested_as.empty() ? "" : "'" + w.requested_as + "' -> ") + w.model_id + " (" + w.model_name +
-                    ", " + format_count(w.params) + " params), " + std::string(to_string(w.task));
+    std::string s = (w.requested_as.empty() ? "" : "'" + w.requested_as + "' -> ") + w.model_id + " (" +
+                    w.model_name + ", " + format_count(w.params) + " params), " +
+                    std::string(to_string(w.task));
     if (w.seq_len > 0 && w.shape.patch_size == 0) s += ", seq " + std::to_string(w.seq_len);
     if (w.image_size > 0) s += ", " + std::to_string(w.image_size) + "x" + std::to_string(w.image_size);
     if (w.serving.output_len)
-        s += ", prompt " + std::to_string(*w.serving.prompt_len) + " + output " + std::to_string(*w.serving.output_len) + " tokens";
-    else s += ", batch " + std::to_string(w.batch_size) + "/GPU";
+        s += ", prompt " + std::to_string(*w.serving.prompt_len) + " + output " +
+             std::to_string(*w.serving.output_len) + " tokens";
+    else
+        s += ", batch " + std::to_string(w.batch_size) + "/GPU";
     if (w.pins.global_batch) s += ", global batch " + format_count(*w.pins.global_batch);
-    s += ", " + format_count(w.samples) + " samples x " + [&] { std::ostringstream ss; ss << w.epochs; return ss.str(); }() + " epochs";
+    s += ", " + format_count(w.samples) + " samples x " + [&] {
+        std::ostringstream ss;
+        ss << w.epochs;
+        return ss.str();
+    }() + " epochs";
     s += ", " + (w.precision ? std::string(to_string(*w.precision)) : std::string("mixed precision"));
     if (w.is_training()) s += ", " + std::string(to_string(w.optimizer));
     if (w.grad_checkpointing_pinned && w.grad_checkpointing) s += ", grad checkpointing";

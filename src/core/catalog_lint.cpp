@@ -26,16 +26,16 @@ struct SameOfferHash {
     std::size_t operator()(const Offer* o) const {
         std::hash<std::string_view> h;
         std::size_t seed = std::hash<int>{}(o->gpu_count);
-        for (std::string_view part : {std::string_view(o->provider), std::string_view(o->gpu), std::string_view(o->region),
-                                      std::string_view(o->instance_type)})
+        for (std::string_view part : {std::string_view(o->provider), std::string_view(o->gpu),
+                                      std::string_view(o->region), std::string_view(o->instance_type)})
             seed = hash_combine(seed, h(part));
         return seed;
     }
 };
 struct SameOffer {
     bool operator()(const Offer* a, const Offer* b) const {
-        return a->gpu_count == b->gpu_count && a->provider == b->provider && a->gpu == b->gpu && a->region == b->region &&
-               a->instance_type == b->instance_type;
+        return a->gpu_count == b->gpu_count && a->provider == b->provider && a->gpu == b->gpu &&
+               a->region == b->region && a->instance_type == b->instance_type;
     }
 };
 
@@ -68,31 +68,38 @@ void lint_gpu_names(const Catalog& catalog, Diagnostics& d) {
     for (const auto& g : catalog.gpus) {
         by_family[to_lower(g.family)].push_back(&g);
         if (g.id.empty()) {
-            d.error({}, "gpus: a GPU has an empty id" + (g.name.empty() ? std::string() : " (" + g.name + ")"));
+            d.error({},
+                    "gpus: a GPU has an empty id" + (g.name.empty() ? std::string() : " (" + g.name + ")"));
             continue;
         }
         if (g.id.find(':') != std::string::npos)
-            d.error({}, "gpus: id '" + g.id + "' contains ':', which separates the parts of a --gpu request; use '-'");
+            d.error({}, "gpus: id '" + g.id +
+                            "' contains ':', which separates the parts of a --gpu request; use '-'");
         auto [it, fresh] = by_id.emplace(to_lower(g.id), &g);
         if (!fresh)
-            d.error({}, "gpus: ids '" + it->second->id + "' and '" + g.id + "' are the same ignoring case; ids must be unique");
+            d.error({}, "gpus: ids '" + it->second->id + "' and '" + g.id +
+                            "' are the same ignoring case; ids must be unique");
     }
     std::map<std::string, const Gpu*> by_alias;
     for (const auto& g : catalog.gpus)
         for (const auto& a : g.aliases) {
             const std::string key = to_lower(a);
             if (auto it = by_id.find(key); it != by_id.end() && it->second != &g)
-                d.error({}, "gpus: alias '" + a + "' of '" + g.id + "' is the id of '" + it->second->id + "'");
+                d.error({},
+                        "gpus: alias '" + a + "' of '" + g.id + "' is the id of '" + it->second->id + "'");
             if (auto it = by_family.find(key); it != by_family.end())
                 for (const Gpu* other : it->second)
                     if (other != &g) {
-                        d.error({}, "gpus: alias '" + a + "' of '" + g.id + "' is the family name of '" + other->id +
-                                        "' (it would take over the whole family); remove the alias or rename it");
+                        d.error({},
+                                "gpus: alias '" + a + "' of '" + g.id + "' is the family name of '" +
+                                    other->id +
+                                    "' (it would take over the whole family); remove the alias or rename it");
                         break;
                     }
             auto [it, fresh] = by_alias.emplace(key, &g);
             if (!fresh && it->second != &g)
-                d.error({}, "gpus: alias '" + a + "' belongs to both '" + it->second->id + "' and '" + g.id + "'");
+                d.error({}, "gpus: alias '" + a + "' belongs to both '" + it->second->id + "' and '" + g.id +
+                                "'");
         }
 }
 
@@ -103,14 +110,17 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
     lint_gpu_names(catalog, d);
     // A calibration point is used only for its model on its GPU: one naming neither is never used.
     for (const auto& c : catalog.calibration) {
-        const bool gpu_known = std::any_of(catalog.gpus.begin(), catalog.gpus.end(), [&](const Gpu& g) { return g.id == c.gpu; });
-        const bool model_known =
-            std::any_of(catalog.models.begin(), catalog.models.end(), [&](const ModelPreset& m) { return m.id == c.model; });
+        const bool gpu_known = std::any_of(catalog.gpus.begin(), catalog.gpus.end(),
+                                           [&](const Gpu& g) { return g.id == c.gpu; });
+        const bool model_known = std::any_of(catalog.models.begin(), catalog.models.end(),
+                                             [&](const ModelPreset& m) { return m.id == c.model; });
         if (!model_known)
-            d.warning(c.where, "calibration: model '" + c.model + "' is not a model preset; the point is not used",
+            d.warning(c.where,
+                      "calibration: model '" + c.model + "' is not a model preset; the point is not used",
                       DiagnosticKind::unused_calibration);
         else if (!gpu_known)
-            d.warning(c.where, "calibration: GPU '" + c.gpu + "' is not in the catalog; the point is not used",
+            d.warning(c.where,
+                      "calibration: GPU '" + c.gpu + "' is not in the catalog; the point is not used",
                       DiagnosticKind::unused_calibration);
     }
     const double hours_per_month = catalog.policy.get("hours_per_month");
@@ -141,29 +151,42 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
         };
         if (o.on_demand_per_hour && o.spot_per_hour && *o.spot_per_hour >= *o.on_demand_per_hour &&
             *o.spot_per_hour > 0)
-            d.warning(o.where, what_text() + ": spot price " + money(*o.spot_per_hour) + " is not below on-demand " +
-                                   money(*o.on_demand_per_hour), DiagnosticKind::price_inconsistency);
+            d.warning(o.where,
+                      what_text() + ": spot price " + money(*o.spot_per_hour) + " is not below on-demand " +
+                          money(*o.on_demand_per_hour),
+                      DiagnosticKind::price_inconsistency);
         if (o.on_demand_per_hour && o.reserved_per_month &&
             *o.reserved_per_month >= hours_per_month * *o.on_demand_per_hour && *o.on_demand_per_hour > 0)
-            d.warning(o.where, what_text() + ": reserved " + money(*o.reserved_per_month) + "/month costs more than " +
-                                   money(hours_per_month) + " h of on-demand", DiagnosticKind::price_inconsistency);
+            d.warning(o.where,
+                      what_text() + ": reserved " + money(*o.reserved_per_month) + "/month costs more than " +
+                          money(hours_per_month) + " h of on-demand",
+                      DiagnosticKind::price_inconsistency);
         for (const auto& k : o.commitments) {
-            if (o.on_demand_per_hour && *o.on_demand_per_hour > 0 && k.price_per_month >= hours_per_month * *o.on_demand_per_hour &&
-                !(o.reserved_per_month && k.term_months == 1 && k.price_per_month == *o.reserved_per_month))  // warned above
-                d.warning(o.where, what_text() + ": " + std::to_string(k.term_months) + "-month commitment " + money(k.price_per_month) +
-                                       "/month costs more than " + money(hours_per_month) + " h of on-demand (it never pays off)",
+            if (o.on_demand_per_hour && *o.on_demand_per_hour > 0 &&
+                k.price_per_month >= hours_per_month * *o.on_demand_per_hour &&
+                !(o.reserved_per_month && k.term_months == 1 &&
+                  k.price_per_month == *o.reserved_per_month))  // warned above
+                d.warning(o.where,
+                          what_text() + ": " + std::to_string(k.term_months) + "-month commitment " +
+                              money(k.price_per_month) + "/month costs more than " + money(hours_per_month) +
+                              " h of on-demand (it never pays off)",
                           DiagnosticKind::price_inconsistency);
-            if (k.term_months <= 0) d.error(o.where, what_text() + ": a commitment without a term (term_months)");
+            if (k.term_months <= 0)
+                d.error(o.where, what_text() + ": a commitment without a term (term_months)");
             if (k.discount && (*k.discount < 0 || *k.discount > 0.95))
-                d.error(o.where, what_text() + ": commitment discount " + money(100 * *k.discount) + " % is outside 0-95 %");
+                d.error(o.where, what_text() + ": commitment discount " + money(100 * *k.discount) +
+                                     " % is outside 0-95 %");
         }
         for (auto [name, price] : {std::pair{"on_demand_per_hour", o.on_demand_per_hour},
                                    std::pair{"reserved_per_month", o.reserved_per_month},
                                    std::pair{"spot_per_hour", o.spot_per_hour}})
-            if (price && *price == 0) d.warning(o.where, what_text() + ": " + name + " is 0", DiagnosticKind::zero_price);
+            if (price && *price == 0)
+                d.warning(o.where, what_text() + ": " + name + " is 0", DiagnosticKind::zero_price);
         if (duplicate[i])
-            d.warning(o.where, what_text() + (o.instance_type.empty() ? "" : " (" + o.instance_type + ")") +
-                                   ": duplicate offer", DiagnosticKind::duplicate_offer);
+            d.warning(o.where,
+                      what_text() + (o.instance_type.empty() ? "" : " (" + o.instance_type + ")") +
+                          ": duplicate offer",
+                      DiagnosticKind::duplicate_offer);
         if (today_days) {
             if (!parsed_as_of || o.as_of != last_as_of) {
                 parsed_as_of = true;
@@ -174,7 +197,8 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
             if (o.as_of.empty()) {  // as-of unknown (a table dated only by a file time): treated as stale
                 if (unknown_by_provider[o.provider]++ == 0) unknown_where[o.provider] = o.where;
             } else if (!as_of) {
-                d.warning(o.where, what_text() + ": as_of '" + o.as_of + "' is not a YYYY-MM-DD date", DiagnosticKind::bad_date);
+                d.warning(o.where, what_text() + ": as_of '" + o.as_of + "' is not a YYYY-MM-DD date",
+                          DiagnosticKind::bad_date);
             } else if (*as_of > *today_days + 1) {  // a day of slack for time zones
                 if (future_by_provider[o.provider]++ == 0) future_where[o.provider] = o.where;
             } else if (static_cast<double>(*today_days - *as_of) > max_age) {
@@ -183,18 +207,21 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
         }
     }
     for (const auto& [provider, count] : future_by_provider)
-        d.warning(future_where[provider], "provider '" + provider + "': " + std::to_string(count) +
-                                              " price(s) dated after today (as_of in the future); check the date",
+        d.warning(future_where[provider],
+                  "provider '" + provider + "': " + std::to_string(count) +
+                      " price(s) dated after today (as_of in the future); check the date",
                   DiagnosticKind::future_prices);
     for (const auto& [provider, count] : stale_by_provider)
-        d.warning(stale_where[provider], "provider '" + provider + "': " + std::to_string(count) +
-                                             " price(s) older than " + money(max_age) +
-                                             " days (policy max_price_age_days); re-check them before relying on them",
+        d.warning(stale_where[provider],
+                  "provider '" + provider + "': " + std::to_string(count) + " price(s) older than " +
+                      money(max_age) +
+                      " days (policy max_price_age_days); re-check them before relying on them",
                   DiagnosticKind::stale_prices);
     for (const auto& [provider, count] : unknown_by_provider)
-        d.warning(unknown_where[provider], "provider '" + provider + "': " + std::to_string(count) +
-                                               " price(s) of unknown date (as-of unknown: only a file time is known), "
-                                               "treated as stale; give --as-of DATE or run 'gpuadvise catalog update'",
+        d.warning(unknown_where[provider],
+                  "provider '" + provider + "': " + std::to_string(count) +
+                      " price(s) of unknown date (as-of unknown: only a file time is known), "
+                      "treated as stale; give --as-of DATE or run 'gpuadvise catalog update'",
                   DiagnosticKind::undated_prices);
     return d;
 }

@@ -7,8 +7,8 @@
 namespace gpuadvise {
 namespace {
 
-std::optional<CheapestPrice> cheapest(const Catalog& catalog, const Gpu& gpu, Plan plan, const std::string& currency,
-                                      bool include_examples) {
+std::optional<CheapestPrice> cheapest(const Catalog& catalog, const Gpu& gpu, Plan plan,
+                                      const std::string& currency, bool include_examples) {
     std::optional<CheapestPrice> best;
     for (const auto& o : catalog.offers) {
         if (o.gpu != gpu.id) continue;
@@ -21,8 +21,13 @@ std::optional<CheapestPrice> cheapest(const Catalog& catalog, const Gpu& gpu, Pl
         const double converted = *price / o.gpu_count;
         if (!best || converted < best->price || (converted == best->price && o.provider < best->provider)) {
             const Commitment* k = plan == Plan::reserved ? cheapest_commitment(o) : nullptr;
-            best = CheapestPrice{o.provider, converted, currency, plan == Plan::reserved ? "per_gpu_hour_at_full_use" : "per_gpu_hour", &o,
-                                 plan == Plan::reserved ? (k ? k->term_months : 1) : 0, is_rentable(p)};
+            best = CheapestPrice{o.provider,
+                                 converted,
+                                 currency,
+                                 plan == Plan::reserved ? "per_gpu_hour_at_full_use" : "per_gpu_hour",
+                                 &o,
+                                 plan == Plan::reserved ? (k ? k->term_months : 1) : 0,
+                                 is_rentable(p)};
         }
     }
     return best;
@@ -51,15 +56,16 @@ JobOnGpu job_on(const Catalog& catalog, const Workload& w, const GpuComparison& 
 
 }  // namespace
 
-Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names, const std::string& currency,
-                        bool include_examples, const Workload* workload) {
+Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& names,
+                        const std::string& currency, bool include_examples, const Workload* workload) {
     Comparison c;
     c.currency = currency;
     for (const auto& name : names) {
         GpuMatch m = resolve_gpu_name(catalog, name);
         RequestedName requested{name, {}, 0};
         for (const Gpu* g : m.gpus) {
-            auto seen = std::find_if(c.gpus.begin(), c.gpus.end(), [&](const GpuComparison& x) { return x.gpu == g; });
+            auto seen = std::find_if(c.gpus.begin(), c.gpus.end(),
+                                     [&](const GpuComparison& x) { return x.gpu == g; });
             if (seen != c.gpus.end()) {
                 requested.variants.push_back(static_cast<std::size_t>(seen - c.gpus.begin()));
                 continue;
@@ -98,13 +104,15 @@ Comparison compare_gpus(const Catalog& catalog, const std::vector<std::string>& 
         };
         for (auto& r : c.gpus) {
             r.relative_fp16 = ratio(reference_tflops(*r.gpu), reference_tflops(*first.gpu));
-            r.relative_bandwidth = ratio(r.gpu->memory_bandwidth_gb_per_s, first.gpu->memory_bandwidth_gb_per_s);
+            r.relative_bandwidth =
+                ratio(r.gpu->memory_bandwidth_gb_per_s, first.gpu->memory_bandwidth_gb_per_s);
             r.relative_on_demand_price = ratio(price(r), price(first));
         }
         const GpuComparison& base = c.gpus[c.requested.front().shown];
         if (base.job && base.job->hours_per_run > 0)
             for (auto& r : c.gpus)
-                if (r.job && r.job->hours_per_run > 0) r.job->relative_speed = base.job->hours_per_run / r.job->hours_per_run;
+                if (r.job && r.job->hours_per_run > 0)
+                    r.job->relative_speed = base.job->hours_per_run / r.job->hours_per_run;
     }
     return c;
 }

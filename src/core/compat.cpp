@@ -117,7 +117,8 @@ std::optional<Version> cuda_of_wheel(std::string_view wheel) {
     std::string_view digits = wheel.substr(2);
     if (!std::all_of(digits.begin(), digits.end(), is_digit)) return std::nullopt;
     // cu102 -> 10.2, cu118 -> 11.8, cu130 -> 13.0: the last digit is the minor version.
-    std::string text = std::string(digits.substr(0, digits.size() - 1)) + "." + std::string(digits.substr(digits.size() - 1));
+    std::string text = std::string(digits.substr(0, digits.size() - 1)) + "." +
+                       std::string(digits.substr(digits.size() - 1));
     return parse_version(text);
 }
 
@@ -125,7 +126,8 @@ std::optional<int> parse_compute_capability(std::string_view text) {
     text = trim(text);
     if (text.rfind("sm_", 0) == 0 || text.rfind("compute_", 0) == 0) {
         std::string_view digits = text.substr(text.find('_') + 1);
-        while (!digits.empty() && std::isalpha(static_cast<unsigned char>(digits.back()))) digits.remove_suffix(1);
+        while (!digits.empty() && std::isalpha(static_cast<unsigned char>(digits.back())))
+            digits.remove_suffix(1);
         if (digits.size() < 2 || digits.size() > 3 || !std::all_of(digits.begin(), digits.end(), is_digit))
             return std::nullopt;
         int code = 0;
@@ -133,11 +135,14 @@ std::optional<int> parse_compute_capability(std::string_view text) {
         return code;
     }
     auto v = parse_version(text);
-    if (!v || v->parts.size() != 2 || v->parts[1] > 9 || v->parts[0] > 99 || v->parts[0] < 1) return std::nullopt;
+    if (!v || v->parts.size() != 2 || v->parts[1] > 9 || v->parts[0] > 99 || v->parts[0] < 1)
+        return std::nullopt;
     return v->parts[0] * 10 + v->parts[1];
 }
 
-std::string format_compute_capability(int code) { return std::to_string(code / 10) + "." + std::to_string(code % 10); }
+std::string format_compute_capability(int code) {
+    return std::to_string(code / 10) + "." + std::to_string(code % 10);
+}
 
 bool archs_cover(const std::vector<std::string>& archs, int cc_code) {
     std::optional<int> low, high;
@@ -197,7 +202,8 @@ const GpuDriverFloor* CompatTables::gpu_driver_for(int cc_code) const {
 bool CompatTables::gpu_older_than_driver_rows(int cc_code) const {
     std::optional<int> lowest;
     for (const auto& g : gpu_drivers)
-        if (auto c = parse_compute_capability(g.compute_capability)) lowest = lowest ? std::min(*lowest, *c) : *c;
+        if (auto c = parse_compute_capability(g.compute_capability))
+            lowest = lowest ? std::min(*lowest, *c) : *c;
     return lowest && cc_code < *lowest;
 }
 

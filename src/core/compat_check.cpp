@@ -16,9 +16,9 @@ using namespace compat_detail;
 
 struct Parsed {
     std::vector<const Gpu*> gpus;
-    std::optional<int> cc;        // numeric compute capability, when known
+    std::optional<int> cc;  // numeric compute capability, when known
     bool amd = false;
-    std::string gpu_label;        // "A100", "T4"
+    std::string gpu_label;  // "A100", "T4"
     std::optional<Version> driver;
     std::optional<Version> cuda;
     std::optional<PytorchVersion> pytorch;
@@ -46,12 +46,14 @@ Parsed parse_query(const Catalog& catalog, const EnvQuery& q) {
                              "name one variant; 'gpuadvise gpus --gpu " + *q.gpu + "' lists them");
         if (!p.gpus.empty()) {
             p.cc = parse_compute_capability(p.gpus.front()->compute_capability);
-            p.amd = !p.cc && (p.gpus.front()->vendor == "AMD" || p.gpus.front()->compute_capability.rfind("gfx", 0) == 0);
+            p.amd = !p.cc && (p.gpus.front()->vendor == "AMD" ||
+                              p.gpus.front()->compute_capability.rfind("gfx", 0) == 0);
         }
     }
     if (q.compute_capability) {
         auto cc = parse_compute_capability(*q.compute_capability);
-        if (!cc) throw UsageError("compute capability '" + *q.compute_capability + "' is not of the form 8.0");
+        if (!cc)
+            throw UsageError("compute capability '" + *q.compute_capability + "' is not of the form 8.0");
         p.cc = cc;
         p.amd = false;
         if (p.gpu_label.empty()) p.gpu_label = "the GPU";
@@ -59,7 +61,8 @@ Parsed parse_query(const Catalog& catalog, const EnvQuery& q) {
     if (q.driver) {
         p.driver = parse_version(*q.driver);
         if (!p.driver || p.driver->parts.front() < 100)
-            throw UsageError("driver version '" + *q.driver + "' is not an NVIDIA driver version", "e.g. --driver 535.104.05");
+            throw UsageError("driver version '" + *q.driver + "' is not an NVIDIA driver version",
+                             "e.g. --driver 535.104.05");
     }
     if (q.cuda) {
         p.cuda = parse_version(*q.cuda);
@@ -74,18 +77,20 @@ Parsed parse_query(const Catalog& catalog, const EnvQuery& q) {
     if (q.pytorch) {
         p.pytorch = parse_pytorch_version(*q.pytorch);
         if (!p.pytorch)
-            throw UsageError("PyTorch version '" + *q.pytorch + "' is not of the form 2.1, 2.1.0 or 2.1.0+cu118",
-                             "e.g. --pytorch 2.1 or --pytorch 1.12.1+cu102");
+            throw UsageError(
+                "PyTorch version '" + *q.pytorch + "' is not of the form 2.1, 2.1.0 or 2.1.0+cu118",
+                "e.g. --pytorch 2.1 or --pytorch 1.12.1+cu102");
         p.release = t.find_release(*p.pytorch);
         if (!p.release)
-            throw UsageError("PyTorch " + p.pytorch->series() + " is not in the compatibility tables (they cover " +
-                                 covered_series(t) + ")",
+            throw UsageError("PyTorch " + p.pytorch->series() +
+                                 " is not in the compatibility tables (they cover " + covered_series(t) + ")",
                              "docs/compatibility.md lists the releases and their wheels");
     }
     if (q.precision) {
         p.precision = parse_precision(*q.precision);
         if (!p.precision)
-            throw UsageError("unknown precision '" + *q.precision + "'", "expected fp32, tf32, fp16, bf16 or fp8");
+            throw UsageError("unknown precision '" + *q.precision + "'",
+                             "expected fp32, tf32, fp16, bf16 or fp8");
     }
     return p;
 }
@@ -105,8 +110,9 @@ std::string pick_wheel(const Parsed& p, std::vector<CompatCheck>& checks) {
         std::string w = wheel_for_cuda(*p.cuda);
         if (std::find(published.begin(), published.end(), w) != published.end()) return w;
         checks.push_back({"cuda_toolkit", true,
-                          "PyTorch " + p.pytorch->series() + " has no " + w + " wheel; its wheels (" + join(published, ", ") +
-                              ") bring their own CUDA runtime, so the CUDA " + p.cuda->text + " toolkit need not match"});
+                          "PyTorch " + p.pytorch->series() + " has no " + w + " wheel; its wheels (" +
+                              join(published, ", ") + ") bring their own CUDA runtime, so the CUDA " +
+                              p.cuda->text + " toolkit need not match"});
     }
     return "";
 }
@@ -119,8 +125,9 @@ void check_precision(const CompatTables& t, const Parsed& p, CompatReport& r) {
     if (!need) return;
     const std::string name(to_string(*p.precision));
     if (*p.cc >= *need) {
-        r.checks.push_back({"precision", true, name + " needs compute capability ≥ " + rule->min_compute_capability + "; " +
-                                                   p.gpu_label + " has " + format_compute_capability(*p.cc)});
+        r.checks.push_back({"precision", true,
+                            name + " needs compute capability ≥ " + rule->min_compute_capability + "; " +
+                                p.gpu_label + " has " + format_compute_capability(*p.cc)});
         return;
     }
     // Follow the fallbacks down to one the GPU has (fp8 -> bf16 -> fp16).
@@ -131,9 +138,11 @@ void check_precision(const CompatTables& t, const Parsed& p, CompatReport& r) {
         if (!next_need || *p.cc >= *next_need) break;
         fallback = next->fallback;
     }
-    r.checks.push_back({"precision", false, name + " needs compute capability ≥ " + rule->min_compute_capability + "; " +
-                                                p.gpu_label + " has " + format_compute_capability(*p.cc)});
-    std::string how = fallback == Precision::fp16 ? " (torch.autocast with dtype=torch.float16 and a GradScaler)" : "";
+    r.checks.push_back({"precision", false,
+                        name + " needs compute capability ≥ " + rule->min_compute_capability + "; " +
+                            p.gpu_label + " has " + format_compute_capability(*p.cc)});
+    std::string how =
+        fallback == Precision::fp16 ? " (torch.autocast with dtype=torch.float16 and a GradScaler)" : "";
     r.suggestions.push_back("use " + std::string(to_string(fallback)) + " instead of " + name + how);
 }
 
@@ -149,18 +158,21 @@ void suggest_other_release(const CompatTables& t, const Parsed& p, CompatReport&
     auto wanted = std::pair{p.pytorch->major, p.pytorch->minor};
     auto f = series(first->series), l = series(last->series);
     if (f && wanted < std::pair{f->major, f->minor})
-        r.suggestions.push_back(p.gpu_label + " is too new for PyTorch " + p.pytorch->series() + ": use PyTorch ≥ " +
-                                first->series + " (" + join(first->wheels, ", ") + ")");
+        r.suggestions.push_back(p.gpu_label + " is too new for PyTorch " + p.pytorch->series() +
+                                ": use PyTorch ≥ " + first->series + " (" + join(first->wheels, ", ") + ")");
     else if (l && wanted > std::pair{l->major, l->minor})
-        r.suggestions.push_back(p.gpu_label + " is too old for PyTorch " + p.pytorch->series() + ": the last release with a wheel for " +
-                                sm(*p.cc) + " is " + last->series + " (" + join(last->wheels, ", ") + ")");
+        r.suggestions.push_back(p.gpu_label + " is too old for PyTorch " + p.pytorch->series() +
+                                ": the last release with a wheel for " + sm(*p.cc) + " is " + last->series +
+                                " (" + join(last->wheels, ", ") + ")");
 }
 
 void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, CompatReport& r) {
     const std::string series = p.pytorch->series();
     if (p.pytorch->local == "cpu") {
-        r.checks.push_back({"wheel_variant", false, "PyTorch " + p.pytorch->text + " is a CPU-only build; it cannot use the GPU"});
-        r.suggestions.push_back("install a CUDA wheel of PyTorch " + series + " (" + join(p.release->wheels, ", ") + ")");
+        r.checks.push_back({"wheel_variant", false,
+                            "PyTorch " + p.pytorch->text + " is a CPU-only build; it cannot use the GPU"});
+        r.suggestions.push_back("install a CUDA wheel of PyTorch " + series + " (" +
+                                join(p.release->wheels, ", ") + ")");
         return;
     }
     if (p.amd) {
@@ -168,13 +180,16 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
         bool cuda_build = p.pytorch->wheel().has_value() || p.pytorch_cuda.has_value();
         // A CUDA build is a definite no; a ROCm (or unspecified) build is beyond the CUDA tables:
         // "unknown", never "Compatible" (#13).
-        r.checks.push_back({"gpu_architecture", false,
-                            cuda_build ? p.gpu_label + " is an AMD GPU; CUDA builds of PyTorch do not run on it"
-                                       : p.gpu_label + " is an AMD GPU and needs a ROCm build of PyTorch" +
-                                             (rocm ? std::string("; the tables do not cover ROCm releases (not checked)")
-                                                   : std::string(" (the CUDA tables do not cover ROCm; not checked)")),
-                            cuda_build});
-        if (cuda_build) r.suggestions.push_back("install a ROCm build of PyTorch " + series + " (https://pytorch.org/get-started/locally/)");
+        r.checks.push_back(
+            {"gpu_architecture", false,
+             cuda_build ? p.gpu_label + " is an AMD GPU; CUDA builds of PyTorch do not run on it"
+                        : p.gpu_label + " is an AMD GPU and needs a ROCm build of PyTorch" +
+                              (rocm ? std::string("; the tables do not cover ROCm releases (not checked)")
+                                    : std::string(" (the CUDA tables do not cover ROCm; not checked)")),
+             cuda_build});
+        if (cuda_build)
+            r.suggestions.push_back("install a ROCm build of PyTorch " + series +
+                                    " (https://pytorch.org/get-started/locally/)");
         return;
     }
     std::string wheel = pick_wheel(p, r.checks);
@@ -183,15 +198,20 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
     if (!wheel.empty()) {
         r.wheel = wheel;
         if (is_published) {
-            r.checks.push_back({"wheel_variant", true, "PyTorch " + series + " publishes " + wheel + " wheels"});
+            r.checks.push_back(
+                {"wheel_variant", true, "PyTorch " + series + " publishes " + wheel + " wheels"});
         } else if (q.arch_list.empty()) {
-            r.checks.push_back({"wheel_variant", false, "PyTorch " + series + " publishes no " + wheel + " wheel (only " +
-                                                            join(published, ", ") + ")"});
-            r.suggestions.push_back("install one of the published wheels, e.g. " + pip_command(series, published.back()));
+            r.checks.push_back({"wheel_variant", false,
+                                "PyTorch " + series + " publishes no " + wheel + " wheel (only " +
+                                    join(published, ", ") + ")"});
+            r.suggestions.push_back("install one of the published wheels, e.g. " +
+                                    pip_command(series, published.back()));
             return;
         } else {
-            r.checks.push_back({"wheel_variant", true, wheel + " is not a published PyTorch " + series +
-                                                           " wheel (a source or container build); its own architecture list is used"});
+            r.checks.push_back(
+                {"wheel_variant", true,
+                 wheel + " is not a published PyTorch " + series +
+                     " wheel (a source or container build); its own architecture list is used"});
         }
     }
 
@@ -206,16 +226,23 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
         std::vector<std::string> covering;
         for (const auto& e : evals)
             if (e.covers) covering.push_back(e.wheel);
-        std::string built_for = !q.arch_list.empty() ? "the installed PyTorch is built for " + arch_range(q.arch_list)
+        std::string built_for = !q.arch_list.empty()
+                                    ? "the installed PyTorch is built for " + arch_range(q.arch_list)
                                 : !wheel.empty() && evals.front().archs
-                                    ? wheel + " wheels of PyTorch " + series + " are built for " + arch_range(evals.front().archs->archs)
+                                    ? wheel + " wheels of PyTorch " + series + " are built for " +
+                                          arch_range(evals.front().archs->archs)
                                     : "";
         if (!wheel.empty()) {
             bool ok = !covering.empty();
             if (built_for.empty()) {
-                r.checks.push_back({"gpu_architecture", false, "no architecture list for " + wheel + " (not checked)", false});
+                r.checks.push_back({"gpu_architecture", false,
+                                    "no architecture list for " + wheel + " (not checked)", false});
             } else {
-                r.checks.push_back({"gpu_architecture", ok, built_for + "; " + who(p) + (ok ? " is covered" : " is not: CUDA kernels fail with 'no kernel image is available'")});
+                r.checks.push_back(
+                    {"gpu_architecture", ok,
+                     built_for + "; " + who(p) +
+                         (ok ? " is covered"
+                             : " is not: CUDA kernels fail with 'no kernel image is available'")});
             }
             if (!ok && !built_for.empty()) {
                 auto others = evaluate_wheels(t, *p.pytorch, published, p.cc, p.driver);
@@ -223,8 +250,8 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
                 for (const auto& e : others)
                     if (e.covers) fix.push_back(e.wheel);
                 if (!fix.empty())
-                    r.suggestions.push_back("install a " + join(fix, " or ") + " wheel of PyTorch " + series + " instead of " + wheel +
-                                            ": " + pip_command(series, fix.back()));
+                    r.suggestions.push_back("install a " + join(fix, " or ") + " wheel of PyTorch " + series +
+                                            " instead of " + wheel + ": " + pip_command(series, fix.back()));
                 else
                     suggest_other_release(t, p, r);
             }
@@ -232,10 +259,12 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
             bool ok = !covering.empty();
             std::string ranges;
             for (const auto& e : evals)
-                ranges += (ranges.empty() ? "" : ", ") + e.wheel + " " + (e.archs ? arch_range(e.archs->archs) : "unknown");
-            r.checks.push_back({"gpu_architecture", ok,
-                                ok ? "PyTorch " + series + " has wheels for " + who(p) + ": " + join(covering, ", ")
-                                   : "no PyTorch " + series + " wheel is built for " + who(p) + " (" + ranges + ")"});
+                ranges += (ranges.empty() ? "" : ", ") + e.wheel + " " +
+                          (e.archs ? arch_range(e.archs->archs) : "unknown");
+            r.checks.push_back(
+                {"gpu_architecture", ok,
+                 ok ? "PyTorch " + series + " has wheels for " + who(p) + ": " + join(covering, ", ")
+                    : "no PyTorch " + series + " wheel is built for " + who(p) + " (" + ranges + ")"});
             if (!ok) suggest_other_release(t, p, r);
         }
     }
@@ -259,9 +288,10 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
             r.checks.push_back({"driver", true, msg});
             if (wheel.empty()) r.wheel = runs.back();
         } else {
-            r.checks.push_back({"driver", false, "driver " + p.driver->text + " is too old for " +
-                                                     (wheel.empty() ? "every PyTorch " + series + " wheel" : wheel) + ": " +
-                                                     driver_requirement(usable)});
+            r.checks.push_back({"driver", false,
+                                "driver " + p.driver->text + " is too old for " +
+                                    (wheel.empty() ? "every PyTorch " + series + " wheel" : wheel) + ": " +
+                                    driver_requirement(usable)});
             Version lowest = *usable.front().min_driver;
             std::string lowest_wheel = usable.front().wheel;
             for (const auto& e : usable)
@@ -269,15 +299,15 @@ void check_pytorch(const CompatTables& t, const Parsed& p, const EnvQuery& q, Co
                     lowest = *e.min_driver;
                     lowest_wheel = e.wheel;
                 }
-            r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + lowest.text + " (the minimum for " + lowest_wheel + ")");
+            r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + lowest.text + " (the minimum for " +
+                                    lowest_wheel + ")");
             r.driver_upgrades.push_back(lowest.text);
         }
     } else if (p.cc || !wheel.empty()) {
         std::vector<WheelEval> usable;
         for (const auto& e : evals)
             if (e.covers) usable.push_back(e);
-        if (!usable.empty())
-            r.suggestions.push_back("host driver unknown: " + driver_requirement(usable));
+        if (!usable.empty()) r.suggestions.push_back("host driver unknown: " + driver_requirement(usable));
     }
     if (wheel.empty() && r.wheel.empty() && p.cc) {
         std::vector<std::string> fits;
@@ -308,11 +338,13 @@ void check_driver_alone(const CompatTables& t, const Parsed& p, CompatReport& r)
         }
     }
     bool ok = !runs.empty();
-    std::string msg = "driver " + p.driver->text + (ok ? " runs " + join(runs, ", ") + " wheels" : " runs no CUDA 11 or later wheel");
+    std::string msg = "driver " + p.driver->text +
+                      (ok ? " runs " + join(runs, ", ") + " wheels" : " runs no CUDA 11 or later wheel");
     if (!not_runs.empty()) msg += "; not " + join(not_runs, ", ");
     r.checks.push_back({"driver", ok, msg});
     if (next_floor) {
-        r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + next_floor->text + " to run " + next_family + " wheels");
+        r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + next_floor->text + " to run " +
+                                next_family + " wheels");
         r.driver_upgrades.push_back(next_floor->text);
     }
 }
@@ -325,17 +357,20 @@ void check_gpu_driver(const CompatTables& t, const Parsed& p, CompatReport& r) {
     auto min = floor ? parse_version(floor->min_driver) : std::nullopt;
     if (!min) {
         r.checks.push_back({"gpu_driver", false,
-                            "the tables have no minimum NVIDIA driver for " + who(p) + " (not checked)", false});
+                            "the tables have no minimum NVIDIA driver for " + who(p) + " (not checked)",
+                            false});
         return;
     }
     const bool ok = *p.driver >= *min;
     r.checks.push_back({"gpu_driver", ok,
-                        who(p) + " needs an NVIDIA driver ≥ " + min->text + " (the first with " + floor->gpus +
-                            " support); driver is " + p.driver->text});
+                        who(p) + " needs an NVIDIA driver ≥ " + min->text + " (the first with " +
+                            floor->gpus + " support); driver is " + p.driver->text});
     if (ok) return;
-    const bool said = std::find(r.driver_upgrades.begin(), r.driver_upgrades.end(), min->text) != r.driver_upgrades.end();
+    const bool said =
+        std::find(r.driver_upgrades.begin(), r.driver_upgrades.end(), min->text) != r.driver_upgrades.end();
     if (!said) {
-        r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + min->text + " (the minimum for " + who(p) + ")");
+        r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + min->text + " (the minimum for " +
+                                who(p) + ")");
         r.driver_upgrades.push_back(min->text);
     }
 }
@@ -350,20 +385,26 @@ void check_toolkit(const CompatTables& t, const Parsed& p, CompatReport& r) {
     if (own && *own != *floor) msg += " (≥ " + own->text + " for PTX JIT and its newest features)";
     msg += "; driver is " + p.driver->text;
     r.checks.push_back({"cuda_toolkit", ok, msg});
-    if (!ok) r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + floor->text + " for the CUDA " + p.cuda->text + " toolkit");
+    if (!ok)
+        r.suggestions.push_back("upgrade the NVIDIA driver to ≥ " + floor->text + " for the CUDA " +
+                                p.cuda->text + " toolkit");
 }
 
 }  // namespace
 
 CompatReport check_compat(const Catalog& catalog, const EnvQuery& q) {
     const CompatTables& t = catalog.compat;
-    if (t.empty()) throw DataError("the catalog has no compatibility tables", "load data/compat.yaml (built in unless --no-default-catalog)");
+    if (t.empty())
+        throw DataError("the catalog has no compatibility tables",
+                        "load data/compat.yaml (built in unless --no-default-catalog)");
     Parsed p = parse_query(catalog, q);
     CompatReport r;
     r.gpu = q.gpu.value_or("");
     for (const Gpu* g : p.gpus) r.gpu_ids.push_back(g->id);
-    if (p.cc) r.compute_capability = format_compute_capability(*p.cc);
-    else if (!p.gpus.empty()) r.compute_capability = p.gpus.front()->compute_capability;
+    if (p.cc)
+        r.compute_capability = format_compute_capability(*p.cc);
+    else if (!p.gpus.empty())
+        r.compute_capability = p.gpus.front()->compute_capability;
     r.driver = p.driver ? p.driver->text : "";
     r.cuda = p.cuda ? p.cuda->text : "";
     r.pytorch = p.pytorch ? p.pytorch->text : "";
@@ -376,12 +417,14 @@ CompatReport check_compat(const Catalog& catalog, const EnvQuery& q) {
             auto first = first_release_covering(t, *p.cc, false);
             auto last = first_release_covering(t, *p.cc, true);
             r.checks.push_back({"gpu_architecture", first.has_value(),
-                                first ? "PyTorch " + first->series + "–" + last->series + " publish wheels for " + who(p) +
-                                            "; newest: " + last->series + " (" + join(last->wheels, ", ") + ")"
+                                first ? "PyTorch " + first->series + "–" + last->series +
+                                            " publish wheels for " + who(p) + "; newest: " + last->series +
+                                            " (" + join(last->wheels, ", ") + ")"
                                       : "no PyTorch release in the tables has a wheel for " + who(p)});
         } else if (p.amd) {
             r.checks.push_back({"gpu_architecture", false,
-                                p.gpu_label + " is an AMD GPU and needs a ROCm build of PyTorch; the CUDA tables do not cover ROCm (not checked)",
+                                p.gpu_label + " is an AMD GPU and needs a ROCm build of PyTorch; the CUDA "
+                                              "tables do not cover ROCm (not checked)",
                                 false});
         }
         if (p.driver) check_driver_alone(t, p, r);
@@ -390,10 +433,12 @@ CompatReport check_compat(const Catalog& catalog, const EnvQuery& q) {
     check_toolkit(t, p, r);
     check_precision(t, p, r);
     if (r.checks.empty())
-        r.checks.push_back({"environment", false,
-                            "nothing to check: no GPU, driver or PyTorch given or found; use --gpu, --driver, --pytorch"});
+        r.checks.push_back(
+            {"environment", false,
+             "nothing to check: no GPU, driver or PyTorch given or found; use --gpu, --driver, --pytorch"});
     r.compatible = std::all_of(r.checks.begin(), r.checks.end(), [](const CompatCheck& c) { return c.ok; });
-    const bool failed = std::any_of(r.checks.begin(), r.checks.end(), [](const CompatCheck& c) { return c.checked && !c.ok; });
+    const bool failed = std::any_of(r.checks.begin(), r.checks.end(),
+                                    [](const CompatCheck& c) { return c.checked && !c.ok; });
     r.unknown = !r.compatible && !failed;
     // "install: ..." only makes sense when everything else fits (later checks add suggestions only
     // when they fail, so it stays the last one).

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <map>
 
+#include "compat_internal.hpp"
 #include "gpuadvise/catalog.hpp"
 #include "gpuadvise/compat.hpp"
 #include "gpuadvise/text.hpp"
-#include "compat_internal.hpp"
 
 namespace gpuadvise {
 namespace compat_detail {
@@ -36,7 +36,8 @@ std::vector<WheelEval> evaluate_wheels(const CompatTables& tables, const Pytorch
         if (auto cuda = cuda_of_wheel(w)) e.min_driver = tables.min_driver_for_cuda(*cuda);
         // The GPU's own floor (#13): no wheel runs on a driver that does not know the GPU.
         if (const GpuDriverFloor* floor = cc ? tables.gpu_driver_for(*cc) : nullptr)
-            if (auto gpu_min = parse_version(floor->min_driver); gpu_min && (!e.min_driver || *e.min_driver < *gpu_min))
+            if (auto gpu_min = parse_version(floor->min_driver);
+                gpu_min && (!e.min_driver || *e.min_driver < *gpu_min))
                 e.min_driver = gpu_min;
         e.driver_ok = !driver || !e.min_driver || *driver >= *e.min_driver;
         out.push_back(std::move(e));
@@ -49,9 +50,12 @@ std::string driver_requirement(const std::vector<WheelEval>& wheels) {
     std::vector<std::pair<Version, std::vector<std::string>>> groups;
     for (const auto& w : wheels) {
         if (!w.min_driver) continue;
-        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == *w.min_driver; });
-        if (it == groups.end()) groups.push_back({*w.min_driver, {w.wheel}});
-        else it->second.push_back(w.wheel);
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const auto& g) { return g.first == *w.min_driver; });
+        if (it == groups.end())
+            groups.push_back({*w.min_driver, {w.wheel}});
+        else
+            it->second.push_back(w.wheel);
     }
     std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::string text;
@@ -67,7 +71,8 @@ std::optional<ReleaseWheel> first_release_covering(const CompatTables& tables, i
         if (!v) continue;
         std::vector<std::string> fitting;
         for (const auto& w : r.wheels)
-            if (const WheelArchs* a = tables.archs_for(w, *v); a && archs_cover(a->archs, cc)) fitting.push_back(w);
+            if (const WheelArchs* a = tables.archs_for(w, *v); a && archs_cover(a->archs, cc))
+                fitting.push_back(w);
         if (fitting.empty()) continue;
         found = ReleaseWheel{r.series, fitting};
         if (!newest) return found;
@@ -99,7 +104,8 @@ PytorchFit fit_pytorch(const CompatTables& tables, const Gpu& gpu, const Pytorch
     std::vector<std::string> names = release->wheels;
     if (auto w = pytorch.wheel()) {
         if (std::find(names.begin(), names.end(), *w) == names.end()) {
-            fit.reason = "PyTorch " + pytorch.series() + " has no " + *w + " wheel (published: " + join(names, ", ") + ")";
+            fit.reason = "PyTorch " + pytorch.series() + " has no " + *w +
+                         " wheel (published: " + join(names, ", ") + ")";
             return fit;
         }
         names = {*w};
@@ -111,25 +117,29 @@ PytorchFit fit_pytorch(const CompatTables& tables, const Gpu& gpu, const Pytorch
     const std::string who = gpu.id + " (" + sm(*cc) + ")";
     if (covering.empty()) {
         std::string ranges;
-        for (const auto& e : evals) ranges += (ranges.empty() ? "" : ", ") + e.wheel + " " + (e.archs ? arch_range(e.archs->archs) : "unknown");
+        for (const auto& e : evals)
+            ranges += (ranges.empty() ? "" : ", ") + e.wheel + " " +
+                      (e.archs ? arch_range(e.archs->archs) : "unknown");
         fit.reason = "no PyTorch " + pytorch.series() + " wheel runs on " + who + ": " + ranges;
         return fit;
     }
     for (const auto& e : covering)
         if (e.driver_ok) {
             fit.wheels.push_back(e.wheel);
-            if (e.min_driver && (!fit.min_driver || *e.min_driver < *fit.min_driver)) fit.min_driver = e.min_driver;
+            if (e.min_driver && (!fit.min_driver || *e.min_driver < *fit.min_driver))
+                fit.min_driver = e.min_driver;
         }
     if (fit.wheels.empty()) {
-        fit.reason = "driver " + driver->text + " is too old for the PyTorch " + pytorch.series() + " wheels that run on " +
-                     who + ": " + driver_requirement(covering);
+        fit.reason = "driver " + driver->text + " is too old for the PyTorch " + pytorch.series() +
+                     " wheels that run on " + who + ": " + driver_requirement(covering);
         return fit;
     }
     std::vector<WheelEval> fitting;
     for (const auto& e : covering)
         if (e.driver_ok) fitting.push_back(e);
     fit.supported = true;
-    fit.requirement = driver ? "driver " + driver->text + " runs " + join(fit.wheels, ", ") : driver_requirement(fitting);
+    fit.requirement =
+        driver ? "driver " + driver->text + " runs " + join(fit.wheels, ", ") : driver_requirement(fitting);
     return fit;
 }
 
@@ -144,7 +154,8 @@ PytorchFit fit_offer(const Catalog& catalog, const Offer& offer, const PytorchVe
     if (const Provider* p = catalog.find_provider(offer.provider); p && p->driver_version)
         driver = parse_version(*p->driver_version);
     PytorchFit fit = fit_pytorch(catalog.compat, *gpu, pytorch, driver);
-    if (driver && fit.supported && fit.checked) fit.requirement = "provider driver " + driver->text + " runs " + join(fit.wheels, ", ");
+    if (driver && fit.supported && fit.checked)
+        fit.requirement = "provider driver " + driver->text + " runs " + join(fit.wheels, ", ");
     return fit;
 }
 

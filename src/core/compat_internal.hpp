@@ -13,12 +13,12 @@ namespace gpuadvise::compat_detail {
 struct WheelEval {
     std::string wheel;
     const WheelArchs* archs = nullptr;
-    bool covers = false;             // its architectures include the GPU (true when the GPU is unknown)
+    bool covers = false;  // its architectures include the GPU (true when the GPU is unknown)
     std::optional<Version> min_driver;
-    bool driver_ok = true;           // true when the driver is unknown
+    bool driver_ok = true;  // true when the driver is unknown
 };
 
-std::string sm(int cc);                                   // 80 -> "sm_80"
+std::string sm(int cc);                                         // 80 -> "sm_80"
 std::string arch_range(const std::vector<std::string>& archs);  // "sm_37–sm_75"
 std::vector<WheelEval> evaluate_wheels(const CompatTables& tables, const PytorchVersion& pytorch,
                                        const std::vector<std::string>& wheels, std::optional<int> cc,

@@ -21,8 +21,8 @@ void Diagnostics::append(const Diagnostics& other) {
 bool Diagnostics::has_errors() const { return error_count() > 0; }
 
 std::size_t Diagnostics::error_count() const {
-    return static_cast<std::size_t>(std::count_if(items_.begin(), items_.end(),
-                                                  [](const Diagnostic& d) { return d.severity == Severity::error; }));
+    return static_cast<std::size_t>(std::count_if(
+        items_.begin(), items_.end(), [](const Diagnostic& d) { return d.severity == Severity::error; }));
 }
 
 std::size_t Diagnostics::warning_count() const { return items_.size() - error_count(); }

@@ -36,7 +36,8 @@ std::vector<std::string> split_fields(std::string_view line, char sep) {
     std::size_t start = 0;
     while (true) {
         std::size_t pos = line.find(sep, start);
-        out.emplace_back(trim(line.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start)));
+        out.emplace_back(
+            trim(line.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start)));
         if (pos == std::string_view::npos) break;
         start = pos + 1;
     }
@@ -49,7 +50,8 @@ std::optional<double> parse_mib(std::string_view field) {
     std::size_t unit = field.find_first_not_of("0123456789.");
     if (unit == 0) return std::nullopt;
     double value = 0;
-    auto [ptr, ec] = std::from_chars(field.data(), field.data() + (unit == std::string_view::npos ? field.size() : unit), value);
+    auto [ptr, ec] = std::from_chars(
+        field.data(), field.data() + (unit == std::string_view::npos ? field.size() : unit), value);
     if (ec != std::errc()) return std::nullopt;
     std::string_view suffix = trim(field.substr(static_cast<std::size_t>(ptr - field.data())));
     if (suffix == "MiB" || suffix.empty()) return value;
@@ -57,7 +59,9 @@ std::optional<double> parse_mib(std::string_view field) {
     return std::nullopt;
 }
 
-bool is_vendor_word(const std::string& t) { return t == "nvidia" || t == "tesla" || t == "geforce" || t == "quadro"; }
+bool is_vendor_word(const std::string& t) {
+    return t == "nvidia" || t == "tesla" || t == "geforce" || t == "quadro";
+}
 
 // Lower-case tokens of a GPU name, split at spaces, '-' and '_', vendor words dropped.
 std::vector<std::string> name_tokens(std::string_view name) {
@@ -104,7 +108,8 @@ SmiParse parse_nvidia_smi_csv(std::string_view text) {
         ++number;
         auto fields = split_fields(line, ',');
         if (fields.size() < 3) {
-            out.problems.push_back("line " + std::to_string(number) + ": expected 'name, driver_version, memory.total, compute_cap', got '" +
+            out.problems.push_back("line " + std::to_string(number) +
+                                   ": expected 'name, driver_version, memory.total, compute_cap', got '" +
                                    std::string(line) + "'");
             continue;
         }
@@ -118,7 +123,8 @@ SmiParse parse_nvidia_smi_csv(std::string_view text) {
         g.memory_mib = parse_mib(fields[fields.size() - tail + 1]);
         if (has_cc) g.compute_capability = fields.back();
         if (g.name.empty() || !parse_version(g.driver)) {
-            out.problems.push_back("line " + std::to_string(number) + ": expected 'name, driver_version, memory.total, compute_cap', got '" +
+            out.problems.push_back("line " + std::to_string(number) +
+                                   ": expected 'name, driver_version, memory.total, compute_cap', got '" +
                                    std::string(line) + "'");
             continue;
         }
@@ -156,7 +162,8 @@ std::optional<TorchProbe> parse_torch_probe(std::string_view text) {
     for (const auto& item : split_fields(list.substr(1, list.size() - 2), ',')) {
         if (item.empty()) continue;
         std::string_view s = item;
-        if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front()) s = s.substr(1, s.size() - 2);
+        if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front())
+            s = s.substr(1, s.size() - 2);
         p.arch_list.emplace_back(s);
     }
     return p;
@@ -198,7 +205,9 @@ GpuIdentification identify_gpu(const Catalog& catalog, const SmiGpu& smi) {
         for (const Gpu* g : id.candidates) nearest = std::min(nearest, std::fabs(g->memory_gb - gb));
         best.clear();
         for (const Gpu* g : id.candidates)
-            if (std::fabs(g->memory_gb - gb) <= nearest + 0.5 && std::fabs(g->memory_gb - gb) <= 0.15 * g->memory_gb) best.push_back(g);
+            if (std::fabs(g->memory_gb - gb) <= nearest + 0.5 &&
+                std::fabs(g->memory_gb - gb) <= 0.15 * g->memory_gb)
+                best.push_back(g);
     }
     if (const std::string ff = form_factor_of(tokens); !ff.empty() && best.size() > 1) {
         std::vector<const Gpu*> same;
@@ -210,7 +219,8 @@ GpuIdentification identify_gpu(const Catalog& catalog, const SmiGpu& smi) {
         id.gpu = best.front();
         id.note = "matched " + id.gpu->id + " by name" + (smi.memory_mib ? " and memory" : "");
     } else if (best.empty()) {
-        id.note = "'" + smi.name + "' looks like " + id.candidates.front()->family + " but its memory matches no variant in the catalog";
+        id.note = "'" + smi.name + "' looks like " + id.candidates.front()->family +
+                  " but its memory matches no variant in the catalog";
     } else {
         std::vector<std::string> ids;
         for (const Gpu* g : best) ids.push_back(g->id);

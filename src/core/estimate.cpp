@@ -12,7 +12,6 @@
 namespace gpuadvise {
 namespace {
 
-
 bool cc_at_least(const Gpu& gpu, double cc) {
     auto v = gpu.compute_capability_value();
     return !v || *v + 1e-9 >= cc;  // AMP parts: the datasheet figure decides
@@ -30,21 +29,25 @@ std::string layout_text(const Parallelism& l, bool training) {
 
 // What would make a job fit on `gpu`: the first few changes that do, cheapest first.
 // `min_gpus` is minimum_gpus(w, gpu, p) (the estimate's, read once per GPU model).
-std::vector<std::string> fit_suggestions(const Workload& w, Precision p, const Gpu& gpu, int gpus_per_node, int nodes,
-                                         std::optional<int> min_gpus) {
+std::vector<std::string> fit_suggestions(const Workload& w, Precision p, const Gpu& gpu, int gpus_per_node,
+                                         int nodes, std::optional<int> min_gpus) {
     std::vector<std::string> out;
-    if (w.is_training() && (w.zero_pinned || w.grad_checkpointing_pinned || w.pins.tensor || w.pins.pipeline)) {
+    if (w.is_training() &&
+        (w.zero_pinned || w.grad_checkpointing_pinned || w.pins.tensor || w.pins.pipeline)) {
         Workload x = w;
         x.zero_pinned = x.grad_checkpointing_pinned = false;
         x.pins.tensor.reset();
         x.pins.pipeline.reset();
         if (any_layout_fits(x, gpu, p, gpus_per_node, nodes))
-            out.push_back("fits at this count when the planner may choose ZeRO stage, checkpointing and tensor/pipeline "
-                          "parallelism (drop the pins)");
+            out.push_back(
+                "fits at this count when the planner may choose ZeRO stage, checkpointing and "
+                "tensor/pipeline "
+                "parallelism (drop the pins)");
     }
     if (auto n = min_gpus; n && *n > gpus_per_node * nodes)
         out.push_back("fits on " + std::to_string(*n) + " x " + gpu.id +
-                      (*n > 8 ? " (" + std::to_string(*n / 8) + " nodes of 8)" : std::string()) + " with a sharded layout");
+                      (*n > 8 ? " (" + std::to_string(*n / 8) + " nodes of 8)" : std::string()) +
+                      " with a sharded layout");
     if (w.task == Task::train || w.task == Task::finetune) {
         for (Task t : {Task::lora, Task::qlora}) {
             Workload x = w;
@@ -76,7 +79,8 @@ Precision resolve_precision(const Workload& w, const Gpu& gpu) {
     return Precision::fp32;
 }
 
-Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu, int gpus_per_node, const LinkSpec& link) {
+Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu, int gpus_per_node,
+                      const LinkSpec& link) {
     SpeedTable speeds(catalog, w);
     return estimate_job(speeds, gpu, gpus_per_node, link);
 }
@@ -102,7 +106,8 @@ Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, con
         return e;
     }
     const int n = e.gpu_count;
-    const PlannedLayout plan = plan_layout(speeds, gpu, e.precision, e.config.gpus_per_node, e.config.network);
+    const PlannedLayout plan =
+        plan_layout(speeds, gpu, e.precision, e.config.gpus_per_node, e.config.network);
     e.config.layout = plan.layout;
     e.memory = plan.memory;
     e.memory_required_gb = e.memory.total_gb();
@@ -110,9 +115,12 @@ Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, con
     e.min_gpu_count = speeds.minimum_gpus(gpu, e.precision);
     if (!e.fits) {
         e.notes.push_back("needs " + format_fixed(e.memory_required_gb, 1) + " GB per GPU" +
-                          (n > 1 ? " with the best layout (" + layout_text(plan.layout, w.is_training()) + ")" : std::string()) +
+                          (n > 1 ? " with the best layout (" + layout_text(plan.layout, w.is_training()) + ")"
+                                 : std::string()) +
                           ", " + gpu.id + " has " + format_fixed(gpu.memory_gb, 0) + " GB");
-        for (auto& s : fit_suggestions(w, e.precision, gpu, e.config.gpus_per_node, e.config.nodes, e.min_gpu_count)) e.notes.push_back(std::move(s));
+        for (auto& s :
+             fit_suggestions(w, e.precision, gpu, e.config.gpus_per_node, e.config.nodes, e.min_gpu_count))
+            e.notes.push_back(std::move(s));
     } else if (const double tight = catalog.policy.get("tight_memory_share");
                e.memory_required_gb > tight * e.memory_available_gb && !plan.serving)
         e.notes.push_back("tight: less than " + format_fixed(100 * (1 - tight), 0) + " % of memory to spare");
@@ -149,10 +157,12 @@ Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, con
         ref_link.nodes = std::max(1, w.measured_gpu_count / per_node);
         const Estimate ref = same ? e : estimate_job(catalog, plain, *w.measured_on, per_node, ref_link);
         if (ref.hours_per_run > 0) {
-            e.hours_per_run = same ? *w.measured_hours : *w.measured_hours * e.hours_per_run / ref.hours_per_run;
+            e.hours_per_run =
+                same ? *w.measured_hours : *w.measured_hours * e.hours_per_run / ref.hours_per_run;
             e.basis = same ? TimeBasis::measured : TimeBasis::estimated;
-            e.basis_detail = same ? "your measurement" : "scaled from your " + format_fixed(*w.measured_hours, 1) + " h on " +
-                                                             std::to_string(w.measured_gpu_count) + " x " + w.measured_on->id;
+            e.basis_detail = same ? "your measurement"
+                                  : "scaled from your " + format_fixed(*w.measured_hours, 1) + " h on " +
+                                        std::to_string(w.measured_gpu_count) + " x " + w.measured_on->id;
             low = same ? 0.9 : 0.8;
             high = same ? 1.1 : 1.25;
             const double rate = w.total_samples() / (e.hours_per_run * 3600.0);
@@ -164,11 +174,13 @@ Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, con
     e.hours_high = e.hours_per_run * high;
     if (n > 1 && e.comm_share > catalog.policy.get("comm_share_warn"))
         e.notes.push_back("communication takes " + format_fixed(100 * e.comm_share, 0) +
-                          " % of step time: prefer NVLink (SXM) GPUs, a faster network, fewer larger GPUs, or a larger global batch");
+                          " % of step time: prefer NVLink (SXM) GPUs, a faster network, fewer larger GPUs, "
+                          "or a larger global batch");
     const bool small_job = cpu_would_do(w, e, catalog.policy);
     if (e.utilisation < catalog.policy.get("tiny_utilisation") && w.is_training())
-        e.notes.push_back("estimated utilisation is only " + format_fixed(100 * e.utilisation, e.utilisation < 0.001 ? 3 : 1) +
-                          " % of the " + gpu.id + "'s peak: the model is too small to keep it busy; a small GPU (T4-class)" +
+        e.notes.push_back("estimated utilisation is only " +
+                          format_fixed(100 * e.utilisation, e.utilisation < 0.001 ? 3 : 1) + " % of the " +
+                          gpu.id + "'s peak: the model is too small to keep it busy; a small GPU (T4-class)" +
                           (small_job ? " or a CPU would do" : " would do"));
     return e;
 }
@@ -183,7 +195,8 @@ std::string precision_unsupported_reason(Precision p) {
 
 // "A CPU would do" only for jobs small in compute, memory and parameters (policy cpu_max_*), never LLMs.
 bool cpu_would_do(const Workload& w, const Estimate& e, const Policy& policy) {
-    return e.total_flops < policy.get("cpu_max_flops") && e.memory_required_gb < policy.get("cpu_max_memory_gb") &&
+    return e.total_flops < policy.get("cpu_max_flops") &&
+           e.memory_required_gb < policy.get("cpu_max_memory_gb") &&
            w.params < policy.get("cpu_max_params") && !w.shape.decoder;
 }
 

@@ -35,7 +35,9 @@ std::string format_amount(double amount, std::string_view currency) {
     return format_fixed(amount, a >= 100 ? 0 : a >= 1 ? 2 : 4) + " " + std::string(currency);
 }
 
-std::string format_duration(double hours) { return format_fixed(hours, hours >= 10 ? 0 : hours >= 1 ? 1 : 2) + " h"; }
+std::string format_duration(double hours) {
+    return format_fixed(hours, hours >= 10 ? 0 : hours >= 1 ? 1 : 2) + " h";
+}
 
 std::string format_fixed(double v, int decimals) {
     char buf[64];
@@ -59,7 +61,9 @@ std::string format_percent(double share) {
 
 std::string count_noun(double count, std::string_view singular, std::string_view plural) {
     const bool one = count == 1;
-    std::string noun = one ? std::string(singular) : plural.empty() ? std::string(singular) + "s" : std::string(plural);
+    std::string noun = one              ? std::string(singular)
+                       : plural.empty() ? std::string(singular) + "s"
+                                        : std::string(plural);
     return format_number(count) + " " + noun;
 }
 

@@ -33,7 +33,8 @@ std::optional<double> Gpu::compute_capability_value() const {
     static constexpr double kPowersOfTen[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
     std::uint64_t digits = 0;
     int fraction = -1;  // digits after the point; -1: no point yet
-    bool plain = !compute_capability.empty() && compute_capability.size() <= 16 && compute_capability[0] != '.';
+    bool plain =
+        !compute_capability.empty() && compute_capability.size() <= 16 && compute_capability[0] != '.';
     for (char ch : compute_capability) {
         if (!plain) break;
         if (ch == '.') {

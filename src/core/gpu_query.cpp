@@ -17,7 +17,8 @@ std::vector<std::string> split(std::string_view text, char sep) {
     std::size_t start = 0;
     while (true) {
         std::size_t pos = text.find(sep, start);
-        parts.emplace_back(text.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
+        parts.emplace_back(
+            text.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
         if (pos == std::string_view::npos) break;
         start = pos + 1;
     }
@@ -25,7 +26,8 @@ std::vector<std::string> split(std::string_view text, char sep) {
 }
 
 bool all_digits(std::string_view s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    return !s.empty() && std::all_of(s.begin(), s.end(),
+                                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 // "80GB", "80gb", "24G" -> 80 / 24; nullopt if the token is not a memory size.
@@ -44,32 +46,41 @@ std::optional<double> parse_memory(std::string_view token) {
 }  // namespace
 
 GpuSpec parse_gpu_spec(std::string_view text) {
-    const std::string hint = "a GPU spec is NAME[,NAME…][:MEMORY][:COUNT], e.g. A100, A100:8, 80GB, A100:80GB:8, H100,H200";
+    const std::string hint =
+        "a GPU spec is NAME[,NAME…][:MEMORY][:COUNT], e.g. A100, A100:8, 80GB, A100:80GB:8, H100,H200";
     GpuSpec spec;
     if (text.empty()) throw UsageError("empty GPU spec", hint);
     bool first = true;
     for (std::string token : split(text, ':')) {
         if (token.empty()) throw UsageError("GPU spec '" + std::string(text) + "' has an empty part", hint);
         // A count is ":N" after the name or memory, or "xN" anywhere; a bare first number ("4090") is a name.
-        const bool x_count = token.size() > 1 && (token[0] == 'x' || token[0] == 'X') && all_digits(token.substr(1));
+        const bool x_count =
+            token.size() > 1 && (token[0] == 'x' || token[0] == 'X') && all_digits(token.substr(1));
         if (x_count) token.erase(0, 1);
         const bool is_count = x_count || (!first && all_digits(token));
         first = false;
         if (is_count) {
-            if (spec.count) throw UsageError("GPU spec '" + std::string(text) + "' gives the count twice", hint);
+            if (spec.count)
+                throw UsageError("GPU spec '" + std::string(text) + "' gives the count twice", hint);
             int count = 0;
             auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), count);
             if (ec != std::errc() || ptr != token.data() + token.size() || count < 1 || count > 4096)
-                throw UsageError("GPU count '" + token + "' in '" + std::string(text) + "' must be between 1 and 4096", hint);
+                throw UsageError(
+                    "GPU count '" + token + "' in '" + std::string(text) + "' must be between 1 and 4096",
+                    hint);
             spec.count = count;
         } else if (auto mem = parse_memory(token)) {
-            if (spec.memory_gb) throw UsageError("GPU spec '" + std::string(text) + "' gives the memory twice", hint);
-            if (*mem <= 0 || *mem > 100000) throw UsageError("GPU memory '" + token + "' is out of range", hint);
+            if (spec.memory_gb)
+                throw UsageError("GPU spec '" + std::string(text) + "' gives the memory twice", hint);
+            if (*mem <= 0 || *mem > 100000)
+                throw UsageError("GPU memory '" + token + "' is out of range", hint);
             spec.memory_gb = mem;
         } else {
-            if (!spec.names.empty()) throw UsageError("GPU spec '" + std::string(text) + "' gives the name twice", hint);
+            if (!spec.names.empty())
+                throw UsageError("GPU spec '" + std::string(text) + "' gives the name twice", hint);
             for (const std::string& name : split(token, ',')) {
-                if (name.empty()) throw UsageError("GPU spec '" + std::string(text) + "' has an empty name", hint);
+                if (name.empty())
+                    throw UsageError("GPU spec '" + std::string(text) + "' has an empty name", hint);
                 spec.names.push_back(name);
             }
         }
@@ -117,8 +128,10 @@ GpuMatch resolve_gpu_name(const Catalog& catalog, std::string_view name) {
     if (folded.size() >= 3 && all_digits(folded)) {
         auto is_model = [&](const std::string& n) {
             const std::string f = fold_name(n);
-            if (f.size() <= folded.size() || f.compare(f.size() - folded.size(), folded.size(), folded) != 0) return false;
-            return std::all_of(f.begin(), f.end() - static_cast<long>(folded.size()), [](char c) { return c >= 'a' && c <= 'z'; });
+            if (f.size() <= folded.size() || f.compare(f.size() - folded.size(), folded.size(), folded) != 0)
+                return false;
+            return std::all_of(f.begin(), f.end() - static_cast<long>(folded.size()),
+                               [](char c) { return c >= 'a' && c <= 'z'; });
         };
         std::set<std::string> families;
         for (const auto& g : catalog.gpus) {
@@ -133,8 +146,9 @@ GpuMatch resolve_gpu_name(const Catalog& catalog, std::string_view name) {
             return match;
         }
         if (families.size() > 1)
-            throw UsageError("GPU '" + shorten(name) + "' is ambiguous: " + join({families.begin(), families.end()}, ", "),
-                             "name one of them; a GPU count goes after a colon (A100:8) or an x (x8)");
+            throw UsageError(
+                "GPU '" + shorten(name) + "' is ambiguous: " + join({families.begin(), families.end()}, ", "),
+                "name one of them; a GPU count goes after a colon (A100:8) or an x (x8)");
     }
     std::vector<std::string> names;
     std::set<std::string> seen;

@@ -24,9 +24,11 @@ constexpr double kPcieGen3BusbwGBs = 12;
 // Unknown network between nodes: a stated default (and a warning in the output), the common
 // non-RDMA cloud VM figure (e.g. AWS p3dn, GCP a2: 100 Gbit/s).
 constexpr double kDefaultNetworkGbps = 100;
-constexpr double kNetworkEfficiency = 0.8;  // node NIC GB/s × 0.8 (§3d; calculon uses 0.9, p4de measured ~0.5)
-constexpr double kIntraAllReduceLatencyS = 10e-6;  // NCCL small-message all-reduce over NVLink/PCIe (§3d α 5-20 µs)
-constexpr double kNetHopLatencyS = 10e-6;          // α ≈ 5-20 µs per hop between nodes
+constexpr double kNetworkEfficiency =
+    0.8;  // node NIC GB/s × 0.8 (§3d; calculon uses 0.9, p4de measured ~0.5)
+constexpr double kIntraAllReduceLatencyS =
+    10e-6;  // NCCL small-message all-reduce over NVLink/PCIe (§3d α 5-20 µs)
+constexpr double kNetHopLatencyS = 10e-6;  // α ≈ 5-20 µs per hop between nodes
 // Overlap of communication with compute that frameworks achieve: DDP buckets hide the gradient
 // all-reduce behind up to this share of the backward pass; FSDP/ZeRO-3 prefetch hides the
 // all-gathers behind the same share of forward + backward. Tensor-parallel all-reduces sit on the
@@ -45,13 +47,17 @@ constexpr double kMatmulEfficiency = 0.84;      // time_model.cpp
 constexpr double kHiddenHalf = 512;
 
 bool is_transformer(const Workload& w) {
-    return (w.kind == ModelKind::transformer || w.kind == ModelKind::speech) && w.shape.layers > 0 && w.shape.hidden > 0;
+    return (w.kind == ModelKind::transformer || w.kind == ModelKind::speech) && w.shape.layers > 0 &&
+           w.shape.hidden > 0;
 }
 bool adapter(const Workload& w) { return w.task == Task::lora || w.task == Task::qlora; }
 bool decoder_serving(const Workload& w) {
-    return !w.is_training() && w.shape.decoder && w.kind == ModelKind::transformer && w.serving.output_len.value_or(0) > 0;
+    return !w.is_training() && w.shape.decoder && w.kind == ModelKind::transformer &&
+           w.serving.output_len.value_or(0) > 0;
 }
-double weight_bytes(Precision p) { return p == Precision::fp32 || p == Precision::tf32 ? 4.0 : p == Precision::fp8 ? 1.0 : 2.0; }
+double weight_bytes(Precision p) {
+    return p == Precision::fp32 || p == Precision::tf32 ? 4.0 : p == Precision::fp8 ? 1.0 : 2.0;
+}
 double act_elem_bytes(Precision p) { return p == Precision::fp32 || p == Precision::tf32 ? 4.0 : 2.0; }
 
 std::vector<int> powers_of_two_dividing(int n, int max) {
@@ -96,13 +102,15 @@ double collective_s(double bytes, double factor, const Placement& pl, int gpus_p
     count = std::max(1.0, count);
     if (pl.per_node > 1) {
         const double g = pl.per_node;
-        t += factor * (g - 1) / g * bytes / (links.intra_gb_per_s * 1e9) + count * factor * kIntraAllReduceLatencyS;
+        t += factor * (g - 1) / g * bytes / (links.intra_gb_per_s * 1e9) +
+             count * factor * kIntraAllReduceLatencyS;
     }
     if (pl.nodes > 1) {
         const double n = pl.nodes;
         const double sharing = static_cast<double>(gpus_per_node) / pl.per_node;
         const double hops = factor >= 2 ? 2 * std::log2(n) : n - 1;
-        t += factor * (n - 1) / n * bytes * sharing / (links.inter_node_gb_per_s * 1e9) + count * hops * kNetHopLatencyS;
+        t += factor * (n - 1) / n * bytes * sharing / (links.inter_node_gb_per_s * 1e9) +
+             count * hops * kNetHopLatencyS;
     }
     return t;
 }
@@ -169,8 +177,9 @@ void set_basis(LayoutTiming& t, const SingleGpuSpeed& sp) {
 
 // Training step time of one layout (its basis: set_basis, for the layout chosen); `model_flops` is
 // flops_per_sample(w), read once per plan.
-LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l, int gpus_per_node,
-                             int nodes, const Links& links, SpeedCache& speeds, double model_flops) {
+LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l,
+                             int gpus_per_node, int nodes, const Links& links, SpeedCache& speeds,
+                             double model_flops) {
     LayoutTiming t;
     const SingleGpuSpeed& sp = speeds.get(l.micro_batch, l.checkpointing);
     if (sp.samples_per_s <= 0) return t;
@@ -180,12 +189,14 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     // Tensor parallel: 2 all-reduces of the layer's activations forward and 2 backward per layer
     // (Megatron-LM; sequence parallelism moves the same volume as reduce-scatter + all-gather), one
     // more pair when the forward is recomputed.
-    const double act_bytes = static_cast<double>(l.micro_batch) * w.seq_len * w.shape.hidden * act_elem_bytes(p);
+    const double act_bytes =
+        static_cast<double>(l.micro_batch) * w.seq_len * w.shape.hidden * act_elem_bytes(p);
     const double layers_per_stage = is_transformer(w) ? static_cast<double>(w.shape.layers) / l.pipeline : 0;
     double t_tp = 0;
     if (l.tensor > 1) {
         const double tp = l.tensor;
-        const double per = 2 * (tp - 1) / tp * act_bytes / (links.intra_gb_per_s * 1e9) + kIntraAllReduceLatencyS;
+        const double per =
+            2 * (tp - 1) / tp * act_bytes / (links.intra_gb_per_s * 1e9) + kIntraAllReduceLatencyS;
         t_tp = (l.checkpointing ? 6 : 4) * layers_per_stage * per;
     }
     // Pipeline: the activation (and its gradient) of each micro-batch crosses each stage boundary;
@@ -194,7 +205,8 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     if (l.pipeline > 1) {
         const bool across = nodes > 1;
         const double bw = across ? links.inter_node_gb_per_s / gpus_per_node : links.intra_gb_per_s;
-        t_p2p = 2 * (act_bytes / l.tensor / (bw * 1e9) + (across ? kNetHopLatencyS : kIntraAllReduceLatencyS));
+        t_p2p =
+            2 * (act_bytes / l.tensor / (bw * 1e9) + (across ? kNetHopLatencyS : kIntraAllReduceLatencyS));
         t_p2p *= virtual_stages(w, l);
     }
     const Placement pl = data_placement(l, gpus_per_node);
@@ -204,7 +216,7 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     // the gradients, every micro-batch (16-bit), overlapped by prefetching [S29: 3Ψ vs 2Ψ].
     double exposed_z3 = 0;
     if (l.zero_stage >= 3 && l.data > 1) {
-        const double base = adapter(w) ? w.params / mp : psi_rank;  // FSDP gathers the frozen base too
+        const double base = adapter(w) ? w.params / mp : psi_rank;      // FSDP gathers the frozen base too
         const double units = is_transformer(w) ? layers_per_stage : 1;  // FSDP wraps each block
         const double t_z3 = 2 * collective_s(2.0 * base, 1, pl, gpus_per_node, links, units) +
                             collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, units);
@@ -220,9 +232,10 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     double exposed_dp = 0;
     if (l.data > 1 && l.zero_stage < 3) {
         const double buckets = 4.0 * psi_rank / kBucketBytes;
-        const double t_dp = l.zero_stage == 0 ? collective_s(4.0 * psi_rank, 2, pl, gpus_per_node, links, buckets)
-                                              : collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, buckets / 2) +
-                                                    collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, buckets / 2);
+        const double t_dp = l.zero_stage == 0
+                                ? collective_s(4.0 * psi_rank, 2, pl, gpus_per_node, links, buckets)
+                                : collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, buckets / 2) +
+                                      collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, buckets / 2);
         exposed_dp = std::max(0.0, t_dp - kOverlap * kBackwardShare * t_mb);
     }
     const double loss = total > 1 ? kOtherMultiGpuLoss : 1.0;
@@ -232,7 +245,8 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     // al. 2024, §3.3.4) saw 419 unexpected interruptions in 54 days on 16,384 H100s (2.0e-5 per
     // GPU-hour) with over 90 % effective training time: about 0.28 h lost per interruption.
     // Counted for multi-node runs (the clusters that rate comes from).
-    const double interruptions = nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
+    const double interruptions =
+        nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
     t.step_s = (t_pipe + exposed_dp) / loss * interruptions;
     t.exposed_comm_s = l.grad_accumulation * (t_tp + t_p2p + exposed_z3) + exposed_dp;
     t.samples_per_s = l.global_batch() / t.step_s;
@@ -242,8 +256,9 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
 }
 
 // Serving of a decoder LM by `replicas` copies of a tensor x pipeline group (docs/methodology.md).
-std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l,
-                                              int concurrency_per_replica, const Links& links, LayoutTiming& t) {
+std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu, Precision p,
+                                              const Parallelism& l, int concurrency_per_replica,
+                                              const Links& links, LayoutTiming& t) {
     const double peak = gpu.tflops.at(p).value_or(0) * 1e12;
     const double bw = gpu.memory_bandwidth_gb_per_s.value_or(0) * 1e9 * kDecodeBandwidthShare;
     if (peak <= 0 || bw <= 0) return std::nullopt;
@@ -267,7 +282,8 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
     double tp_comm = 0;
     if (l.tensor > 1) {
         const double tp = l.tensor;
-        const double per = 2 * (tp - 1) / tp * c * h * act_elem_bytes(p) / (links.intra_gb_per_s * 1e9) + kIntraAllReduceLatencyS;
+        const double per = 2 * (tp - 1) / tp * c * h * act_elem_bytes(p) / (links.intra_gb_per_s * 1e9) +
+                           kIntraAllReduceLatencyS;
         tp_comm = 2 * L / l.pipeline * per;
     }
     const double t_decode = l.pipeline * (std::max(read, compute) + tp_comm) + kStepOverheadS;
@@ -276,8 +292,10 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
     double prefill_comm = 0;
     if (l.tensor > 1) {
         const double tp = l.tensor;
-        prefill_comm = 2 * L * (2 * (tp - 1) / tp * s.prompt_len * h * act_elem_bytes(p) / (links.intra_gb_per_s * 1e9) +
-                                kIntraAllReduceLatencyS);
+        prefill_comm =
+            2 * L *
+            (2 * (tp - 1) / tp * s.prompt_len * h * act_elem_bytes(p) / (links.intra_gb_per_s * 1e9) +
+             kIntraAllReduceLatencyS);
     }
     const double t_prefill = prefill_flops / (l.tensor * peak * eff) + prefill_comm + kStepOverheadS;
     // Continuous batching: a replica finishes `c` requests per (output_len decode steps + c prefills).
@@ -286,12 +304,14 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
     s.time_to_first_token_s = t_prefill;
     s.time_per_output_token_s = t_decode + c * t_prefill / s.output_len;
     t.step_s = cycle;
-    t.compute_s = s.output_len * l.pipeline * std::max(read, compute) + c * prefill_flops / (l.tensor * peak * eff);
+    t.compute_s =
+        s.output_len * l.pipeline * std::max(read, compute) + c * prefill_flops / (l.tensor * peak * eff);
     t.exposed_comm_s = s.output_len * l.pipeline * tp_comm + c * prefill_comm;
     t.samples_per_s = l.data * c / cycle;  // requests per second
     const double model_flops = t.samples_per_s * (prefill_flops + 2.0 * w.params * s.output_len);
     t.utilisation = model_flops / (peak * l.gpus());
-    t.basis_detail = "serving model: prefill compute-bound, decode reads the weights and the KV cache per step";
+    t.basis_detail =
+        "serving model: prefill compute-bound, decode reads the weights and the KV cache per step";
     return s;
 }
 
@@ -300,7 +320,8 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
 constexpr double kServingMemoryShare = 0.9;
 int max_concurrency(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l) {
     const double cap = gpu.memory_gb * kServingMemoryShare;
-    if (layout_memory(w, gpu, p, l, 1).total_gb() > cap) return layout_memory(w, gpu, p, l, 1).total_gb() <= gpu.memory_gb ? 1 : 0;
+    if (layout_memory(w, gpu, p, l, 1).total_gb() > cap)
+        return layout_memory(w, gpu, p, l, 1).total_gb() <= gpu.memory_gb ? 1 : 0;
     int lo = 1, hi = kMaxConcurrencyPerReplica;
     if (layout_memory(w, gpu, p, l, hi).total_gb() <= cap) return hi;
     while (hi - lo > 1) {
@@ -318,8 +339,10 @@ struct Choices {
 Choices layout_choices(const Workload& w, int gpus_per_node, int total, const Links& links) {
     Choices c;
     const bool transformer = is_transformer(w);
-    if (w.pins.tensor) c.tensor = {*w.pins.tensor};
-    else if (!transformer) c.tensor = {1};
+    if (w.pins.tensor)
+        c.tensor = {*w.pins.tensor};
+    else if (!transformer)
+        c.tensor = {1};
     else {
         // Tensor parallel only inside a node; for training only over NVLink/NVSwitch (over PCIe
         // the per-layer all-reduces cost more than they save); serving may use PCIe (vLLM does).
@@ -327,20 +350,28 @@ Choices layout_choices(const Workload& w, int gpus_per_node, int total, const Li
         for (int t : powers_of_two_dividing(gpus_per_node, domain))
             if (w.shape.heads % t == 0) c.tensor.push_back(t);
     }
-    if (!w.is_training()) c.zero = {0};
-    else if (w.zero_pinned) c.zero = {w.zero_stage};
-    else if (total == 1) c.zero = {0};
-    else c.zero = {0, 1, 2, 3};
-    if (!w.is_training()) c.checkpointing = {false};
-    else if (w.grad_checkpointing_pinned) c.checkpointing = {w.grad_checkpointing};
-    else c.checkpointing = {false, true};
+    if (!w.is_training())
+        c.zero = {0};
+    else if (w.zero_pinned)
+        c.zero = {w.zero_stage};
+    else if (total == 1)
+        c.zero = {0};
+    else
+        c.zero = {0, 1, 2, 3};
+    if (!w.is_training())
+        c.checkpointing = {false};
+    else if (w.grad_checkpointing_pinned)
+        c.checkpointing = {w.grad_checkpointing};
+    else
+        c.checkpointing = {false, true};
     return c;
 }
 
 std::vector<int> pipeline_choices(const Workload& w, int rest, bool serving) {
     if (w.pins.pipeline) return {*w.pins.pipeline};
     if (!is_transformer(w)) return {1};
-    return serving ? divisors(rest, std::min(64, w.shape.layers)) : divisors(rest, std::min(128, w.shape.layers));
+    return serving ? divisors(rest, std::min(64, w.shape.layers))
+                   : divisors(rest, std::min(128, w.shape.layers));
 }
 
 // The planner's order: fitting first; then layouts leaving memory for the allocator's fragmentation
@@ -363,7 +394,8 @@ bool better(const PlannedLayout& a, const PlannedLayout& b, double comfortable_g
 // Training layouts of `total` GPUs over `gpus_per_node` per node; calls `visit` for each (a `visit`
 // returning bool stops the walk when it returns false).
 template <typename Visit>
-void for_each_training_layout(const Workload& w, int gpus_per_node, int total, const Links& links, Visit&& visit) {
+void for_each_training_layout(const Workload& w, int gpus_per_node, int total, const Links& links,
+                              Visit&& visit) {
     const Choices c = layout_choices(w, gpus_per_node, total, links);
     const double global = w.pins.global_batch.value_or(static_cast<double>(w.batch_size) * total);
     for (int tp : c.tensor) {
@@ -375,7 +407,8 @@ void for_each_training_layout(const Workload& w, int gpus_per_node, int total, c
             if (dp > global) continue;  // fewer sequences than data ranks: needs more model parallelism
             const int per_rank = static_cast<int>(std::ceil(global / dp - 1e-9));
             std::vector<int> micro;
-            if (w.pins.micro_batch) micro = {std::min(*w.pins.micro_batch, per_rank)};
+            if (w.pins.micro_batch)
+                micro = {std::min(*w.pins.micro_batch, per_rank)};
             else {
                 for (int m = 1; m < per_rank; m *= 2) micro.push_back(m);
                 micro.push_back(per_rank);
@@ -390,9 +423,11 @@ void for_each_training_layout(const Workload& w, int gpus_per_node, int total, c
                         l.pipeline = pp;
                         l.zero_stage = zero;
                         l.micro_batch = m;
-                        l.grad_accumulation = static_cast<int>(std::ceil(static_cast<double>(per_rank) / m - 1e-9));
+                        l.grad_accumulation =
+                            static_cast<int>(std::ceil(static_cast<double>(per_rank) / m - 1e-9));
                         l.checkpointing = ckpt;
-                        if constexpr (std::is_same_v<std::invoke_result_t<Visit&, const Parallelism&>, bool>) {
+                        if constexpr (std::is_same_v<std::invoke_result_t<Visit&, const Parallelism&>,
+                                                     bool>) {
                             if (!visit(l)) return;
                         } else {
                             visit(l);
@@ -417,10 +452,12 @@ Links resolve_links(const Gpu& gpu, const LinkSpec& link) {
         l.nvlink_domain = 8;
     else if (bridge && ic.find("nvlink") != std::string::npos)
         l.nvlink_domain = 2;
-    double intra = link.intra_node_busbw_gb_per_s > 0 ? link.intra_node_busbw_gb_per_s : gpu.intra_node_busbw_gb_per_s.value_or(0);
+    double intra = link.intra_node_busbw_gb_per_s > 0 ? link.intra_node_busbw_gb_per_s
+                                                      : gpu.intra_node_busbw_gb_per_s.value_or(0);
     if (intra <= 0) {
-        intra = (ic.find("pcie3") != std::string::npos || ic.find("pcie 3") != std::string::npos) ? kPcieGen3BusbwGBs
-                                                                                                 : kPcieGen4BusbwGBs;
+        intra = (ic.find("pcie3") != std::string::npos || ic.find("pcie 3") != std::string::npos)
+                    ? kPcieGen3BusbwGBs
+                    : kPcieGen4BusbwGBs;
     }
     l.intra_gb_per_s = intra;
     const double gbps = link.inter_node_gbps > 0 ? link.inter_node_gbps : kDefaultNetworkGbps;
@@ -455,7 +492,8 @@ bool any_layout_fits(const Workload& w, const Gpu& gpu, Precision p, int gpus_pe
     return found;
 }
 
-std::optional<int> minimum_gpus(const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node_max, int max_gpus) {
+std::optional<int> minimum_gpus(const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node_max,
+                                int max_gpus) {
     for (int n = 1; n <= std::min(gpus_per_node_max, max_gpus); ++n)
         if (any_layout_fits(w, gpu, p, n, 1)) return n;
     for (int nodes = 2; nodes * gpus_per_node_max <= max_gpus; nodes *= 2)
@@ -477,13 +515,14 @@ std::optional<int> SpeedTable::minimum_gpus(const Gpu& gpu, Precision p) {
     return minimum_gpus_.emplace(key, gpuadvise::minimum_gpus(workload_, gpu, p)).first->second;
 }
 
-PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node,
-                          const LinkSpec& link) {
+PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p,
+                          int gpus_per_node, const LinkSpec& link) {
     SpeedTable speeds(catalog, w);
     return plan_layout(speeds, gpu, p, gpus_per_node, link);
 }
 
-PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gpus_per_node, const LinkSpec& link) {
+PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gpus_per_node,
+                          const LinkSpec& link) {
     const Catalog& catalog = table.catalog();
     const Workload& w = table.workload();
     const int nodes = std::max(1, link.nodes);
@@ -511,24 +550,30 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
                 x.layout.data = total / (tp * pp);
                 if (decoder_serving(w)) {
                     int conc = 0;
-                    if (w.serving.concurrency) conc = std::max(1, *w.serving.concurrency / x.layout.data);
-                    else conc = max_concurrency(w, gpu, p, x.layout);
+                    if (w.serving.concurrency)
+                        conc = std::max(1, *w.serving.concurrency / x.layout.data);
+                    else
+                        conc = max_concurrency(w, gpu, p, x.layout);
                     x.memory = layout_memory(w, gpu, p, x.layout, std::max(1, conc));
                     x.fits = conc > 0 && x.memory.total_gb() <= gpu.memory_gb;
                     x.layout.micro_batch = std::max(1, conc);
                     if (x.fits) {
                         x.serving = serving_timing(w, gpu, p, x.layout, conc, links, x.timing);
-                        if (x.serving) x.serving->concurrency_from_memory = !w.serving.concurrency;
-                        else x.fits = false;
+                        if (x.serving)
+                            x.serving->concurrency_from_memory = !w.serving.concurrency;
+                        else
+                            x.fits = false;
                     }
                 } else {
                     x.layout.micro_batch = w.batch_size;
                     x.memory = layout_memory(w, gpu, p, x.layout);
                     x.fits = x.memory.total_gb() <= gpu.memory_gb;
                     const SingleGpuSpeed& sp = speeds.get(w.batch_size, false);
-                    x.timing.samples_per_s = sp.samples_per_s * x.layout.data * (total > 1 ? kOtherMultiGpuLoss : 1.0) /
-                                             std::max(1, tp * pp);
-                    x.timing.step_s = x.timing.samples_per_s > 0 ? w.batch_size * x.layout.data / x.timing.samples_per_s : 0;
+                    x.timing.samples_per_s = sp.samples_per_s * x.layout.data *
+                                             (total > 1 ? kOtherMultiGpuLoss : 1.0) / std::max(1, tp * pp);
+                    x.timing.step_s = x.timing.samples_per_s > 0
+                                          ? w.batch_size * x.layout.data / x.timing.samples_per_s
+                                          : 0;
                     x.timing.compute_s = x.timing.step_s;
                     x.timing.utilisation = sp.utilisation;
                     set_basis(x.timing, sp);
@@ -542,12 +587,15 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
     const Attention att = resolve_attention(w, gpu);
     const double model_flops = flops_per_sample(w);
     const double loss = total > 1 ? kOtherMultiGpuLoss : 1.0;
-    const double interruptions = nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
+    const double interruptions =
+        nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
     // The speed bound of a layout (see below): perfect scaling of its micro-batch.
     auto bound_of = [&](const Parallelism& l, const SingleGpuSpeed& sp) {
         return l.gpus() * sp.samples_per_s * loss / interruptions;
     };
-    auto bound = [&](const Parallelism& l) { return bound_of(l, speeds.get(l.micro_batch, l.checkpointing)); };
+    auto bound = [&](const Parallelism& l) {
+        return bound_of(l, speeds.get(l.micro_batch, l.checkpointing));
+    };
     for_each_training_layout(w, gpus_per_node, total, links, [&](const Parallelism& l) {
         // With a fitting best within the tight share, a layout below its speed (bound below) loses
         // whatever its memory: fitting, it is slower in the same class or in a worse one; not
@@ -566,7 +614,8 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
             consider(std::move(x));
             return;
         }
-        if (have && best.fits && (best.memory.total_gb() <= comfortable_gb || x.memory.total_gb() > comfortable_gb)) {
+        if (have && best.fits &&
+            (best.memory.total_gb() <= comfortable_gb || x.memory.total_gb() > comfortable_gb)) {
             // A fitting layout that cannot beat the best so far is not timed. better() then decides
             // on speed (both fit; the layout is not comfortable where the best is not), and
             // training_timing's step is at least grad_accumulation x t_mb / loss x interruptions
@@ -591,15 +640,19 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
     }
     // A job that fits nowhere at this count still gets the time of its least-memory layout (what
     // it would take with more memory), for comparison.
-    if (!best.fits) best.timing = training_timing(w, gpu, p, best.layout, gpus_per_node, nodes, links, speeds, model_flops);
+    if (!best.fits)
+        best.timing =
+            training_timing(w, gpu, p, best.layout, gpus_per_node, nodes, links, speeds, model_flops);
     // The chosen layout was timed (above, or in the loop when it fits); training_timing leaves a
     // layout without a speed untimed, and so without a basis.
-    if (const SingleGpuSpeed& sp = speeds.get(best.layout.micro_batch, best.layout.checkpointing); sp.samples_per_s > 0)
+    if (const SingleGpuSpeed& sp = speeds.get(best.layout.micro_batch, best.layout.checkpointing);
+        sp.samples_per_s > 0)
         set_basis(best.timing, sp);
     return best;
 }
 
-const InstanceNetwork* instance_network(const Catalog& catalog, std::string_view provider, std::string_view instance_type) {
+const InstanceNetwork* instance_network(const Catalog& catalog, std::string_view provider,
+                                        std::string_view instance_type) {
     const InstanceNetwork* best = nullptr;
     for (const auto& n : catalog.networks)
         if (iequals(provider, n.provider) && instance_type.size() >= n.instance_type.size() &&

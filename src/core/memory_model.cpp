@@ -9,7 +9,7 @@ namespace gpuadvise {
 namespace {
 
 constexpr double kGB = 1e9;
-constexpr double kCudaContextGB = 1.0;  // "between 300 MiB and 2 GiB" on first use (§3a)
+constexpr double kCudaContextGB = 1.0;      // "between 300 MiB and 2 GiB" on first use (§3a)
 constexpr double kInferenceOverhead = 0.2;  // M ≈ 1.2 × weights + KV [S25][S27]
 // NF4 0.5 B/param + double-quantised constants (0.127 bit/param, QLoRA paper §3) = 0.516 B/param.
 constexpr double kNf4BytesPerParam = 0.5 + 0.127 / 8;
@@ -54,15 +54,17 @@ Attention resolve_attention(const Workload& w, const Gpu& gpu) {
     return (!cc || *cc + 1e-9 >= 8.0) ? Attention::flash : Attention::eager;
 }
 
-MemoryBreakdown layout_memory(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l, int concurrency) {
+MemoryBreakdown layout_memory(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l,
+                              int concurrency) {
     return layout_memory(w, resolve_attention(w, gpu), p, l, concurrency);
 }
 
-MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, const Parallelism& l, int concurrency) {
+MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, const Parallelism& l,
+                              int concurrency) {
     MemoryBreakdown m;
     const double model_parallel = std::max(1, l.tensor) * std::max(1, l.pipeline);
     const double dp = std::max(1, l.data);
-    const double psi = w.params / model_parallel;  // parameters held by one model-parallel rank
+    const double psi = w.params / model_parallel;            // parameters held by one model-parallel rank
     const double act_scale = full_precision(p) ? 2.0 : 1.0;  // formulas are for 16-bit activations
     if (!w.is_training()) {
         m.weights_gb = psi * weight_bytes(p) / kGB;
@@ -70,11 +72,12 @@ MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, con
             const double head_dim = static_cast<double>(w.shape.hidden) / w.shape.heads;
             const double kv_elem = full_precision(p) ? 4 : 2;  // fp8 weights keep a 16-bit KV cache
             const int sequences = concurrency > 0 ? concurrency : w.batch_size;
-            const double kv = 2.0 * w.shape.layers * std::max(1, w.shape.kv_heads) * head_dim * w.seq_len * sequences *
-                              kv_elem;  // [S30]
+            const double kv = 2.0 * w.shape.layers * std::max(1, w.shape.kv_heads) * head_dim * w.seq_len *
+                              sequences * kv_elem;  // [S30]
             m.kv_cache_gb = kv / model_parallel / kGB;
         } else {
-            m.activations_gb = w.activation_bytes_per_sample(false, att) / 3.0 * act_scale * w.batch_size / kGB;
+            m.activations_gb =
+                w.activation_bytes_per_sample(false, att) / 3.0 * act_scale * w.batch_size / kGB;
         }
         m.overhead_gb = kInferenceOverhead * m.weights_gb + kCudaContextGB;
         return m;
@@ -86,9 +89,11 @@ MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, con
     const double acts = w.activation_bytes_per_sample(l.checkpointing, att, l.tensor);
     m.activations_gb = acts * act_scale * l.micro_batch * stage_share / kGB;
     if (w.shape.decoder && w.shape.vocab > 0)  // fp32 logits, vocabulary-parallel over t
-        m.activations_gb += static_cast<double>(l.micro_batch) * w.seq_len * w.shape.vocab * 4.0 / l.tensor / kGB;
+        m.activations_gb +=
+            static_cast<double>(l.micro_batch) * w.seq_len * w.shape.vocab * 4.0 / l.tensor / kGB;
     m.overhead_gb = kCudaContextGB;
-    const double zw = l.zero_stage >= 3 ? dp : 1.0, zg = l.zero_stage >= 2 ? dp : 1.0, zo = l.zero_stage >= 1 ? dp : 1.0;
+    const double zw = l.zero_stage >= 3 ? dp : 1.0, zg = l.zero_stage >= 2 ? dp : 1.0,
+                 zo = l.zero_stage >= 1 ? dp : 1.0;
     if (w.task == Task::lora || w.task == Task::qlora) {
         // Frozen base: 16-bit, or NF4 for QLoRA with the embeddings and the output layer kept in
         // 16-bit (bitsandbytes quantises only the linear layers of the blocks). FSDP (ZeRO-3)

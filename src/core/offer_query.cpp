@@ -30,12 +30,14 @@ std::optional<double> reference_tflops(const Gpu& gpu) {
     return gpu.tflops.fp32;
 }
 
-std::optional<double> hourly_price(const Catalog& catalog, const Offer& offer, Plan plan, const std::string& currency,
-                                   int term_months) {
+std::optional<double> hourly_price(const Catalog& catalog, const Offer& offer, Plan plan,
+                                   const std::string& currency, int term_months) {
     std::optional<double> price;
     if (plan == Plan::reserved) {
-        if (const Commitment* c = cheapest_commitment(offer, term_months)) price = c->price_per_month;
-        else if (offer.commitments.empty() && (term_months == 0 || term_months == 1)) price = offer.reserved_per_month;
+        if (const Commitment* c = cheapest_commitment(offer, term_months))
+            price = c->price_per_month;
+        else if (offer.commitments.empty() && (term_months == 0 || term_months == 1))
+            price = offer.reserved_per_month;
     } else {
         price = offer.price(plan);
     }
@@ -97,7 +99,9 @@ OfferList query_offers(const Catalog& catalog, const OfferQuery& query) {
         if (query.plan) {
             row.plan = *query.plan;
         } else {
-            row.plan = o.on_demand_per_hour ? Plan::on_demand : row.reserved_per_month ? Plan::reserved : Plan::spot;
+            row.plan = o.on_demand_per_hour     ? Plan::on_demand
+                       : row.reserved_per_month ? Plan::reserved
+                                                : Plan::spot;
         }
         row.hourly_price = hourly_price(catalog, o, row.plan, query.currency, term);
         if (!row.hourly_price) continue;  // the requested plan does not exist for this offer
@@ -105,7 +109,8 @@ OfferList query_offers(const Catalog& catalog, const OfferQuery& query) {
         row.hourly_price_per_gpu = *row.hourly_price / o.gpu_count;
         auto usd = hourly_price(catalog, o, row.plan, "USD", term);
         if (row.gpu && usd)
-            if (auto tf = reference_tflops(*row.gpu); tf && *tf > 0) row.usd_per_tflops_hour = *usd / o.gpu_count / *tf;
+            if (auto tf = reference_tflops(*row.gpu); tf && *tf > 0)
+                row.usd_per_tflops_hour = *usd / o.gpu_count / *tf;
         list.rows.push_back(row);
     }
 

@@ -26,37 +26,47 @@ std::string_view trim(std::string_view s) {
 std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> out(1);
     for (char c : s)
-        if (c == sep) out.emplace_back();
-        else out.back() += c;
+        if (c == sep)
+            out.emplace_back();
+        else
+            out.back() += c;
     return out;
 }
 
 bool parse_hour(std::string_view s, int& out) {
     s = trim(s);
-    if (s.empty() || s.size() > 2 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+    if (s.empty() || s.size() > 2 ||
+        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return false;
     out = std::stoi(std::string(s));
     return out <= 24;
 }
 
 }  // namespace
 
-std::optional<WeekSchedule> parse_schedule(std::string_view hours, std::string_view days, std::string* error) {
+std::optional<WeekSchedule> parse_schedule(std::string_view hours, std::string_view days,
+                                           std::string* error) {
     auto fail = [&](std::string why) -> std::optional<WeekSchedule> {
         if (error) *error = std::move(why);
         return std::nullopt;
     };
     std::array<bool, 24> day{};
     const std::string h = to_lower(trim(hours));
-    if (h == "any" || h.empty()) day.fill(true);
-    else if (h == "day") for (int i = 8; i < 20; ++i) day[static_cast<std::size_t>(i)] = true;
-    else if (h == "night") for (int i = 0; i < 24; ++i) day[static_cast<std::size_t>(i)] = i < 8 || i >= 20;
+    if (h == "any" || h.empty())
+        day.fill(true);
+    else if (h == "day")
+        for (int i = 8; i < 20; ++i) day[static_cast<std::size_t>(i)] = true;
+    else if (h == "night")
+        for (int i = 0; i < 24; ++i) day[static_cast<std::size_t>(i)] = i < 8 || i >= 20;
     else {
         for (const std::string& part : split(h, ',')) {
             const auto dash = part.find('-');
             int from = 0, to = 0;
             if (dash == std::string::npos || !parse_hour(std::string_view(part).substr(0, dash), from) ||
                 !parse_hour(std::string_view(part).substr(dash + 1), to) || from == 24 || from == to)
-                return fail("'" + part + "' is not an hour range; use FROM-TO in whole hours 0-24 (e.g. 8-18, 22-6), or any, day, night");
+                return fail("'" + part +
+                            "' is not an hour range; use FROM-TO in whole hours 0-24 (e.g. 8-18, 22-6), or "
+                            "any, day, night");
             for (int i = from; i != to; i = (i + 1) % 24) {
                 day[static_cast<std::size_t>(i)] = true;
                 if (to == 24 && i == 23) break;
@@ -65,19 +75,24 @@ std::optional<WeekSchedule> parse_schedule(std::string_view hours, std::string_v
     }
     const std::string d = to_lower(trim(days));
     int first_day = 0, last_day = 7;
-    if (d == "weekdays") last_day = 5;
-    else if (d == "weekend") first_day = 5;
-    else if (!(d.empty() || d == "all")) return fail("'" + std::string(days) + "' is not a set of days; use all, weekdays or weekend");
+    if (d == "weekdays")
+        last_day = 5;
+    else if (d == "weekend")
+        first_day = 5;
+    else if (!(d.empty() || d == "all"))
+        return fail("'" + std::string(days) + "' is not a set of days; use all, weekdays or weekend");
     WeekSchedule s;
     for (int k = first_day; k < last_day; ++k)
-        for (int i = 0; i < 24; ++i) s.on[static_cast<std::size_t>(k * 24 + i)] = day[static_cast<std::size_t>(i)];
+        for (int i = 0; i < 24; ++i)
+            s.on[static_cast<std::size_t>(k * 24 + i)] = day[static_cast<std::size_t>(i)];
     if (s.slots() == 0) return fail("the schedule has no hour to run in");
     s.text = h.empty() ? "any" : h;
     if (d == "weekdays" || d == "weekend") s.text += " " + d;
     return s;
 }
 
-PoolSizing size_pool(const WeekDemand& demand, std::optional<double> committed_price, std::optional<double> overflow_price) {
+PoolSizing size_pool(const WeekDemand& demand, std::optional<double> committed_price,
+                     std::optional<double> overflow_price) {
     PoolSizing out;
     for (double d : demand) {
         out.peak_instances = std::max(out.peak_instances, d);
@@ -129,16 +144,19 @@ JobOptions job_options(const Catalog& catalog, const PoolJob& job) {
     const double setup = detail::build_context(catalog, r).setup_hours;
     JobOptions out;
     for (const auto& o : pool.options)
-        if (o.in_filter) out.by_offer[o.offer] = {o.instances, o.gpu_count, o.estimate->hours_per_run + setup};
+        if (o.in_filter)
+            out.by_offer[o.offer] = {o.instances, o.gpu_count, o.estimate->hours_per_run + setup};
     if (out.by_offer.empty()) {
         std::map<Constraint, int> counts;
         for (const auto& x : pool.rejected) counts[x.constraint]++;
         if (!counts.empty()) {
-            auto most = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+            auto most = std::max_element(counts.begin(), counts.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; });
             out.binding = most->first;
             for (const auto& x : pool.rejected)
                 if (x.constraint == most->first) {
-                    out.nearest_miss = x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) + ": " + x.reason;
+                    out.nearest_miss = x.offer->provider + " " + x.offer->gpu + " x" +
+                                       std::to_string(x.offer->gpu_count) + ": " + x.reason;
                     break;
                 }
         } else {
@@ -157,8 +175,10 @@ WeekDemand spread(const WeekSchedule& s, double instance_hours_per_week) {
 }
 
 // The pool on one offer; nullopt when it has no price that can carry the overflow or commitment.
-std::optional<PoolPlan> plan_on_offer(const Catalog& catalog, const Offer& offer, const std::vector<const PoolJob*>& jobs,
-                                      const std::vector<const JobOptions*>& options, const std::string& currency) {
+std::optional<PoolPlan> plan_on_offer(const Catalog& catalog, const Offer& offer,
+                                      const std::vector<const PoolJob*>& jobs,
+                                      const std::vector<const JobOptions*>& options,
+                                      const std::string& currency) {
     PoolPlan p;
     p.offer = &offer;
     p.gpu = catalog.find_gpu(offer.gpu);
@@ -180,7 +200,8 @@ std::optional<PoolPlan> plan_on_offer(const Catalog& catalog, const Offer& offer
             // The most work any of the jobs loses to interruptions (each job's checkpoint interval).
             double overhead = 0;
             for (const PoolJob* j : jobs)
-                overhead = std::max(overhead, spot_overhead_fraction(detail::build_context(catalog, j->request).spot));
+                overhead = std::max(overhead,
+                                    spot_overhead_fraction(detail::build_context(catalog, j->request).spot));
             const double effective = *spot * (1 + overhead);
             if (!p.overflow_price_per_hour || effective < *p.overflow_price_per_hour) {
                 p.overflow_price_per_hour = effective;
@@ -214,7 +235,8 @@ std::optional<PoolPlan> plan_on_offer(const Catalog& catalog, const Offer& offer
         p.alone_cost_per_month += jp.alone.cost_per_month;
         p.jobs.push_back(std::move(jp));
     }
-    if (p.dedicated_instances > 0) p.dedicated_utilisation = dedicated_busy / (p.dedicated_instances * static_cast<double>(kWeekSlots));
+    if (p.dedicated_instances > 0)
+        p.dedicated_utilisation = dedicated_busy / (p.dedicated_instances * static_cast<double>(kWeekSlots));
     p.pooled = size_pool(total, p.committed_price_per_month, p.overflow_price_per_hour);
     p.saving_per_month = p.alone_cost_per_month - p.pooled.cost_per_month;
     if (p.alone_cost_per_month > 0) p.saving_fraction = p.saving_per_month / p.alone_cost_per_month;
@@ -243,8 +265,9 @@ PoolResult plan_pools(const Catalog& catalog, const std::vector<PoolJob>& jobs) 
         none.name = name;
         for (std::size_t i = 0; i < members.size() && none.why.empty(); ++i)
             if (member_options[i]->by_offer.empty())
-                none.why = "job '" + members[i]->name + "' fits no offer (binding constraint: " +
-                           to_string(member_options[i]->binding) + "; " + member_options[i]->nearest_miss + ")";
+                none.why = "job '" + members[i]->name +
+                           "' fits no offer (binding constraint: " + to_string(member_options[i]->binding) +
+                           "; " + member_options[i]->nearest_miss + ")";
         std::optional<PoolPlan> best;
         std::size_t common = 0;
         if (none.why.empty())
@@ -253,8 +276,10 @@ PoolResult plan_pools(const Catalog& catalog, const std::vector<PoolJob>& jobs) 
                                  [&](const JobOptions* o) { return o->by_offer.count(&offer) > 0; }))
                     continue;
                 ++common;
-                auto p = plan_on_offer(catalog, offer, members, member_options, members.front()->request.currency);
-                if (p && (!best || p->pooled.cost_per_month < best->pooled.cost_per_month - 1e-9)) best = std::move(p);
+                auto p =
+                    plan_on_offer(catalog, offer, members, member_options, members.front()->request.currency);
+                if (p && (!best || p->pooled.cost_per_month < best->pooled.cost_per_month - 1e-9))
+                    best = std::move(p);
             }
         if (best) {
             best->name = name;
@@ -263,9 +288,11 @@ PoolResult plan_pools(const Catalog& catalog, const std::vector<PoolJob>& jobs) 
             continue;
         }
         if (none.why.empty())
-            none.why = common == 0 ? "no offer can run every job of the pool (each job's gpu and constraints); give jobs "
-                                     "that need different GPUs their own 'pool:'"
-                                   : "the offers every job can run on have no usable price";
+            none.why =
+                common == 0
+                    ? "no offer can run every job of the pool (each job's gpu and constraints); give jobs "
+                      "that need different GPUs their own 'pool:'"
+                    : "the offers every job can run on have no usable price";
         for (std::size_t i = 0; i < members.size(); ++i) {
             PoolJobPlan jp;
             jp.job = members[i];
@@ -275,13 +302,19 @@ PoolResult plan_pools(const Catalog& catalog, const std::vector<PoolJob>& jobs) 
         result.pools.push_back(std::move(none));
     }
     result.assumptions = {
-        "the week is 168 hourly slots; each job's instance-hours (instances x runs a week x billed hours per run) are "
-        "spread evenly over the hours its schedule allows, so the pool is sized on the peak and shape of the summed "
-        "demand, not the sum of the jobs' peaks (a scheduler such as Kubernetes queues runs into free instances)",
-        "a committed instance costs its cheapest commitment's monthly price whether busy or not; demand above the "
-        "committed instances runs on demand (on spot where every job of the pool is interruptible and spot is cheaper, "
+        "the week is 168 hourly slots; each job's instance-hours (instances x runs a week x billed hours per "
+        "run) are "
+        "spread evenly over the hours its schedule allows, so the pool is sized on the peak and shape of the "
+        "summed "
+        "demand, not the sum of the jobs' peaks (a scheduler such as Kubernetes queues runs into free "
+        "instances)",
+        "a committed instance costs its cheapest commitment's monthly price whether busy or not; demand "
+        "above the "
+        "committed instances runs on demand (on spot where every job of the pool is interruptible and spot "
+        "is cheaper, "
         "with the largest spot overhead of its jobs)",
-        "a month is 52/12 weeks; each job alone is sized the same way on the same offer (its own committed instances, "
+        "a month is 52/12 weeks; each job alone is sized the same way on the same offer (its own committed "
+        "instances, "
         "or none when on-demand is cheaper)",
     };
     return result;

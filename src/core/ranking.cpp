@@ -23,11 +23,14 @@ auto tie_key(const Option& c) {
 // floating-point noise. Relative, so that the output currency cannot decide it: a 0.1 % tolerance
 // merged GCP's 1.54 and 1.54154 USD/h in USD but not in EUR, and the feasible count changed with
 // --currency (#13).
-bool same_price(double kept, double c) { return std::fabs(kept - c) <= 1e-9 * std::max(std::fabs(kept), std::fabs(c)); }
+bool same_price(double kept, double c) {
+    return std::fabs(kept - c) <= 1e-9 * std::max(std::fabs(kept), std::fabs(c));
+}
 
 }  // namespace
 
-Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all, double max_cost_increase) {
+Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all,
+                     double max_cost_increase) {
     // Everything the ranking reads is copied once, in catalog order, into one array that is then
     // sorted: at a million options, reading the options in ranked order (scattered over 100 MB)
     // cost more than the sort itself.
@@ -54,7 +57,8 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
             case Objective::time: x.first = c.hours_per_run, x.second = c.rank_cost; break;
             case Objective::balanced:
                 // Geometric balance: each option's cost and time relative to the best of each.
-                x.first = (c.rank_cost / std::max(min_cost, 1e-12)) * (c.hours_per_run / std::max(min_hours, 1e-12));
+                x.first = (c.rank_cost / std::max(min_cost, 1e-12)) *
+                          (c.hours_per_run / std::max(min_hours, 1e-12));
                 x.second = c.rank_cost;
                 break;
             case Objective::carbon: {
@@ -72,7 +76,8 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
     std::stable_sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
         if (a.partial != b.partial) return b.partial;
         if (std::fabs(a.first - b.first) > 1e-9 * std::max(1.0, std::fabs(a.first))) return a.first < b.first;
-        if (std::fabs(a.second - b.second) > 1e-9 * std::max(1.0, std::fabs(a.second))) return a.second < b.second;
+        if (std::fabs(a.second - b.second) > 1e-9 * std::max(1.0, std::fabs(a.second)))
+            return a.second < b.second;
         return tie_key(options[a.index]) < tie_key(options[b.index]);  // strings only on a tie
     });
 
@@ -92,7 +97,8 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
         auto same = std::find_if(members.begin(), members.end(), [&](const auto& m) {
             // By carbon, another region with another grid is another option, whatever the price.
             return same_price(m.first, x.monthly) &&
-                   (objective != Objective::carbon || options[m.second].co2e_kg_per_run == options[x.index].co2e_kg_per_run);
+                   (objective != Objective::carbon ||
+                    options[m.second].co2e_kg_per_run == options[x.index].co2e_kg_per_run);
         });
         if (same != members.end()) {
             out.merged.emplace_back(same->second, x.index);
@@ -124,7 +130,8 @@ std::vector<bool> pareto_marks(const Ranking& ranking) {
     }
     std::vector<std::size_t> by_time(bucket_hours.size());
     for (std::size_t b = 0; b < by_time.size(); ++b) by_time[b] = b;
-    std::sort(by_time.begin(), by_time.end(), [&](std::size_t a, std::size_t b) { return bucket_hours[a] < bucket_hours[b]; });
+    std::sort(by_time.begin(), by_time.end(),
+              [&](std::size_t a, std::size_t b) { return bucket_hours[a] < bucket_hours[b]; });
     // Run times within 1e-12 h of a group's fastest are one group; only the cheapest option of the
     // group's fastest run time can be optimal, and it must beat everything strictly faster.
     std::vector<double> group_min(bucket_hours.size()), cheaper_than(bucket_hours.size());
@@ -156,7 +163,8 @@ std::vector<std::size_t> positions(const std::vector<std::size_t>& order, std::s
     return pos;
 }
 
-void add_region_notes(Candidate& c, std::size_t kept, const Ranking& ranking, const std::vector<Option>& options) {
+void add_region_notes(Candidate& c, std::size_t kept, const Ranking& ranking,
+                      const std::vector<Option>& options) {
     for (const auto& [k, dup] : ranking.merged) {
         if (k != kept) continue;
         std::string note = "also in " + options[dup].offer->region + " at the same price";
@@ -166,7 +174,8 @@ void add_region_notes(Candidate& c, std::size_t kept, const Ranking& ranking, co
 }
 
 void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>& options,
-                      const std::vector<std::size_t>& by_cost_position, double speed_fraction, const std::string& currency) {
+                      const std::vector<std::size_t>& by_cost_position, double speed_fraction,
+                      const std::string& currency) {
     // One pass over the options in catalog order for all the shown candidates (reading a million
     // options in cost order, once per candidate, was slower than everything else in recommend).
     // Among equally cheap alternatives the first in cost order wins, as a scan in that order would.
@@ -199,12 +208,14 @@ void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>&
         const Option* b = best[k];
         Candidate& c = ranked[k];
         char buf[320];
-        std::snprintf(buf, sizeof buf,
-                      "over-buying: %s x%d (%s) delivers %.0f%% of this speed at %.0f%% of the cost per run (%s vs %s)",
-                      b->gpu->id.c_str(), b->gpu_count, b->offer->provider.c_str(),
-                      100.0 * c.cost.hours_per_run / b->cost.hours_per_run,
-                      100.0 * b->cost.cost_per_run / c.cost.cost_per_run,
-                      format_amount(b->cost.cost_per_run, currency).c_str(), format_amount(c.cost.cost_per_run, currency).c_str());
+        std::snprintf(
+            buf, sizeof buf,
+            "over-buying: %s x%d (%s) delivers %.0f%% of this speed at %.0f%% of the cost per run (%s vs %s)",
+            b->gpu->id.c_str(), b->gpu_count, b->offer->provider.c_str(),
+            100.0 * c.cost.hours_per_run / b->cost.hours_per_run,
+            100.0 * b->cost.cost_per_run / c.cost.cost_per_run,
+            format_amount(b->cost.cost_per_run, currency).c_str(),
+            format_amount(c.cost.cost_per_run, currency).c_str());
         c.warnings.push_back({WarningKind::over_buying, buf});
     }
 }
@@ -214,33 +225,45 @@ std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, cons
     const Candidate* next = ranked.size() > 1 ? &ranked[1] : nullptr;
     std::vector<std::string> why;
     const double runs = one_off_runs(r);
-    auto job_cost = [&](const Candidate& c) { return runs > 0 ? c.cost.cost_per_run * runs : c.cost.cost_per_month; };
-    const std::string per = runs > 0 ? (runs == 1 ? " for the run" : " for the " + std::to_string(static_cast<long>(runs)) + " runs")
-                                     : " a month";
+    auto job_cost = [&](const Candidate& c) {
+        return runs > 0 ? c.cost.cost_per_run * runs : c.cost.cost_per_month;
+    };
+    const std::string per =
+        runs > 0
+            ? (runs == 1 ? " for the run" : " for the " + std::to_string(static_cast<long>(runs)) + " runs")
+            : " a month";
     if (!next) {
         why.push_back("the only option that passes every constraint and filter");
     } else if (r.objective == Objective::time) {
-        why.push_back("fastest: " + format_duration(top.cost.hours_per_run) + " per run, against " + format_duration(next->cost.hours_per_run) +
-                      " for #2");
+        why.push_back("fastest: " + format_duration(top.cost.hours_per_run) + " per run, against " +
+                      format_duration(next->cost.hours_per_run) + " for #2");
     } else if (r.objective == Objective::cost) {
-        std::string hours = runs > 0 ? "" : " for this workload's " + format_duration(top.cost.hours_per_run * runs_per_month(r.runs_per_week)) + " a month";
-        why.push_back("cheapest" + hours + ": " + format_amount(job_cost(top), r.currency) + per + ", against " +
-                      format_amount(job_cost(*next), r.currency) + " for #2" +
-                      (next->price_complete || top.price_complete == next->price_complete ? "" : " (whose price is the GPU alone)"));
+        std::string hours =
+            runs > 0
+                ? ""
+                : " for this workload's " +
+                      format_duration(top.cost.hours_per_run * runs_per_month(r.runs_per_week)) + " a month";
+        why.push_back("cheapest" + hours + ": " + format_amount(job_cost(top), r.currency) + per +
+                      ", against " + format_amount(job_cost(*next), r.currency) + " for #2" +
+                      (next->price_complete || top.price_complete == next->price_complete
+                           ? ""
+                           : " (whose price is the GPU alone)"));
     } else {
-        why.push_back("best balance of cost and time: " + format_amount(job_cost(top), r.currency) + per + " and " +
-                      format_duration(top.cost.hours_per_run) + " per run");
+        why.push_back("best balance of cost and time: " + format_amount(job_cost(top), r.currency) + per +
+                      " and " + format_duration(top.cost.hours_per_run) + " per run");
     }
     if (r.deadline_hours) {
-        why.push_back("within the deadline of " + format_duration(*r.deadline_hours) + ": " +
-                      (r.deadline_confidence == DeadlineConfidence::high
-                           ? "up to " + format_duration(top.hours_high) + " per run at the high end of the time band"
-                           : format_duration(top.cost.hours_per_run) + " per run (estimate)"));
+        why.push_back(
+            "within the deadline of " + format_duration(*r.deadline_hours) + ": " +
+            (r.deadline_confidence == DeadlineConfidence::high
+                 ? "up to " + format_duration(top.hours_high) + " per run at the high end of the time band"
+                 : format_duration(top.cost.hours_per_run) + " per run (estimate)"));
     } else if (top.estimate.memory_available_gb > 0) {
         const double share = top.estimate.memory_required_gb / top.estimate.memory_available_gb;
         char buf[160];
-        std::snprintf(buf, sizeof buf, "fits in memory with %.0f%% to spare (%.1f of %.0f GB per GPU)", 100.0 * (1.0 - share),
-                      top.estimate.memory_required_gb, top.estimate.memory_available_gb);
+        std::snprintf(buf, sizeof buf, "fits in memory with %.0f%% to spare (%.1f of %.0f GB per GPU)",
+                      100.0 * (1.0 - share), top.estimate.memory_required_gb,
+                      top.estimate.memory_available_gb);
         why.push_back(buf);
     }
     top.reasons.insert(top.reasons.begin(), why.begin(), why.end());

@@ -12,7 +12,9 @@ namespace gpuadvise {
 
 const char* to_string(Objective o) { return kObjectiveNames.name(o).data(); }
 
-const char* to_string(Dataset d) { return d == Dataset::unspecified ? "unspecified" : kDatasetNames.name(d).data(); }
+const char* to_string(Dataset d) {
+    return d == Dataset::unspecified ? "unspecified" : kDatasetNames.name(d).data();
+}
 
 std::optional<Dataset> parse_dataset(std::string_view text) { return kDatasetNames.parse(text); }
 
@@ -29,33 +31,42 @@ void explain_nothing(const detail::CandidatePool& pool, const RecommendRequest& 
     }
     // Budget and deadline bind only when the options they removed were otherwise feasible.
     if (!pool.over_budget.empty()) {
-        auto best = std::min_element(pool.over_budget.begin(), pool.over_budget.end(), [](const detail::Option& a, const detail::Option& b) {
-            return a.cost.rank_cost < b.cost.rank_cost;
-        });
+        auto best = std::min_element(pool.over_budget.begin(), pool.over_budget.end(),
+                                     [](const detail::Option& a, const detail::Option& b) {
+                                         return a.cost.rank_cost < b.cost.rank_cost;
+                                     });
         out.binding_constraint = Constraint::budget;
-        out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" + std::to_string(best->gpu_count) + " (" +
-                           std::string(plan_label(best->cost.plan)) + ") costs " + format_amount(best->cost.rank_cost, r.currency) +
-                           (r.one_off() ? " for the job" : " a month") + ", over the budget of " + format_amount(*r.budget_monthly, r.currency);
+        out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" +
+                           std::to_string(best->gpu_count) + " (" + std::string(plan_label(best->cost.plan)) +
+                           ") costs " + format_amount(best->cost.rank_cost, r.currency) +
+                           (r.one_off() ? " for the job" : " a month") + ", over the budget of " +
+                           format_amount(*r.budget_monthly, r.currency);
         return;
     }
     if (!pool.over_deadline.empty()) {
         const bool high = r.deadline_confidence == DeadlineConfidence::high;
-        auto best = std::min_element(pool.over_deadline.begin(), pool.over_deadline.end(), [high](const detail::Option& a, const detail::Option& b) {
-            return a.cost.hours_per_run * (high ? a.high_ratio : 1.0) < b.cost.hours_per_run * (high ? b.high_ratio : 1.0);
-        });
+        auto best = std::min_element(pool.over_deadline.begin(), pool.over_deadline.end(),
+                                     [high](const detail::Option& a, const detail::Option& b) {
+                                         return a.cost.hours_per_run * (high ? a.high_ratio : 1.0) <
+                                                b.cost.hours_per_run * (high ? b.high_ratio : 1.0);
+                                     });
         out.binding_constraint = Constraint::deadline;
-        out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" + std::to_string(best->gpu_count) + " takes " +
-                           (high ? format_duration(best->cost.hours_per_run * best->high_ratio) + " per run at the high end of the time band (estimate " +
+        out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" +
+                           std::to_string(best->gpu_count) + " takes " +
+                           (high ? format_duration(best->cost.hours_per_run * best->high_ratio) +
+                                       " per run at the high end of the time band (estimate " +
                                        format_duration(best->cost.hours_per_run) + ")"
                                  : format_duration(best->cost.hours_per_run) + " per run") +
                            ", over the deadline of " + format_duration(*r.deadline_hours);
         return;
     }
-    auto most = std::max_element(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    auto most = std::max_element(counts.begin(), counts.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
     out.binding_constraint = most->first;
     for (const auto& x : pool.rejected)
         if (x.constraint == most->first) {
-            out.nearest_miss = x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) + ": " + x.reason;
+            out.nearest_miss = x.offer->provider + " " + x.offer->gpu + " x" +
+                               std::to_string(x.offer->gpu_count) + ": " + x.reason;
             break;
         }
 }
@@ -69,7 +80,8 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     const auto& options = pool.options;
 
     const detail::Ranking ranking = detail::rank_options(
-        options, request.objective, false, request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase")));
+        options, request.objective, false,
+        request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase")));
     out.feasible = ranking.order.size();
     const std::vector<bool> pareto = detail::pareto_marks(ranking);
     auto candidate = [&](std::size_t position) {
@@ -86,21 +98,24 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
             continue;
         }
         const detail::Option& o = options[ranking.order[k]];
-        out.feasible_points.push_back({o.offer->provider, o.gpu->id, o.offer->instance_type, o.offer->region, o.gpu_count,
-                                       o.cost.plan, o.cost.hours_per_run, o.cost.rank_cost, pareto[k], static_cast<int>(k + 1)});
+        out.feasible_points.push_back({o.offer->provider, o.gpu->id, o.offer->instance_type, o.offer->region,
+                                       o.gpu_count, o.cost.plan, o.cost.hours_per_run, o.cost.rank_cost,
+                                       pareto[k], static_cast<int>(k + 1)});
     }
     std::vector<Candidate> ranked;
     for (std::size_t k = 0; k < ranking.order.size() && k < static_cast<std::size_t>(request.top); ++k)
         ranked.push_back(candidate(k));
     // Every option that passes the constraints, filters or not, cheapest first (over-buying and the
     // source's tier compare against options outside the filters too).
-    const bool all_in_filter = std::all_of(options.begin(), options.end(), [](const detail::Option& o) { return o.in_filter; });
+    const bool all_in_filter =
+        std::all_of(options.begin(), options.end(), [](const detail::Option& o) { return o.in_filter; });
     const std::vector<std::size_t> by_cost_position =
         detail::positions(request.objective == Objective::cost && all_in_filter
                               ? ranking.order  // the same ranking: no filters, same objective
                               : detail::rank_options(options, Objective::cost, true).order,
                           options.size());
-    detail::flag_over_buying(ranked, options, by_cost_position, catalog.policy.get("overbuy_speed_fraction"), request.currency);
+    detail::flag_over_buying(ranked, options, by_cost_position, catalog.policy.get("overbuy_speed_fraction"),
+                             request.currency);
     for (auto& c : ranked) detail::check_host(catalog, request, c);
 
     const Candidate* winner = ranked.empty() ? nullptr : &ranked.front();
@@ -123,7 +138,8 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
                 without.push_back(c.offer->provider);
     }
     out.providers_without_commitments = without;
-    detail::RuleInput in{catalog, request, estimates, winner, ranked, reservable, out.providers_without_commitments};
+    detail::RuleInput in{
+        catalog, request, estimates, winner, ranked, reservable, out.providers_without_commitments};
     out.steps.push_back(detail::step1_model_size(in, out.heuristic_gpu_family));
     out.steps.push_back(detail::step2_frequency(in, out.crossover));
     out.steps.push_back(detail::step3_dataset(in));
@@ -131,38 +147,45 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     out.steps.push_back(detail::pitfalls(in));
 
     // The top option's cost as the ranking read it (a month's, or a one-off job's).
-    const double winner_cost = winner ? (request.one_off() ? winner->cost.cost_per_run * detail::one_off_runs(request)
-                                                           : winner->cost.cost_per_month)
-                                      : 0.0;
+    const double winner_cost =
+        winner ? (request.one_off() ? winner->cost.cost_per_run * detail::one_off_runs(request)
+                                    : winner->cost.cost_per_month)
+               : 0.0;
     if (winner && winner->gpu->family != out.heuristic_gpu_family) {
         // The cheapest of the tier's options (the first in cost order among equals), in one pass.
         const detail::Option* best_tier = nullptr;
         for (std::size_t i = 0; i < options.size(); ++i) {
             const auto& c = options[i];
-            if (by_cost_position[i] == detail::kNotRanked || c.gpu->family != out.heuristic_gpu_family) continue;
+            if (by_cost_position[i] == detail::kNotRanked || c.gpu->family != out.heuristic_gpu_family)
+                continue;
             if (!best_tier || c.cost.rank_cost < best_tier->cost.rank_cost ||
                 (c.cost.rank_cost == best_tier->cost.rank_cost &&
-                 by_cost_position[i] < by_cost_position[static_cast<std::size_t>(best_tier - options.data())]))
+                 by_cost_position[i] <
+                     by_cost_position[static_cast<std::size_t>(best_tier - options.data())]))
                 best_tier = &c;
         }
         if (best_tier)
-            out.why_not_heuristic = "the guide's size rule of thumb picks " + out.heuristic_gpu_family + "; its best option (" +
-                                    best_tier->offer->provider + " " + best_tier->gpu->id + " x" +
-                                    std::to_string(best_tier->gpu_count) + ", " + std::string(plan_label(best_tier->cost.plan)) + ") costs " +
-                                    format_amount(best_tier->cost.rank_cost, request.currency) + (request.one_off() ? " for the job and " : " a month and ") +
-                                    format_duration(best_tier->cost.hours_per_run) + " per run, against " +
-                                    format_amount(winner_cost, request.currency) + " and " +
-                                    format_duration(winner->cost.hours_per_run) + " for the top option" +
-                                    (best_tier->cost.rank_cost >= winner_cost ? ""
-                                     : !best_tier->in_filter ? " (it is outside your filters)"
-                                                             : " (cheaper, but the ranking is by " +
-                                                                   std::string(to_string(request.objective)) + ")");
+            out.why_not_heuristic =
+                "the guide's size rule of thumb picks " + out.heuristic_gpu_family + "; its best option (" +
+                best_tier->offer->provider + " " + best_tier->gpu->id + " x" +
+                std::to_string(best_tier->gpu_count) + ", " + std::string(plan_label(best_tier->cost.plan)) +
+                ") costs " + format_amount(best_tier->cost.rank_cost, request.currency) +
+                (request.one_off() ? " for the job and " : " a month and ") +
+                format_duration(best_tier->cost.hours_per_run) + " per run, against " +
+                format_amount(winner_cost, request.currency) + " and " +
+                format_duration(winner->cost.hours_per_run) + " for the top option" +
+                (best_tier->cost.rank_cost >= winner_cost ? ""
+                 : !best_tier->in_filter
+                     ? " (it is outside your filters)"
+                     : " (cheaper, but the ranking is by " + std::string(to_string(request.objective)) + ")");
         else {
             out.why_not_heuristic = "the guide's size rule of thumb picks " + out.heuristic_gpu_family +
-                                    ", but no " + out.heuristic_gpu_family + " offer in the catalog can run this job within the constraints";
+                                    ", but no " + out.heuristic_gpu_family +
+                                    " offer in the catalog can run this job within the constraints";
             const Gpu* biggest = nullptr;
             for (const auto& g : catalog.gpus)
-                if (g.family == out.heuristic_gpu_family && (!biggest || g.memory_gb > biggest->memory_gb)) biggest = &g;
+                if (g.family == out.heuristic_gpu_family && (!biggest || g.memory_gb > biggest->memory_gb))
+                    biggest = &g;
             if (biggest)
                 for (const auto& note : estimates.get(*biggest, 1, LinkSpec{}).notes)
                     out.why_not_heuristic += "; " + biggest->id + ": " + note;
@@ -170,10 +193,13 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     }
     if (!winner) explain_nothing(pool, request, out);
     for (auto& c : ranked) {
-        if (c.estimate.basis == TimeBasis::measured) c.reasons.insert(c.reasons.begin(), "time from a measurement: " + c.estimate.basis_detail);
+        if (c.estimate.basis == TimeBasis::measured)
+            c.reasons.insert(c.reasons.begin(), "time from a measurement: " + c.estimate.basis_detail);
         for (const auto& a : c.alternatives)
-            c.reasons.push_back(std::string(plan_label(a.plan)) + (a.plan == Plan::reserved ? " (" + term_label(a.term_months) + ")" : "") +
-                                " would cost " + format_amount(a.cost_per_month, request.currency) + " a month");
+            c.reasons.push_back(std::string(plan_label(a.plan)) +
+                                (a.plan == Plan::reserved ? " (" + term_label(a.term_months) + ")" : "") +
+                                " would cost " + format_amount(a.cost_per_month, request.currency) +
+                                " a month");
     }
     if (!ranked.empty()) out.why_top = detail::add_winner_reasons(ranked, request);
     out.ranked = std::move(ranked);

@@ -19,8 +19,9 @@ char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - '
 }  // namespace
 
 bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return x == y || ascii_lower(x) == ascii_lower(y); });
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return x == y || ascii_lower(x) == ascii_lower(y);
+           });
 }
 
 std::string fold_name(std::string_view s) {
@@ -125,15 +126,20 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
         }
         std::size_t len = 0;
         unsigned char lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
-        if (c >= 0xC2 && c <= 0xDF) len = 2;
+        if (c >= 0xC2 && c <= 0xDF)
+            len = 2;
         else if (c >= 0xE0 && c <= 0xEF) {
             len = 3;
-            if (c == 0xE0) lo = 0xA0;       // no overlong forms
-            else if (c == 0xED) hi = 0x9F;  // no surrogates
+            if (c == 0xE0)
+                lo = 0xA0;  // no overlong forms
+            else if (c == 0xED)
+                hi = 0x9F;  // no surrogates
         } else if (c >= 0xF0 && c <= 0xF4) {
             len = 4;
-            if (c == 0xF0) lo = 0x90;
-            else if (c == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+            if (c == 0xF0)
+                lo = 0x90;
+            else if (c == 0xF4)
+                hi = 0x8F;  // nothing above U+10FFFF
         } else
             return i;
         if (i + len > n) return i;

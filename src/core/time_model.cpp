@@ -15,8 +15,8 @@ namespace {
 
 // Fitted by least squares (log residuals) to the 31 ResNet-50 / BERT-base / BERT-large AMP points
 // of §3c; see docs/methodology.md for the fit and its residuals.
-constexpr double kMatmulEfficiency = 0.84;  // best-case share of dense peak in large matmuls
-constexpr double kHiddenHalf = 512;         // transformers reach half of that at hidden = 512
+constexpr double kMatmulEfficiency = 0.84;        // best-case share of dense peak in large matmuls
+constexpr double kHiddenHalf = 512;               // transformers reach half of that at hidden = 512
 constexpr double kTrafficPerActivationByte = 16;  // HBM bytes moved per stored activation byte, fwd+bwd
 // Per optimizer step: Python, optimizer, data hand-off, and per layer ~a dozen kernel launches
 // (§3b "small ops are overhead-bound" [S34]). An assumption, not fitted.
@@ -29,7 +29,8 @@ constexpr double kMeasuredBand = 1.15;  // implementation spread beyond the sour
 // A calibration point may name the GPU by id or alias (data/providers.yaml is edited separately).
 bool names_gpu(const std::string& name, const Gpu& gpu) {
     if (same_folded_name(name, gpu.id)) return true;
-    return std::any_of(gpu.aliases.begin(), gpu.aliases.end(), [&](const std::string& a) { return same_folded_name(a, name); });
+    return std::any_of(gpu.aliases.begin(), gpu.aliases.end(),
+                       [&](const std::string& a) { return same_folded_name(a, name); });
 }
 
 bool adapter(const Workload& w) { return w.task == Task::lora || w.task == Task::qlora; }
@@ -63,7 +64,8 @@ static SingleGpuSpeed modelled_speed(const Workload& w, const Gpu& gpu, Precisio
     double per_sample = hw_flops / (peak * eff);
     // The traffic term was fitted with the 34·s·h activations of FlashAttention-style kernels on
     // every GPU (the measurements include each GPU's own attention kernels), so it keeps them.
-    double traffic = w.activation_bytes_per_sample(false, Attention::flash) * act_scale * kTrafficPerActivationByte;
+    double traffic =
+        w.activation_bytes_per_sample(false, Attention::flash) * act_scale * kTrafficPerActivationByte;
     if (!w.is_training()) traffic /= 3.0;  // forward only
     if (bw > 0) per_sample += traffic / bw;
     const int layers = (w.kind == ModelKind::transformer || w.kind == ModelKind::speech) ? w.shape.layers : 0;
@@ -78,11 +80,12 @@ static SingleGpuSpeed modelled_speed(const Workload& w, const Gpu& gpu, Precisio
 
 // The calibration points that measure the workload's model on one `gpu` at precision p, in
 // catalog order.
-static std::vector<const CalibrationPoint*> calibration_points(const Catalog& catalog, const Workload& w, const Gpu& gpu,
-                                                                Precision p) {
+static std::vector<const CalibrationPoint*> calibration_points(const Catalog& catalog, const Workload& w,
+                                                               const Gpu& gpu, Precision p) {
     std::vector<const CalibrationPoint*> out;
     for (const auto& c : catalog.calibration)
-        if (c.model == w.model_id && names_gpu(c.gpu, gpu) && c.gpu_count == 1 && c.matches(p)) out.push_back(&c);
+        if (c.model == w.model_id && names_gpu(c.gpu, gpu) && c.gpu_count == 1 && c.matches(p))
+            out.push_back(&c);
     return out;
 }
 
@@ -156,7 +159,9 @@ const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_bat
             const auto job_key = std::make_tuple(&gpu, p, checkpointing);
             auto job = modelled_at_job_.find(job_key);
             if (job == modelled_at_job_.end())
-                job = modelled_at_job_.emplace(job_key, single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s).first;
+                job = modelled_at_job_
+                          .emplace(job_key, single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s)
+                          .first;
             const double at_job = job->second;
             x.batch_size = micro_batch;
             const double at_micro = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
@@ -169,7 +174,9 @@ const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_bat
         return cache_.emplace(key, std::move(s)).first->second;
     }
     auto points = points_.find({&gpu, p});
-    if (points == points_.end()) points = points_.emplace(std::make_pair(&gpu, p), calibration_points(catalog_, workload_, gpu, p)).first;
+    if (points == points_.end())
+        points =
+            points_.emplace(std::make_pair(&gpu, p), calibration_points(catalog_, workload_, gpu, p)).first;
     Workload x = workload_;
     x.grad_checkpointing = checkpointing;
     // = single_gpu_speed(catalog_, x, gpu, p), with the points found once per GPU and precision

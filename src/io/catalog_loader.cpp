@@ -68,17 +68,22 @@ bool nesting_too_deep(std::string_view text, SourceLocation& where) {
             if (indent == 0) quote = 0;  // an unindented line cannot continue a quoted scalar
         }
         if (quote) {
-            if (quote == '"' && c == '\\') escaped = !escaped;
-            else if (c == quote && !escaped) quote = 0;
-            else escaped = false;
+            if (quote == '"' && c == '\\')
+                escaped = !escaped;
+            else if (c == quote && !escaped)
+                quote = 0;
+            else
+                escaped = false;
             continue;
         }
         // A quote opens a quoted scalar only where a scalar starts (YAML); inside a plain scalar
         // ("it's") it is text, and treating it as a quote would hide the brackets that follow.
-        if ((c == '"' || c == '\'') && (prev == 0 || std::string_view("[{,:-?").find(prev) != std::string_view::npos)) {
+        if ((c == '"' || c == '\'') &&
+            (prev == 0 || std::string_view("[{,:-?").find(prev) != std::string_view::npos)) {
             quote = c;
             escaped = false;
-        } else if (c == '#') continue;
+        } else if (c == '#')
+            continue;
         else if (c == '[' || c == '{') {
             if (++depth > kMaxNesting) {
                 where.line = line;
@@ -94,15 +99,18 @@ bool nesting_too_deep(std::string_view text, SourceLocation& where) {
 template <typename T, typename Key>
 void replace_or_append(std::vector<T>& into, T item, Key key) {
     auto it = std::find_if(into.begin(), into.end(), [&](const T& x) { return key(x) == key(item); });
-    if (it != into.end()) *it = std::move(item);
-    else into.push_back(std::move(item));
+    if (it != into.end())
+        *it = std::move(item);
+    else
+        into.push_back(std::move(item));
 }
 
 // Later layers override: same GPU id, provider id (with all its offers), currency, model id,
 // instance network (provider + instance_type).
 void merge_into(Catalog& base, Catalog layer) {
     // GPU ids match ignoring case (docs/catalog.md): "A100-80GB-SXM" replaces the built-in a100-80gb-sxm.
-    for (auto& g : layer.gpus) replace_or_append(base.gpus, std::move(g), [](const Gpu& x) { return to_lower(x.id); });
+    for (auto& g : layer.gpus)
+        replace_or_append(base.gpus, std::move(g), [](const Gpu& x) { return to_lower(x.id); });
     for (auto& p : layer.providers) {
         std::string id = p.id;
         base.offers.erase(std::remove_if(base.offers.begin(), base.offers.end(),
@@ -112,27 +120,32 @@ void merge_into(Catalog& base, Catalog layer) {
     }
     for (auto& o : layer.offers) base.offers.push_back(std::move(o));
     for (auto& r : layer.rates)
-        replace_or_append(base.rates, std::move(r), [](const ExchangeRate& x) { return to_lower(x.currency); });
+        replace_or_append(base.rates, std::move(r),
+                          [](const ExchangeRate& x) { return to_lower(x.currency); });
     for (const auto& [k, v] : layer.policy.overrides()) base.policy.set(k, v);
-    for (auto& m : layer.models) replace_or_append(base.models, std::move(m), [](const ModelPreset& x) { return x.id; });
+    for (auto& m : layer.models)
+        replace_or_append(base.models, std::move(m), [](const ModelPreset& x) { return x.id; });
     for (auto& c : layer.calibration) base.calibration.push_back(std::move(c));
     if (!layer.compat.empty()) base.compat = std::move(layer.compat);
     for (auto& n : layer.networks)
-        replace_or_append(base.networks, std::move(n),
-                          [](const InstanceNetwork& x) { return to_lower(x.provider) + "\n" + to_lower(x.instance_type); });
+        replace_or_append(base.networks, std::move(n), [](const InstanceNetwork& x) {
+            return to_lower(x.provider) + "\n" + to_lower(x.instance_type);
+        });
     for (auto& f : layer.files) base.files.push_back(std::move(f));
     for (auto& g : layer.grid_carbon)
-        replace_or_append(base.grid_carbon, std::move(g),
-                          [](const GridIntensity& x) { return to_lower(x.provider) + "\n" + to_lower(x.region); });
+        replace_or_append(base.grid_carbon, std::move(g), [](const GridIntensity& x) {
+            return to_lower(x.provider) + "\n" + to_lower(x.region);
+        });
 }
 
 // An offer lists packages (cards, OAM modules); a GPU with several devices per package counts
 // them as PyTorch sees them (MI250X: 4 modules = 8 devices). Done once per load, here (#13).
 void count_devices(const Gpu& gpu, Offer& o) {
     if (gpu.devices_per_package <= 1) return;
-    o.notes.push_back(std::to_string(o.gpu_count) + " x " + gpu.family + " package" + (o.gpu_count == 1 ? "" : "s") + " = " +
-                      std::to_string(o.gpu_count * gpu.devices_per_package) + " devices as PyTorch sees them (" +
-                      std::to_string(gpu.devices_per_package) + " per package)");
+    o.notes.push_back(
+        std::to_string(o.gpu_count) + " x " + gpu.family + " package" + (o.gpu_count == 1 ? "" : "s") +
+        " = " + std::to_string(o.gpu_count * gpu.devices_per_package) + " devices as PyTorch sees them (" +
+        std::to_string(gpu.devices_per_package) + " per package)");
     o.gpu_count *= gpu.devices_per_package;
 }
 
@@ -153,7 +166,8 @@ void resolve_offer_gpus(Catalog& catalog, Diagnostics& diags) {
             }
             std::vector<std::string> ids;
             for (const Gpu* g : m.gpus) ids.push_back(g->id);
-            diags.error(o.where, "gpu: '" + o.gpu + "' is ambiguous (" + join(ids, ", ") + "); name the variant");
+            diags.error(o.where,
+                        "gpu: '" + o.gpu + "' is ambiguous (" + join(ids, ", ") + "); name the variant");
         } catch (const UsageError& e) {
             diags.error(o.where, "gpu: " + std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()));
         }
@@ -167,8 +181,10 @@ std::string parent_dir(const std::string& path) {
 
 // An offer table, or a commitment table (its rows are attached to offers once every table is read).
 void load_any_table(const TableRef& ref, std::string_view bytes, Catalog& catalog, Diagnostics& diags) {
-    if (is_commitment_table_format(ref.format)) load_commitment_table(ref, bytes, catalog, diags);
-    else load_offer_table(ref, bytes, catalog, diags);
+    if (is_commitment_table_format(ref.format))
+        load_commitment_table(ref, bytes, catalog, diags);
+    else
+        load_offer_table(ref, bytes, catalog, diags);
 }
 
 void read_builtin_table(const TableRef& ref, Catalog& catalog, Diagnostics& diags) {
@@ -185,35 +201,41 @@ void read_builtin_table(const TableRef& ref, Catalog& catalog, Diagnostics& diag
 BuiltinTable* reusable_table(const TableRef& ref, std::vector<BuiltinTable>& prepared, const Catalog& catalog,
                              bool gpus_unchanged) {
     if (!gpus_unchanged) return nullptr;
-    auto it = std::find_if(prepared.begin(), prepared.end(), [&](const BuiltinTable& t) { return t.ref == ref; });
+    auto it =
+        std::find_if(prepared.begin(), prepared.end(), [&](const BuiltinTable& t) { return t.ref == ref; });
     if (it == prepared.end()) return nullptr;
     const Provider* provider = nullptr;
     for (const auto& p : catalog.providers)
         if (p.id == ref.provider) provider = &p;
-    if (!provider || provider->as_of != it->provider_as_of || provider->source != it->provider_source) return nullptr;
+    if (!provider || provider->as_of != it->provider_as_of || provider->source != it->provider_source)
+        return nullptr;
     return &*it;
 }
 
-void load_one_table(const TableRef& ref, std::map<std::string, std::string>& already_read, std::vector<BuiltinTable>& prepared,
-                    bool gpus_unchanged, Catalog& catalog, Diagnostics& diags);
+void load_one_table(const TableRef& ref, std::map<std::string, std::string>& already_read,
+                    std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog,
+                    Diagnostics& diags);
 
 // `already_read`: texts of tables given directly with --catalog, by path (read once to recognise them).
 // `prepared`: the built-in tables as read from the snapshot; `gpus_unchanged`: the GPU list is still the
 // built-in one. A prepared table whose inputs changed is read again from the embedded CSV.
 void load_tables(const std::vector<TableRef>& tables, std::map<std::string, std::string>& already_read,
-                 std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog, Diagnostics& diags) {
+                 std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog,
+                 Diagnostics& diags) {
     // A commitment table follows its provider's offer tables: its rows land at the end of the offers
     // read so far and are attached at once (before a large table after it is read, so that nothing big moves).
     for (const auto& ref : tables) {
         const std::size_t first = catalog.offers.size();
         load_one_table(ref, already_read, prepared, gpus_unchanged, catalog, diags);
         if (is_commitment_table_format(ref.format))
-            attach_commitments(catalog, {{ref.format, table_display_name(ref), first, catalog.offers.size()}});
+            attach_commitments(catalog,
+                               {{ref.format, table_display_name(ref), first, catalog.offers.size()}});
     }
 }
 
-void load_one_table(const TableRef& ref, std::map<std::string, std::string>& already_read, std::vector<BuiltinTable>& prepared,
-                    bool gpus_unchanged, Catalog& catalog, Diagnostics& diags) {
+void load_one_table(const TableRef& ref, std::map<std::string, std::string>& already_read,
+                    std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog,
+                    Diagnostics& diags) {
     {
         std::string bytes;
         if (auto it = already_read.find(ref.resolved_path); !ref.builtin && it != already_read.end()) {
@@ -239,7 +261,6 @@ void load_one_table(const TableRef& ref, std::map<std::string, std::string>& alr
         load_any_table(ref, bytes, catalog, diags);
     }
 }
-
 
 // --strict-variants: offers whose GPU variant was assumed go; their rows are counted as dropped.
 void drop_assumed_variants(Catalog& catalog) {
@@ -281,8 +302,8 @@ std::string file_mtime_date(const std::string& path) {
     auto sys = std::chrono::file_clock::to_sys(t);
     std::chrono::year_month_day ymd{std::chrono::floor<std::chrono::days>(sys)};
     char buf[16];
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                  static_cast<unsigned>(ymd.day()));
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
+                  static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
     return buf;
 }
 
@@ -294,9 +315,11 @@ std::vector<TreeTable> cloud_tables(const fs::path& dir) {
         std::error_code ec2;
         if (!e.is_directory(ec2)) continue;
         const fs::path vms = e.path() / "vms.csv";
-        if (fs::is_regular_file(vms, ec2)) out.push_back({to_lower(e.path().filename().string()), vms.string()});
+        if (fs::is_regular_file(vms, ec2))
+            out.push_back({to_lower(e.path().filename().string()), vms.string()});
     }
-    std::sort(out.begin(), out.end(), [](const TreeTable& a, const TreeTable& b) { return a.provider < b.provider; });
+    std::sort(out.begin(), out.end(),
+              [](const TreeTable& a, const TreeTable& b) { return a.provider < b.provider; });
     return out;
 }
 
@@ -311,7 +334,8 @@ std::vector<fs::path> schema_dirs(const fs::path& dir) {
         if (!n || *n != static_cast<double>(static_cast<int>(*n))) continue;
         const int v = static_cast<int>(*n);
         std::error_code ec2;
-        if (v >= kOldestSkypilotSchema && v <= kNewestSkypilotSchema && e.is_directory(ec2)) found.emplace_back(v, e.path());
+        if (v >= kOldestSkypilotSchema && v <= kNewestSkypilotSchema && e.is_directory(ec2))
+            found.emplace_back(v, e.path());
     }
     std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<fs::path> out;
@@ -329,7 +353,8 @@ std::vector<TreeTable> newest_version_tables(const fs::path& dir) {
 
 // The built-in YAML documents, merged in this order.
 void parse_builtin_yaml(Catalog& catalog, std::vector<TableRef>& tables, Diagnostics& diags) {
-    for (std::string_view name : {"providers.yaml", "market.yaml", "models.yaml", "compat.yaml", "carbon.yaml"}) {
+    for (std::string_view name :
+         {"providers.yaml", "market.yaml", "models.yaml", "compat.yaml", "carbon.yaml"}) {
         auto text = find_embedded(name);
         if (!text) continue;
         Catalog layer;
@@ -355,15 +380,18 @@ std::string skypilot_home_catalogs() {
 long variant_assumed_rows(const Catalog& catalog) {
     long n = 0;
     for (const auto& s : catalog.skipped)
-        if (auto it = s.rows_by_kind.find(SkipKind::variant_assumed); it != s.rows_by_kind.end()) n += it->second;
+        if (auto it = s.rows_by_kind.find(SkipKind::variant_assumed); it != s.rows_by_kind.end())
+            n += it->second;
     return n;
 }
 
-void parse_catalog_yaml(std::string_view text, const std::string& origin, bool builtin, const std::string& base_dir,
-                        Catalog& out, std::vector<TableRef>& tables, Diagnostics& diags) {
+void parse_catalog_yaml(std::string_view text, const std::string& origin, bool builtin,
+                        const std::string& base_dir, Catalog& out, std::vector<TableRef>& tables,
+                        Diagnostics& diags) {
     out.files.push_back(origin);
     if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF") {
-        diags.error({origin, 0, 0}, "the file is UTF-16 encoded; save it as UTF-8 (catalogs are UTF-8 YAML or CSV)");
+        diags.error({origin, 0, 0},
+                    "the file is UTF-16 encoded; save it as UTF-8 (catalogs are UTF-8 YAML or CSV)");
         return;
     }
     if (text.find('\0') != std::string_view::npos) {
@@ -373,18 +401,21 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
     if (auto bad = first_invalid_utf8(text)) {
         const auto [line, column] = line_and_column(text, *bad);
         diags.error({origin, line, column}, "invalid UTF-8 (byte 0x" + hex_byte(text[*bad]) +
-                                                "); save the file as UTF-8 (a Latin-1 or Windows-1252 file needs converting, e.g. with iconv)");
+                                                "); save the file as UTF-8 (a Latin-1 or Windows-1252 file "
+                                                "needs converting, e.g. with iconv)");
         return;
     }
     if (SourceLocation where{origin, 0, 0}; nesting_too_deep(text, where)) {
-        diags.error(where, "nesting deeper than " + std::to_string(kMaxNesting) + " levels; a catalog needs at most 4");
+        diags.error(where, "nesting deeper than " + std::to_string(kMaxNesting) +
+                               " levels; a catalog needs at most 4");
         return;
     }
     YAML::Node root;
     try {
         root = YAML::Load(std::string(text));
     } catch (const YAML::Exception& e) {
-        diags.error({origin, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg + " (check the indentation and the ':' after each key)");
+        diags.error({origin, e.mark.line + 1, e.mark.column + 1},
+                    "invalid YAML: " + e.msg + " (check the indentation and the ':' after each key)");
         return;
     }
     YamlContext ctx(origin, diags);
@@ -394,8 +425,8 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
     }
     if (!ctx.expect_map(root, "")) return;
     ctx.check_keys(root, "",
-                   {"schema_version", "rates", "policy", "gpus", "providers", "models", "calibration", "compat",
-                    "instance_networks", "grid_carbon"});
+                   {"schema_version", "rates", "policy", "gpus", "providers", "models", "calibration",
+                    "compat", "instance_networks", "grid_carbon"});
     if (auto v = ctx.integer(root, "", "schema_version", false, 0, 1000); v && *v != 1)
         ctx.error(root["schema_version"], "schema_version",
                   "unsupported schema_version " + std::to_string(*v) + "; this gpuadvise reads version 1");
@@ -495,7 +526,8 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
     };
     auto user_table_source = [&](const std::string& file) {
         if (!options.as_of.empty()) return "SkyPilot catalog table " + file + "; as_of from --as-of";
-        return "SkyPilot catalog table " + file + "; as-of unknown (only the file's modification time is known; "
+        return "SkyPilot catalog table " + file +
+               "; as-of unknown (only the file's modification time is known; "
                "give --as-of DATE)";
     };
     // ~/.sky/catalogs (SkyPilot's own downloads), under the user's files: a table replaces a
@@ -516,11 +548,14 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                     continue;
                 }
                 if (!looks_like_skypilot_csv(text)) {
-                    diags.warning({t.path, 0, 0}, "local copy skipped: not a SkyPilot vms.csv (no InstanceType/AcceleratorName header)");
+                    diags.warning({t.path, 0, 0},
+                                  "local copy skipped: not a SkyPilot vms.csv (no "
+                                  "InstanceType/AcceleratorName header)");
                     continue;
                 }
                 add_direct_table(t.path, t.provider, std::move(text), date,
-                                 "local copy of the SkyPilot catalog, " + t.path + " (as_of = its file date)", PriceOrigin::sky_local_copy);
+                                 "local copy of the SkyPilot catalog, " + t.path + " (as_of = its file date)",
+                                 PriceOrigin::sky_local_copy);
             }
     }
     // The cache of `gpuadvise catalog update`: its tables replace a provider's when they are at least as
@@ -541,10 +576,12 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                     diags.warning({t.path, 0, 0}, std::string("cached table skipped: ") + e.what());
                     continue;
                 }
-                add_direct_table(t.path, t.provider, std::move(text), meta->as_of,
-                                 "gpuadvise cache (catalog update): " + meta->url + ", fetched " + meta->fetched_at +
-                                     (meta->last_modified.empty() ? "" : ", upstream Last-Modified " + meta->last_modified),
-                                 PriceOrigin::update_cache);
+                add_direct_table(
+                    t.path, t.provider, std::move(text), meta->as_of,
+                    "gpuadvise cache (catalog update): " + meta->url + ", fetched " + meta->fetched_at +
+                        (meta->last_modified.empty() ? ""
+                                                     : ", upstream Last-Modified " + meta->last_modified),
+                    PriceOrigin::update_cache);
             }
         const fs::path rates = fs::path(dir) / "rates" / "rates.yaml";
         if (!dir.empty() && fs::is_regular_file(rates, ec)) {
@@ -552,7 +589,8 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                 const std::string text = read_file(rates.string());
                 Catalog layer;
                 std::vector<TableRef> none;
-                parse_catalog_yaml(text, rates.string(), false, rates.parent_path().string(), layer, none, diags);
+                parse_catalog_yaml(text, rates.string(), false, rates.parent_path().string(), layer, none,
+                                   diags);
                 std::erase_if(layer.rates, [&](const ExchangeRate& r) {
                     const ExchangeRate* old = catalog.rate_for(r.currency);
                     return old && old->as_of > r.as_of;
@@ -570,15 +608,18 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
             // A SkyPilot tree: every cloud's vms.csv, named after its directory.
             const auto found = skypilot_tree_tables(file);
             if (found.empty()) {
-                diags.error({file, 0, 0}, "is a directory with no SkyPilot tables; expected DIR/<cloud>/vms.csv or "
-                                          "DIR/v<N>/<cloud>/vms.csv (schema v" + std::to_string(kOldestSkypilotSchema) +
-                                          "..v" + std::to_string(kNewestSkypilotSchema) + ")");
+                diags.error({file, 0, 0},
+                            "is a directory with no SkyPilot tables; expected DIR/<cloud>/vms.csv or "
+                            "DIR/v<N>/<cloud>/vms.csv (schema v" +
+                                std::to_string(kOldestSkypilotSchema) + "..v" +
+                                std::to_string(kNewestSkypilotSchema) + ")");
                 continue;
             }
             for (const auto& t : found) {
                 // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: …: REASON".
                 std::string text = read_file(t.path);
-                add_direct_table(t.path, t.provider, std::move(text), options.as_of, user_table_source(t.path));
+                add_direct_table(t.path, t.provider, std::move(text), options.as_of,
+                                 user_table_source(t.path));
             }
             continue;
         }
@@ -587,18 +628,20 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
         if (looks_like_skypilot_csv(text)) {
             ++csv_files;
             if (!options.provider_name.empty() && csv_files > 1)
-                throw UsageError("--provider-name " + options.provider_name +
-                                     " names the provider of one SkyPilot table, but several were given (" + file + ")",
-                                 "load one table per --provider-name, or drop it to name each provider after its file "
-                                 "(lambda.csv -> lambda)");
+                throw UsageError(
+                    "--provider-name " + options.provider_name +
+                        " names the provider of one SkyPilot table, but several were given (" + file + ")",
+                    "load one table per --provider-name, or drop it to name each provider after its file "
+                    "(lambda.csv -> lambda)");
             const fs::path path(file);
             // `<cloud>/vms.csv` (SkyPilot's layout) is named after its directory, other files after their name.
             std::string name = path.stem().string();
-            if (path.filename() == "vms.csv" && path.has_parent_path() && !path.parent_path().filename().empty() &&
-                path.parent_path().filename() != "." && path.parent_path().filename() != "..")
+            if (path.filename() == "vms.csv" && path.has_parent_path() &&
+                !path.parent_path().filename().empty() && path.parent_path().filename() != "." &&
+                path.parent_path().filename() != "..")
                 name = to_lower(path.parent_path().filename().string());
-            add_direct_table(file, options.provider_name.empty() ? name : options.provider_name, std::move(text),
-                             options.as_of, user_table_source(file));
+            add_direct_table(file, options.provider_name.empty() ? name : options.provider_name,
+                             std::move(text), options.as_of, user_table_source(file));
             continue;
         }
         Catalog layer;
@@ -611,10 +654,13 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
         merge_into(catalog, std::move(layer));
     }
     if (!options.provider_name.empty() && csv_files == 0)
-        throw UsageError("--provider-name " + options.provider_name + ": no SkyPilot table (vms.csv) was given with --catalog",
-                         "it names the provider of a CSV table given with --catalog; a YAML catalog names its providers itself");
+        throw UsageError("--provider-name " + options.provider_name +
+                             ": no SkyPilot table (vms.csv) was given with --catalog",
+                         "it names the provider of a CSV table given with --catalog; a YAML catalog names "
+                         "its providers itself");
     // Everything is checked even after an error, so that one run reports every problem.
-    load_tables(tables, csv_texts, prepared, options.files.empty() || catalog.gpus == builtin_gpus, catalog, diags);
+    load_tables(tables, csv_texts, prepared, options.files.empty() || catalog.gpus == builtin_gpus, catalog,
+                diags);
     if (options.strict_variants) drop_assumed_variants(catalog);
     resolve_offer_gpus(catalog, diags);
     diags.append(lint_catalog(catalog, options.today));
@@ -623,11 +669,13 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
         for (const auto& d : diags.all())
             if (d.severity == Severity::error) all.push_back(d);
         std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
-            return std::tie(a.where.file, a.where.line, a.where.column) < std::tie(b.where.file, b.where.line, b.where.column);
+            return std::tie(a.where.file, a.where.line, a.where.column) <
+                   std::tie(b.where.file, b.where.line, b.where.column);
         });
         const std::string message = "the catalog has " + std::to_string(all.size()) + " error" +
                                     (all.size() == 1 ? "" : "s") + "; nothing was loaded";
-        throw DataError(message, std::move(all), "fix the lines above; 'gpuadvise catalog validate FILE' re-checks a file");
+        throw DataError(message, std::move(all),
+                        "fix the lines above; 'gpuadvise catalog validate FILE' re-checks a file");
     }
     catalog.warnings = std::move(diags);
     return catalog;

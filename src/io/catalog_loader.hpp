@@ -19,7 +19,7 @@ struct CatalogOptions {
     bool strict_variants = false;    // drop table rows whose GPU variant was assumed (--strict-variants)
     std::string as_of;               // --as-of: date of SkyPilot tables given directly (else "as-of unknown")
     bool sky_catalogs = true;        // read ~/.sky/catalogs when present (with the built-in data only)
-    bool cache = true;               // layer the `catalog update` cache (io/update_cache.hpp) over the built-in data
+    bool cache = true;  // layer the `catalog update` cache (io/update_cache.hpp) over the built-in data
 };
 
 // Rows kept with an assumed GPU variant (a bare "A100"), over all tables: the "variant assumed"
@@ -30,8 +30,12 @@ Catalog load_catalog(const CatalogOptions& options);
 
 // The built-in data's files are reported as "<built-in>/providers.yaml", "<built-in>/skypilot/aws.csv".
 inline constexpr std::string_view kBuiltinFilePrefix = "<built-in>/";
-inline std::string builtin_file_name(std::string_view name) { return std::string(kBuiltinFilePrefix) + std::string(name); }
-inline bool is_builtin_file(std::string_view file) { return file.substr(0, kBuiltinFilePrefix.size()) == kBuiltinFilePrefix; }
+inline std::string builtin_file_name(std::string_view name) {
+    return std::string(kBuiltinFilePrefix) + std::string(name);
+}
+inline bool is_builtin_file(std::string_view file) {
+    return file.substr(0, kBuiltinFilePrefix.size()) == kBuiltinFilePrefix;
+}
 
 // SkyPilot catalog schema versions this gpuadvise reads (catalogs/v<N>/<cloud>/vms.csv).
 inline constexpr int kNewestSkypilotSchema = 9;
@@ -53,8 +57,9 @@ std::string skypilot_home_catalogs();
 // Parses one YAML document into `out` (used by the loader and by tests on strings).
 // `origin` names the file in diagnostics; `base_dir` resolves table paths ("" = built-in data).
 struct TableRef;
-void parse_catalog_yaml(std::string_view text, const std::string& origin, bool builtin, const std::string& base_dir,
-                        Catalog& out, std::vector<TableRef>& tables, Diagnostics& diags);
+void parse_catalog_yaml(std::string_view text, const std::string& origin, bool builtin,
+                        const std::string& base_dir, Catalog& out, std::vector<TableRef>& tables,
+                        Diagnostics& diags);
 
 // Reads a whole file (src/io/read_file.cpp, the one place files are read): only a regular file of at
 // most kMaxInputBytes; a FIFO, device, directory or socket, an open or read error (nothing of a file

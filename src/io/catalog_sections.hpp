@@ -14,7 +14,8 @@
 namespace gpuadvise::io {
 
 void read_gpus_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);
-void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& out, std::vector<TableRef>& tables);
+void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& out,
+                            std::vector<TableRef>& tables);
 void read_rates_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);
 void read_policy_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);
 void read_instance_networks_section(const YAML::Node& node, YamlContext& ctx, Catalog& out);

@@ -5,16 +5,16 @@
 // its serialize function (and the round-trip test) list it.
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <cereal/archives/binary.hpp>
 #include <cereal/types/map.hpp>
 #include <cereal/types/optional.hpp>
 #include <cereal/types/string.hpp>
 #include <cereal/types/vector.hpp>
+#include <cstring>
 
 #include <sstream>
-#include <unordered_map>
 #include <streambuf>
+#include <unordered_map>
 
 #include "gpuadvise/errors.hpp"
 #include "io/builtin_catalog.hpp"
@@ -30,8 +30,10 @@ struct AnyMember {
 
 template <typename T, typename... Members>
 constexpr std::size_t member_count() {
-    if constexpr (requires { T{Members{}..., AnyMember{}}; }) return member_count<T, Members..., AnyMember>();
-    else return sizeof...(Members);
+    if constexpr (requires { T{Members{}..., AnyMember{}}; })
+        return member_count<T, Members..., AnyMember>();
+    else
+        return sizeof...(Members);
 }
 
 }  // namespace snapshot_detail
@@ -63,8 +65,9 @@ void load(Archive& ar, SharedText& x) {
     next = (next + 1) % recent.size();
 }
 
-#define GPUADVISE_MEMBERS(T, n) \
-    static_assert(snapshot_detail::member_count<T>() == (n), #T " changed: update its serialize function below")
+#define GPUADVISE_MEMBERS(T, n)                              \
+    static_assert(snapshot_detail::member_count<T>() == (n), \
+                  #T " changed: update its serialize function below")
 
 GPUADVISE_MEMBERS(SourceLocation, 3);
 template <class Archive>
@@ -82,8 +85,9 @@ GPUADVISE_MEMBERS(Gpu, 21);
 template <class Archive>
 void serialize(Archive& ar, Gpu& x) {
     ar(x.id, x.family, x.name, x.vendor, x.architecture, x.compute_capability, x.memory_gb,
-       x.memory_bandwidth_gb_per_s, x.tflops, x.tdp_w, x.form_factor, x.interconnect, x.intra_node_busbw_gb_per_s,
-       x.year, x.aliases, x.uncertain, x.source, x.notes, x.family_default, x.devices_per_package, x.devices_source);
+       x.memory_bandwidth_gb_per_s, x.tflops, x.tdp_w, x.form_factor, x.interconnect,
+       x.intra_node_busbw_gb_per_s, x.year, x.aliases, x.uncertain, x.source, x.notes, x.family_default,
+       x.devices_per_package, x.devices_source);
 }
 
 GPUADVISE_MEMBERS(BillingTerms, 4);
@@ -95,8 +99,8 @@ void serialize(Archive& ar, BillingTerms& x) {
 GPUADVISE_MEMBERS(Provider, 18);
 template <class Archive>
 void serialize(Archive& ar, Provider& x) {
-    ar(x.id, x.name, x.currency, x.kind, x.network_gbps, x.rdma, x.rdma_gbps, x.images, x.features, x.driver_version,
-       x.as_of, x.source, x.where, x.custom_kind, x.origin, x.billing, x.pue, x.pue_source);
+    ar(x.id, x.name, x.currency, x.kind, x.network_gbps, x.rdma, x.rdma_gbps, x.images, x.features,
+       x.driver_version, x.as_of, x.source, x.where, x.custom_kind, x.origin, x.billing, x.pue, x.pue_source);
 }
 
 GPUADVISE_MEMBERS(Commitment, 8);
@@ -109,8 +113,8 @@ GPUADVISE_MEMBERS(Offer, 19);
 template <class Archive>
 void serialize(Archive& ar, Offer& x) {
     ar(x.provider, x.gpu, x.gpu_count, x.region, x.instance_type, x.currency, x.on_demand_per_hour,
-       x.reserved_per_month, x.spot_per_hour, x.vcpus, x.ram_gb, x.local_disk_gb, x.as_of, x.source, x.notes, x.where,
-       x.commitments, x.variant_assumed, x.price_complete);
+       x.reserved_per_month, x.spot_per_hour, x.vcpus, x.ram_gb, x.local_disk_gb, x.as_of, x.source, x.notes,
+       x.where, x.commitments, x.variant_assumed, x.price_complete);
 }
 
 GPUADVISE_MEMBERS(ExchangeRate, 4);
@@ -165,22 +169,24 @@ void serialize(Archive& ar, TransformerShape& x) {
 GPUADVISE_MEMBERS(DefaultJob, 8);
 template <class Archive>
 void serialize(Archive& ar, DefaultJob& x) {
-    ar(x.task, x.samples, x.epochs, x.batch_size, x.seq_len, x.image_size, x.grad_checkpointing, x.description);
+    ar(x.task, x.samples, x.epochs, x.batch_size, x.seq_len, x.image_size, x.grad_checkpointing,
+       x.description);
 }
 
 GPUADVISE_MEMBERS(ModelPreset, 20);
 template <class Archive>
 void serialize(Archive& ar, ModelPreset& x) {
-    ar(x.id, x.aliases, x.name, x.kind, x.unit, x.params, x.flops_per_token, x.flops_per_sample, x.reference_image_size,
-       x.reference_seq_len, x.max_seq_len, x.activation_mb_per_image, x.activation_basis, x.shape, x.inference_passes,
-       x.default_job, x.uncertain, x.source, x.notes, x.where);
+    ar(x.id, x.aliases, x.name, x.kind, x.unit, x.params, x.flops_per_token, x.flops_per_sample,
+       x.reference_image_size, x.reference_seq_len, x.max_seq_len, x.activation_mb_per_image,
+       x.activation_basis, x.shape, x.inference_passes, x.default_job, x.uncertain, x.source, x.notes,
+       x.where);
 }
 
 GPUADVISE_MEMBERS(CalibrationPoint, 12);
 template <class Archive>
 void serialize(Archive& ar, CalibrationPoint& x) {
-    ar(x.model, x.gpu, x.precision, x.throughput, x.throughput_high, x.unit, x.gpu_count, x.batch_size, x.seq_len,
-       x.image_size, x.source, x.where);
+    ar(x.model, x.gpu, x.precision, x.throughput, x.throughput_high, x.unit, x.gpu_count, x.batch_size,
+       x.seq_len, x.image_size, x.source, x.where);
 }
 
 GPUADVISE_MEMBERS(PytorchRelease, 4);
@@ -222,7 +228,8 @@ void serialize(Archive& ar, GpuDriverFloor& x) {
 GPUADVISE_MEMBERS(CompatTables, 7);
 template <class Archive>
 void serialize(Archive& ar, CompatTables& x) {
-    ar(x.releases, x.toolkit_drivers, x.minor_compat, x.wheel_archs, x.precision_rules, x.source, x.gpu_drivers);
+    ar(x.releases, x.toolkit_drivers, x.minor_compat, x.wheel_archs, x.precision_rules, x.source,
+       x.gpu_drivers);
 }
 
 GPUADVISE_MEMBERS(InstanceNetwork, 5);
@@ -240,8 +247,8 @@ void serialize(Archive& ar, GridIntensity& x) {
 GPUADVISE_MEMBERS(Catalog, 13);
 template <class Archive>
 void serialize(Archive& ar, Catalog& x) {
-    ar(x.gpus, x.providers, x.offers, x.rates, x.policy, x.models, x.calibration, x.compat, x.networks, x.files,
-       x.grid_carbon, x.skipped, x.warnings);
+    ar(x.gpus, x.providers, x.offers, x.rates, x.policy, x.models, x.calibration, x.compat, x.networks,
+       x.files, x.grid_carbon, x.skipped, x.warnings);
 }
 
 namespace io {
@@ -312,7 +319,8 @@ BuiltinCatalog read_builtin_snapshot(std::string_view bytes) {
     try {
         cereal::BinaryInputArchive archive(in);
         archive(builtin);
-    } catch (const std::exception& e) {  // cereal::Exception (truncated), bad_alloc, length_error, a policy key
+    } catch (
+        const std::exception& e) {  // cereal::Exception (truncated), bad_alloc, length_error, a policy key
         throw DataError(std::string("the built-in catalog snapshot is corrupt: ") + e.what(), hint);
     }
     if (buffer.remaining() != 0)

@@ -11,13 +11,15 @@ namespace gpuadvise::io {
 namespace {
 
 // ISO 4217 style: three ASCII letters ("USD", "eur"); '' and 'EUR ' are not codes.
-void check_currency_code(YamlContext& ctx, const YAML::Node& map, const std::string& path, const std::string& code) {
+void check_currency_code(YamlContext& ctx, const YAML::Node& map, const std::string& path,
+                         const std::string& code) {
     const bool ok = code.size() == 3 && std::all_of(code.begin(), code.end(), [](char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-    });
-    if (!ok) ctx.error(map["currency"], key_path(path, "currency"), "'" + code + "' is not a currency code; expected three letters such as USD or EUR");
+                        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+                    });
+    if (!ok)
+        ctx.error(map["currency"], key_path(path, "currency"),
+                  "'" + code + "' is not a currency code; expected three letters such as USD or EUR");
 }
-
 
 void read_tflops(const YAML::Node& node, YamlContext& ctx, const std::string& path, DenseTflops& t) {
     if (!ctx.expect_map(node, path)) return;
@@ -32,10 +34,27 @@ void read_tflops(const YAML::Node& node, YamlContext& ctx, const std::string& pa
 Gpu read_gpu(const YAML::Node& node, YamlContext& ctx, const std::string& path) {
     Gpu g;
     ctx.check_keys(node, path,
-                   {"id", "family", "name", "vendor", "architecture", "compute_capability", "memory_gb",
-                    "memory_bandwidth_gb_per_s", "tflops", "tdp_w", "form_factor", "interconnect",
-                    "intra_node_busbw_gb_per_s", "year", "aliases", "uncertain", "source", "notes", "family_default",
-                    "devices_per_package", "devices_source"});
+                   {"id",
+                    "family",
+                    "name",
+                    "vendor",
+                    "architecture",
+                    "compute_capability",
+                    "memory_gb",
+                    "memory_bandwidth_gb_per_s",
+                    "tflops",
+                    "tdp_w",
+                    "form_factor",
+                    "interconnect",
+                    "intra_node_busbw_gb_per_s",
+                    "year",
+                    "aliases",
+                    "uncertain",
+                    "source",
+                    "notes",
+                    "family_default",
+                    "devices_per_package",
+                    "devices_source"});
     g.id = ctx.text(node, path, "id", true).value_or("");
     g.family = ctx.text(node, path, "family", true).value_or("");
     g.name = ctx.text(node, path, "name", true).value_or(g.id);
@@ -58,10 +77,12 @@ Gpu read_gpu(const YAML::Node& node, YamlContext& ctx, const std::string& path) 
     g.source = ctx.text(node, path, "source", true).value_or("");
     g.notes = ctx.text(node, path, "notes").value_or("");
     g.family_default = ctx.text(node, path, "family_default").value_or("");
-    g.devices_per_package = static_cast<int>(ctx.integer(node, path, "devices_per_package", false, 1, 64).value_or(1));
+    g.devices_per_package =
+        static_cast<int>(ctx.integer(node, path, "devices_per_package", false, 1, 64).value_or(1));
     g.devices_source = ctx.text(node, path, "devices_source").value_or("");
     if (g.devices_per_package > 1 && g.devices_source.empty())
-        ctx.error(node, path, "'devices_per_package' needs 'devices_source': where the device count comes from");
+        ctx.error(node, path,
+                  "'devices_per_package' needs 'devices_source': where the device count comes from");
     if (g.devices_per_package > 1) {
         // The row is the package's datasheet; PyTorch sees `devices_per_package` devices that
         // share it (MI250X: 2 GCDs of 64 GB). Everything downstream counts devices (#13).
@@ -87,7 +108,9 @@ void read_commitments(const YAML::Node& node, YamlContext& ctx, const std::strin
         const std::string cp = index_path(cpath, i);
         const YAML::Node& n = list[i];
         if (!ctx.expect_map(n, cp)) continue;
-        ctx.check_keys(n, cp, {"term_months", "price_per_month", "price_per_hour", "discount", "upfront", "scope", "source", "as_of", "note"});
+        ctx.check_keys(n, cp,
+                       {"term_months", "price_per_month", "price_per_hour", "discount", "upfront", "scope",
+                        "source", "as_of", "note"});
         Commitment c;
         if (!n["term_months"]) ctx.error(n, cp, "commitment without a term: give term_months (1, 12, 36 …)");
         c.term_months = static_cast<int>(ctx.integer(n, cp, "term_months", false, 1, 120).value_or(0));
@@ -97,16 +120,24 @@ void read_commitments(const YAML::Node& node, YamlContext& ctx, const std::strin
             auto d = ctx.as_number(n["discount"], key_path(cp, "discount"), -1e9, 1e9);
             if (d && (*d < 0 || *d > 0.95))
                 ctx.error(n["discount"], key_path(cp, "discount"),
-                          "discount " + std::to_string(*d) + " is outside 0-0.95 (a share of the on-demand price: 0.37 = 37 % off)");
-            else if (d) c.discount = d;
+                          "discount " + std::to_string(*d) +
+                              " is outside 0-0.95 (a share of the on-demand price: 0.37 = 37 % off)");
+            else if (d)
+                c.discount = d;
         }
-        const int given = (n["price_per_month"] ? 1 : 0) + (n["price_per_hour"] ? 1 : 0) + (n["discount"] ? 1 : 0);
+        const int given =
+            (n["price_per_month"] ? 1 : 0) + (n["price_per_hour"] ? 1 : 0) + (n["discount"] ? 1 : 0);
         if (given != 1) ctx.error(n, cp, "give exactly one of price_per_month, price_per_hour, discount");
-        if (per_month) c.price_per_month = *per_month;
-        else if (per_hour) c.price_per_month = *per_hour * kHoursPerMonth;
+        if (per_month)
+            c.price_per_month = *per_month;
+        else if (per_hour)
+            c.price_per_month = *per_hour * kHoursPerMonth;
         else if (c.discount) {
-            if (!o.on_demand_per_hour) ctx.error(n["discount"], key_path(cp, "discount"), "a discount needs the offer's on_demand_per_hour");
-            else c.price_per_month = (1 - *c.discount) * *o.on_demand_per_hour * kHoursPerMonth;
+            if (!o.on_demand_per_hour)
+                ctx.error(n["discount"], key_path(cp, "discount"),
+                          "a discount needs the offer's on_demand_per_hour");
+            else
+                c.price_per_month = (1 - *c.discount) * *o.on_demand_per_hour * kHoursPerMonth;
         }
         c.upfront = ctx.number(n, cp, "upfront", false, 0, 1).value_or(0);
         c.scope = ctx.text(n, cp, "scope").value_or("instance");
@@ -119,9 +150,10 @@ void read_commitments(const YAML::Node& node, YamlContext& ctx, const std::strin
 
 Offer read_offer(const YAML::Node& node, YamlContext& ctx, const std::string& path, const Provider& p) {
     Offer o;
-    ctx.check_keys(node, path,
-                   {"gpu", "count", "region", "instance_type", "on_demand_per_hour", "reserved_per_month",
-                    "spot_per_hour", "vcpus", "ram_gb", "local_disk_gb", "as_of", "source", "notes", "commitments"});
+    ctx.check_keys(
+        node, path,
+        {"gpu", "count", "region", "instance_type", "on_demand_per_hour", "reserved_per_month",
+         "spot_per_hour", "vcpus", "ram_gb", "local_disk_gb", "as_of", "source", "notes", "commitments"});
     o.provider = p.id;
     o.currency = p.currency;
     o.where = ctx.where(node["gpu"].IsDefined() ? node["gpu"] : node);
@@ -139,10 +171,14 @@ Offer read_offer(const YAML::Node& node, YamlContext& ctx, const std::string& pa
     o.source = ctx.text(node, path, "source").value_or(p.source);
     o.notes = ctx.text_list(node, path, "notes");
     if (o.reserved_per_month)  // the guide's monthly reserved price is a 1-month commitment
-        o.commitments.push_back({1, *o.reserved_per_month, std::nullopt, 0, "instance", o.source, o.as_of, "monthly reserved price"});
+        o.commitments.push_back({1, *o.reserved_per_month, std::nullopt, 0, "instance", o.source, o.as_of,
+                                 "monthly reserved price"});
     read_commitments(node, ctx, path, o);
-    if (!node["on_demand_per_hour"] && !node["reserved_per_month"] && !node["spot_per_hour"] && o.commitments.empty())
-        ctx.error(node, path, "no price: give at least one of on_demand_per_hour, reserved_per_month, spot_per_hour, commitments");
+    if (!node["on_demand_per_hour"] && !node["reserved_per_month"] && !node["spot_per_hour"] &&
+        o.commitments.empty())
+        ctx.error(node, path,
+                  "no price: give at least one of on_demand_per_hour, reserved_per_month, spot_per_hour, "
+                  "commitments");
     return o;
 }
 
@@ -151,14 +187,18 @@ void read_billing(const YAML::Node& n, YamlContext& ctx, const std::string& path
     if (!ctx.expect_map(n, path)) return;
     ctx.check_keys(n, path, {"increment", "minimum_seconds", "stopped_bills_storage", "source"});
     if (auto inc = ctx.text(n, path, "increment")) {
-        if (*inc == "second") b.increment_seconds = 1;
-        else if (*inc == "minute") b.increment_seconds = 60;
-        else if (*inc == "hour") b.increment_seconds = 3600;
+        if (*inc == "second")
+            b.increment_seconds = 1;
+        else if (*inc == "minute")
+            b.increment_seconds = 60;
+        else if (*inc == "hour")
+            b.increment_seconds = 3600;
         else
             ctx.error(n["increment"], key_path(path, "increment"),
                       "unknown billing increment '" + *inc + "'; expected second, minute or hour");
     }
-    if (auto m = ctx.integer(n, path, "minimum_seconds", false, 0, 86400)) b.minimum_seconds = static_cast<int>(*m);
+    if (auto m = ctx.integer(n, path, "minimum_seconds", false, 0, 86400))
+        b.minimum_seconds = static_cast<int>(*m);
     b.stopped_bills_storage = ctx.boolean(n, path, "stopped_bills_storage");
     b.source = ctx.text(n, path, "source", true).value_or("");
 }
@@ -175,22 +215,25 @@ void read_gpus_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
         for (const auto& earlier : out.gpus)
             if (!g.id.empty() && to_lower(earlier.id) == to_lower(g.id)) {
                 ctx.error(node[i]["id"], key_path(path, "id"),
-                          "'" + g.id + "' is already the id of an earlier GPU in this file ('" + earlier.id + "'; ids match ignoring case)");
+                          "'" + g.id + "' is already the id of an earlier GPU in this file ('" + earlier.id +
+                              "'; ids match ignoring case)");
                 break;
             }
         out.gpus.push_back(std::move(g));
     }
 }
 
-void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& out, std::vector<TableRef>& tables) {
+void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& out,
+                            std::vector<TableRef>& tables) {
     if (!ctx.expect_sequence(node, "providers")) return;
     for (std::size_t i = 0; i < node.size(); ++i) {
         const std::string path = index_path("providers", i);
         const YAML::Node& n = node[i];
         if (!ctx.expect_map(n, path)) continue;
-        ctx.check_keys(n, path,
-                       {"id", "name", "currency", "kind", "network_gbps", "rdma", "rdma_gbps", "images", "features",
-                        "driver_version", "as_of", "source", "offers", "tables", "billing", "pue", "pue_source"});
+        ctx.check_keys(
+            n, path,
+            {"id", "name", "currency", "kind", "network_gbps", "rdma", "rdma_gbps", "images", "features",
+             "driver_version", "as_of", "source", "offers", "tables", "billing", "pue", "pue_source"});
         Provider p;
         p.where = ctx.where(n);
         p.id = ctx.text(n, path, "id", true).value_or("");
@@ -206,7 +249,8 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
         p.driver_version = ctx.text(n, path, "driver_version");
         p.as_of = ctx.text(n, path, "as_of", true).value_or("");
         p.source = ctx.text(n, path, "source", true).value_or("");
-        if (YAML::Node b = n["billing"]; b.IsDefined() && !b.IsNull()) read_billing(b, ctx, key_path(path, "billing"), p.billing);
+        if (YAML::Node b = n["billing"]; b.IsDefined() && !b.IsNull())
+            read_billing(b, ctx, key_path(path, "billing"), p.billing);
         p.pue = ctx.number(n, path, "pue", false, 1, 5);
         p.pue_source = ctx.text(n, path, "pue_source", p.pue.has_value()).value_or("");
         if (YAML::Node offers = n["offers"]; offers.IsDefined() && !offers.IsNull()) {
@@ -214,7 +258,8 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
             if (ctx.expect_sequence(offers, opath))
                 for (std::size_t j = 0; j < offers.size(); ++j) {
                     const std::string op = index_path(opath, j);
-                    if (ctx.expect_map(offers[j], op)) out.offers.push_back(read_offer(offers[j], ctx, op, p));
+                    if (ctx.expect_map(offers[j], op))
+                        out.offers.push_back(read_offer(offers[j], ctx, op, p));
                 }
         }
         if (YAML::Node t = n["tables"]; t.IsDefined() && !t.IsNull()) {
@@ -229,9 +274,11 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
                     ref.format = ctx.text(t[j], tp, "format", true).value_or("");
                     ref.path = ctx.text(t[j], tp, "path", true).value_or("");
                     ref.where = ctx.where(t[j]);
-                    if (!ref.format.empty() && ref.format != "skypilot" && !is_commitment_table_format(ref.format))
+                    if (!ref.format.empty() && ref.format != "skypilot" &&
+                        !is_commitment_table_format(ref.format))
                         ctx.error(t[j]["format"], key_path(tp, "format"),
-                                  "unknown table format '" + ref.format + "'; expected 'skypilot', 'gcp-pricing' or 'commitments-csv'");
+                                  "unknown table format '" + ref.format +
+                                      "'; expected 'skypilot', 'gcp-pricing' or 'commitments-csv'");
                     tables.push_back(ref);
                 }
         }
@@ -265,7 +312,8 @@ void read_policy_section(const YAML::Node& node, YamlContext& ctx, Catalog& out)
         const PolicyKey* spec = nullptr;
         for (const auto& k : policy_keys())
             if (k.name == key) spec = &k;
-        auto value = ctx.as_number(it->second, key_path("policy", key), spec ? spec->min : -1e12, spec ? spec->max : 1e12);
+        auto value = ctx.as_number(it->second, key_path("policy", key), spec ? spec->min : -1e12,
+                                   spec ? spec->max : 1e12);
         if (!value) continue;
         if (!out.policy.set(key, *value)) {
             std::string message = "unknown policy key '" + key + "'";
@@ -291,12 +339,15 @@ void read_instance_networks_section(const YAML::Node& node, YamlContext& ctx, Ca
         const auto gbps = ctx.number(n, path, "gbps", true, 0, 1e6);
         x.gbps = gbps.value_or(0);
         if (gbps && *gbps <= 0)
-            ctx.error(n["gbps"], key_path(path, "gbps"), "gbps must be above 0 (Gbit/s per node); leave the row out when unknown");
+            ctx.error(n["gbps"], key_path(path, "gbps"),
+                      "gbps must be above 0 (Gbit/s per node); leave the row out when unknown");
         if (auto kind = ctx.text(n, path, "kind", true)) {
-            if (auto k = kNetworkKindNames.parse(*kind)) x.kind = *k;
+            if (auto k = kNetworkKindNames.parse(*kind))
+                x.kind = *k;
             else
                 ctx.error(n["kind"], key_path(path, "kind"),
-                          "unknown network kind '" + *kind + "'; expected one of " + join(kNetworkKindNames.names(), ", "));
+                          "unknown network kind '" + *kind + "'; expected one of " +
+                              join(kNetworkKindNames.names(), ", "));
         }
         x.source = ctx.text(n, path, "source", true).value_or("");
         out.networks.push_back(std::move(x));

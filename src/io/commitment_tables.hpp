@@ -31,9 +31,9 @@ struct GcpMachinePrice {
 };
 
 struct GcpPriceList {
-    std::string generated;  // the file's about.generated, e.g. "Thu Jul 30 06:13:17 2026"
-    std::string as_of;      // the same as an ISO date ("" when it cannot be read)
-    std::string url;        // about.url
+    std::string generated;                  // the file's about.generated, e.g. "Thu Jul 30 06:13:17 2026"
+    std::string as_of;                      // the same as an ISO date ("" when it cannot be read)
+    std::string url;                        // about.url
     std::vector<GcpMachinePrice> machines;  // machine types with a GPU key, in file order
 };
 

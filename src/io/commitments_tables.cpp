@@ -18,15 +18,16 @@
 namespace gpuadvise::io {
 namespace {
 
-constexpr double kHoursPerMonth = 730;  // the upstream files' month (hour x 730), and policy hours_per_month's default
+constexpr double kHoursPerMonth =
+    730;  // the upstream files' month (hour x 730), and policy hours_per_month's default
 
 // The GPU a GCP price file's key means: the machine families carry one GPU model each.
 const char* gcp_gpu_name(std::string_view key) {
-    if (key == "a100") return "a100-40gb-sxm";     // a2-highgpu / a2-megagpu
-    if (key == "a100-80gb") return "a100-80gb-sxm";  // a2-ultragpu
+    if (key == "a100") return "a100-40gb-sxm";                             // a2-highgpu / a2-megagpu
+    if (key == "a100-80gb") return "a100-80gb-sxm";                        // a2-ultragpu
     if (key == "h100-80gb" || key == "h100-80gb-mega") return "h100-sxm";  // a3-highgpu / a3-megagpu
-    if (key == "l4") return "l4";                    // g2-standard
-    if (key == "rtx6000") return "RTX PRO 6000";     // g4-standard: RTX PRO 6000 Blackwell Server Edition
+    if (key == "l4") return "l4";                                          // g2-standard
+    if (key == "rtx6000") return "RTX PRO 6000";  // g4-standard: RTX PRO 6000 Blackwell Server Edition
     return nullptr;
 }
 
@@ -37,7 +38,8 @@ std::string iso_from_generated(const std::string& text) {
     static const std::regex re(R"(^\w{3} (\w{3}) +(\d{1,2}) [\d:]+ (\d{4})$)");
     std::smatch m;
     if (!std::regex_match(text, m, re)) return "";
-    static const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    static const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
     for (int i = 0; i < 12; ++i)
         if (m[1] == months[i]) {
             char buf[16];
@@ -70,19 +72,26 @@ std::vector<std::string> split_csv_line(std::string_view line) {
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
         if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') out.back() += '"', ++i;
-            else if (c == '"') quoted = false;
-            else out.back() += c;
-        } else if (c == '"') quoted = true;
-        else if (c == ',') out.emplace_back();
-        else if (c != '\r') out.back() += c;
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+                out.back() += '"', ++i;
+            else if (c == '"')
+                quoted = false;
+            else
+                out.back() += c;
+        } else if (c == '"')
+            quoted = true;
+        else if (c == ',')
+            out.emplace_back();
+        else if (c != '\r')
+            out.back() += c;
     }
     return out;
 }
 
 void count_skip(Catalog& catalog, const std::string& file, const std::string& reason, long n = 1,
                 SkipKind kind = SkipKind::other) {
-    auto it = std::find_if(catalog.skipped.begin(), catalog.skipped.end(), [&](const SkipSummary& s) { return s.file == file; });
+    auto it = std::find_if(catalog.skipped.begin(), catalog.skipped.end(),
+                           [&](const SkipSummary& s) { return s.file == file; });
     if (it == catalog.skipped.end()) {
         catalog.skipped.push_back({file, {}, {}, {}});
         it = catalog.skipped.end() - 1;
@@ -118,7 +127,8 @@ void load_gcp_pricing(const TableRef& ref, std::string_view bytes, Catalog& cata
         const char* name = gcp_gpu_name(m.gpu_key);
         const std::string id = name ? gpu_id(catalog, name) : "";
         if (id.empty()) {
-            count_skip(catalog, file, "GPU of the machine type not in the GPU catalog (" + m.gpu_key + ")", 1, SkipKind::accelerator);
+            count_skip(catalog, file, "GPU of the machine type not in the GPU catalog (" + m.gpu_key + ")", 1,
+                       SkipKind::accelerator);
             continue;
         }
         Offer o;
@@ -129,7 +139,8 @@ void load_gcp_pricing(const TableRef& ref, std::string_view bytes, Catalog& cata
         o.instance_type = m.machine_type;
         o.currency = "USD";
         if (m.hour && *m.hour > 0) o.on_demand_per_hour = m.hour;
-        if (m.hour_spot && *m.hour_spot > 0 && (!m.hour || *m.hour_spot < *m.hour)) o.spot_per_hour = m.hour_spot;
+        if (m.hour_spot && *m.hour_spot > 0 && (!m.hour || *m.hour_spot < *m.hour))
+            o.spot_per_hour = m.hour_spot;
         o.vcpus = m.vcpus;
         o.ram_gb = m.ram_gib;
         o.as_of = list.as_of;
@@ -174,9 +185,12 @@ void load_commitments_csv(const TableRef& ref, std::string_view bytes, Catalog& 
             if (header[i] == name) return i;
         return std::nullopt;
     };
-    const auto c_acc = column("accelerator"), c_price = column("price_usd_per_gpu_hour"), c_term = column("term_months");
+    const auto c_acc = column("accelerator"), c_price = column("price_usd_per_gpu_hour"),
+               c_term = column("term_months");
     if (!c_acc || !c_price || !c_term) {
-        diags.error({file, 1, 1}, "commitment table header needs the columns accelerator, price_usd_per_gpu_hour, term_months");
+        diags.error(
+            {file, 1, 1},
+            "commitment table header needs the columns accelerator, price_usd_per_gpu_hour, term_months");
         return;
     }
     const auto c_gpu = column("gpu"), c_match = column("instance_match"), c_region = column("region"),
@@ -203,7 +217,8 @@ void load_commitments_csv(const TableRef& ref, std::string_view bytes, Catalog& 
         const std::string name = get(c_gpu).empty() ? get(c_acc) : get(c_gpu);
         const std::string id = gpu_id(catalog, name);
         if (id.empty()) {
-            count_skip(catalog, file, "reserved price for a GPU not in the GPU catalog", 1, SkipKind::accelerator);
+            count_skip(catalog, file, "reserved price for a GPU not in the GPU catalog", 1,
+                       SkipKind::accelerator);
             continue;
         }
         Offer o;
@@ -218,7 +233,8 @@ void load_commitments_csv(const TableRef& ref, std::string_view bytes, Catalog& 
         Commitment c;
         c.term_months = term;
         c.price_per_month = price * kHoursPerMonth;  // per GPU; scaled to the offer's GPUs when attached
-        c.scope = "GPU model" + std::string(o.region.empty() ? ", any region" : ", " + o.region) + " (per GPU-hour)";
+        c.scope = "GPU model" + std::string(o.region.empty() ? ", any region" : ", " + o.region) +
+                  " (per GPU-hour)";
         c.source = o.source;
         c.as_of = o.as_of;
         c.note = get(c_note).empty() ? get(c_commitment) : get(c_note);
@@ -229,7 +245,9 @@ void load_commitments_csv(const TableRef& ref, std::string_view bytes, Catalog& 
 
 }  // namespace
 
-bool is_commitment_table_format(std::string_view format) { return format == "gcp-pricing" || format == "commitments-csv"; }
+bool is_commitment_table_format(std::string_view format) {
+    return format == "gcp-pricing" || format == "commitments-csv";
+}
 
 GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, Diagnostics& diags) {
     GcpPriceList list;
@@ -237,11 +255,13 @@ GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, 
     try {
         root = YAML::Load(std::string(text));
     } catch (const YAML::Exception& e) {
-        diags.error({origin, e.mark.line + 1, e.mark.column + 1}, "invalid YAML in the GCP price file: " + e.msg);
+        diags.error({origin, e.mark.line + 1, e.mark.column + 1},
+                    "invalid YAML in the GCP price file: " + e.msg);
         return list;
     }
     if (!root.IsMap()) {
-        diags.error({origin, 1, 1}, "not a GCP price file: expected the keys about: and compute: (Cyclenerd pricing.yml)");
+        diags.error({origin, 1, 1},
+                    "not a GCP price file: expected the keys about: and compute: (Cyclenerd pricing.yml)");
         return list;
     }
     if (const YAML::Node about = root["about"]; about.IsMap()) {
@@ -250,7 +270,8 @@ GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, 
         list.as_of = iso_from_generated(list.generated);
     }
     if (list.as_of.empty())
-        diags.warning({origin, 1, 1}, "the GCP price file has no readable about.generated date; its prices have no as_of");
+        diags.warning({origin, 1, 1},
+                      "the GCP price file has no readable about.generated date; its prices have no as_of");
     const YAML::Node instances = root["compute"] ? root["compute"]["instance"] : YAML::Node();
     if (!instances.IsMap()) {
         diags.error({origin, 1, 1}, "not a GCP price file: no compute.instance map");
@@ -269,7 +290,8 @@ GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, 
         if (key.empty()) continue;  // not a GPU machine type
         const YAML::Node cost = m["cost"];
         if (!cost.IsMap()) {
-            diags.warning({origin, it->first.Mark().line + 1, 1}, it->first.Scalar() + ": no cost map; skipped");
+            diags.warning({origin, it->first.Mark().line + 1, 1},
+                          it->first.Scalar() + ": no cost map; skipped");
             continue;
         }
         for (auto r = cost.begin(); r != cost.end(); ++r) {
@@ -295,9 +317,12 @@ GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, 
     return list;
 }
 
-void load_commitment_table(const TableRef& ref, std::string_view bytes, Catalog& catalog, Diagnostics& diags) {
-    if (ref.format == "gcp-pricing") load_gcp_pricing(ref, bytes, catalog, diags);
-    else load_commitments_csv(ref, bytes, catalog, diags);
+void load_commitment_table(const TableRef& ref, std::string_view bytes, Catalog& catalog,
+                           Diagnostics& diags) {
+    if (ref.format == "gcp-pricing")
+        load_gcp_pricing(ref, bytes, catalog, diags);
+    else
+        load_commitments_csv(ref, bytes, catalog, diags);
 }
 
 void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges) {
@@ -322,7 +347,8 @@ void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges)
                 by_key.emplace(d.instance_type + "|" + d.region, i);
             }
             long different_basis = 0;
-            std::unordered_map<std::string, bool> listed_types;  // machine types the offer tables list (any region)
+            std::unordered_map<std::string, bool>
+                listed_types;  // machine types the offer tables list (any region)
             for (std::size_t i : mine) {
                 Offer& o = catalog.offers[i];
                 if (o.instance_type.empty()) continue;
@@ -342,7 +368,9 @@ void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges)
                 for (const auto& c : d.commitments) o.commitments.push_back(c);
             }
             if (different_basis)
-                count_skip(catalog, r.file, "commitments not attached: on-demand differs from the offer table's by more than 5 % (another price basis)",
+                count_skip(catalog, r.file,
+                           "commitments not attached: on-demand differs from the offer table's by more than "
+                           "5 % (another price basis)",
                            different_basis);
             // A machine type the offer table lists, but not in this region: the price list has a price
             // where the table says it is not offered; trust the table. Machine types the table does not
@@ -355,10 +383,14 @@ void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges)
                     drop(i);
                     ++not_offered;
                 } else {
-                    d.notes.push_back("price list row (machine type not in the provider's offer table): availability in this region not checked");
+                    d.notes.push_back(
+                        "price list row (machine type not in the provider's offer table): availability in "
+                        "this region not checked");
                 }
             }
-            if (not_offered) count_skip(catalog, r.file, "machine type the offer table lists, but not in this region", not_offered);
+            if (not_offered)
+                count_skip(catalog, r.file, "machine type the offer table lists, but not in this region",
+                           not_offered);
         } else {
             // Per GPU model: offers whose instance type contains the row's instance_match text take
             // that row; the others of the GPU take the row without one.
@@ -371,13 +403,16 @@ void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges)
                     Offer& o = catalog.offers[j];
                     if (o.gpu != d.gpu) continue;
                     if (!d.region.empty() && o.region != d.region) continue;
-                    if (!d.instance_type.empty() && o.instance_type.find(d.instance_type) == std::string::npos) continue;
+                    if (!d.instance_type.empty() &&
+                        o.instance_type.find(d.instance_type) == std::string::npos)
+                        continue;
                     if (d.instance_type.empty()) {
                         // a more specific row of this table (instance_match) takes precedence
                         bool specific = false;
                         for (std::size_t k = r.begin; k < r.end; ++k) {
                             const Offer& e = catalog.offers[k];
-                            if (e.gpu == d.gpu && !e.instance_type.empty() && o.instance_type.find(e.instance_type) != std::string::npos)
+                            if (e.gpu == d.gpu && !e.instance_type.empty() &&
+                                o.instance_type.find(e.instance_type) != std::string::npos)
                                 specific = true;
                         }
                         if (specific) continue;
@@ -388,7 +423,9 @@ void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges)
                     }
                     ++matched;
                 }
-                if (!matched) ++unmatched["reserved price for a GPU with no offer of the provider in the catalog (" + d.gpu + ")"];
+                if (!matched)
+                    ++unmatched["reserved price for a GPU with no offer of the provider in the catalog (" +
+                                d.gpu + ")"];
             }
             for (const auto& [reason, n] : unmatched) count_skip(catalog, r.file, reason, n);
         }

@@ -16,13 +16,15 @@ std::optional<std::string> version_field(const YAML::Node& node, YamlContext& ct
     bool ok = pytorch ? parse_pytorch_version(*text).has_value() : parse_version(*text).has_value();
     if (!ok) {
         ctx.error(node[std::string(key)], key_path(path, key),
-                  "'" + *text + "' is not a version; expected digits and dots such as " + (pytorch ? "2.1" : "535.104.05"));
+                  "'" + *text + "' is not a version; expected digits and dots such as " +
+                      (pytorch ? "2.1" : "535.104.05"));
         return std::nullopt;
     }
     return text;
 }
 
-void read_wheel_list(const YAML::Node& node, YamlContext& ctx, const std::string& path, std::vector<std::string>& out) {
+void read_wheel_list(const YAML::Node& node, YamlContext& ctx, const std::string& path,
+                     std::vector<std::string>& out) {
     out = ctx.text_list(node, path, "wheels");
     for (std::size_t i = 0; i < out.size(); ++i)
         if (!cuda_of_wheel(out[i]))
@@ -40,7 +42,8 @@ void read_releases(const YAML::Node& node, YamlContext& ctx, CompatTables& t) {
         PytorchRelease r;
         r.series = version_field(node[i], ctx, path, "series", true).value_or("");
         read_wheel_list(node[i], ctx, path, r.wheels);
-        if (r.wheels.empty()) ctx.error(node[i], path, "missing 'wheels': the CUDA wheel variants of this release");
+        if (r.wheels.empty())
+            ctx.error(node[i], path, "missing 'wheels': the CUDA wheel variants of this release");
         r.notes = ctx.text(node[i], path, "notes").value_or("");
         r.source = ctx.text(node[i], path, "source", true).value_or("");
         t.releases.push_back(std::move(r));
@@ -87,9 +90,11 @@ void read_wheel_archs(const YAML::Node& node, YamlContext& ctx, CompatTables& t)
         WheelArchs w;
         w.wheel = ctx.text(node[i], path, "wheel", true).value_or("");
         if (!w.wheel.empty() && !cuda_of_wheel(w.wheel))
-            ctx.error(node[i]["wheel"], key_path(path, "wheel"), "'" + w.wheel + "' is not a CUDA wheel variant; expected cuXYZ");
+            ctx.error(node[i]["wheel"], key_path(path, "wheel"),
+                      "'" + w.wheel + "' is not a CUDA wheel variant; expected cuXYZ");
         w.pytorch_from = version_field(node[i], ctx, path, "pytorch_from", true).value_or("");
-        if (node[i]["pytorch_to"].IsDefined()) w.pytorch_to = version_field(node[i], ctx, path, "pytorch_to", true).value_or("");
+        if (node[i]["pytorch_to"].IsDefined())
+            w.pytorch_to = version_field(node[i], ctx, path, "pytorch_to", true).value_or("");
         w.archs = ctx.text_list(node[i], path, "archs");
         if (w.archs.empty()) ctx.error(node[i], path, "missing 'archs': the sm_XX list of this wheel");
         for (std::size_t k = 0; k < w.archs.size(); ++k)
@@ -113,8 +118,11 @@ void read_precision(const YAML::Node& node, YamlContext& ctx, CompatTables& t) {
         for (auto [key, into] : {std::pair{"precision", &r.precision}, std::pair{"fallback", &r.fallback}}) {
             auto text = ctx.text(node[i], path, key, true);
             if (!text) continue;
-            if (auto p = parse_precision(*text)) *into = *p;
-            else ctx.error(node[i][key], key_path(path, key), "unknown precision '" + *text + "'; expected fp32, tf32, fp16, bf16 or fp8");
+            if (auto p = parse_precision(*text))
+                *into = *p;
+            else
+                ctx.error(node[i][key], key_path(path, key),
+                          "unknown precision '" + *text + "'; expected fp32, tf32, fp16, bf16 or fp8");
         }
         r.min_compute_capability = ctx.text(node[i], path, "min_compute_capability", true).value_or("");
         if (!r.min_compute_capability.empty() && !parse_compute_capability(r.min_compute_capability))
@@ -162,7 +170,8 @@ void cross_check(const YAML::Node& node, YamlContext& ctx, const CompatTables& t
 void read_compat_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
     if (!ctx.expect_map(node, "compat")) return;
     ctx.check_keys(node, "compat",
-                   {"source", "pytorch_releases", "minor_version_compat", "toolkit_drivers", "wheel_archs", "precision", "gpu_drivers"});
+                   {"source", "pytorch_releases", "minor_version_compat", "toolkit_drivers", "wheel_archs",
+                    "precision", "gpu_drivers"});
     CompatTables t;
     t.source = ctx.text(node, "compat", "source", true).value_or("");
     const std::size_t errors_before = ctx.diagnostics().error_count();

@@ -33,7 +33,8 @@ std::optional<std::string> find_on_path(const std::string& program) {
         candidate.push_back('/');
         candidate.append(program);
         struct stat st {};
-        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+            ::access(candidate.c_str(), X_OK) == 0)
             return candidate;
         if (colon == std::string_view::npos) return std::nullopt;
         path.remove_prefix(colon + 1);
@@ -69,7 +70,8 @@ std::chrono::milliseconds probe_deadline() {
     return std::chrono::seconds(20);
 }
 
-ToolRun run_tool(const std::string& program, const std::vector<std::string>& args, std::chrono::milliseconds deadline) {
+ToolRun run_tool(const std::string& program, const std::vector<std::string>& args,
+                 std::chrono::milliseconds deadline) {
     ToolRun run;
     run.tool = program;
     auto exe = find_on_path(program);
@@ -125,10 +127,14 @@ ToolRun run_tool(const std::string& program, const std::vector<std::string>& arg
         if (now >= end) break;
         // Short polls: the exit of the tool is noticed within 20 ms even while the pipe stays open.
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - now).count();
-        struct pollfd p {fds[0], POLLIN, 0};
+        struct pollfd p {
+            fds[0], POLLIN, 0
+        };
         const int timeout_ms = static_cast<int>(std::min<long>(left, 20));
-        if (open && ::poll(&p, 1, timeout_ms) > 0) open = read_available(fds[0], run.output);
-        else if (!open) ::usleep(static_cast<useconds_t>(timeout_ms) * 1000);
+        if (open && ::poll(&p, 1, timeout_ms) > 0)
+            open = read_available(fds[0], run.output);
+        else if (!open)
+            ::usleep(static_cast<useconds_t>(timeout_ms) * 1000);
     }
     // The group is killed in both cases: on the deadline the tool itself, after its exit what it left behind.
     ::kill(-pid, SIGKILL);
@@ -138,7 +144,8 @@ ToolRun run_tool(const std::string& program, const std::vector<std::string>& arg
         }
         run.exit_code = -1;
     } else {
-        run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        run.exit_code =
+            WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     }
     ::close(fds[0]);
     return run;
@@ -147,17 +154,20 @@ ToolRun run_tool(const std::string& program, const std::vector<std::string>& arg
 EnvironmentProbe probe_environment() {
     EnvironmentProbe p;
     const auto deadline = probe_deadline();
-    p.nvidia_smi = run_tool("nvidia-smi", {"--query-gpu=name,driver_version,memory.total,compute_cap", "--format=csv,noheader"},
-                            deadline);
+    p.nvidia_smi = run_tool(
+        "nvidia-smi", {"--query-gpu=name,driver_version,memory.total,compute_cap", "--format=csv,noheader"},
+        deadline);
     // Drivers before compute_cap was a query field reject the whole query; ask again without it
     // (only after a quick failure: a tool that timed out is never run again).
     if (p.nvidia_smi.found && !p.nvidia_smi.timed_out && p.nvidia_smi.exit_code != 0)
-        p.nvidia_smi = run_tool("nvidia-smi", {"--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"},
-                                deadline);
+        p.nvidia_smi =
+            run_tool("nvidia-smi", {"--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"},
+                     deadline);
     p.nvcc = run_tool("nvcc", {"--version"}, deadline);
     p.python = run_tool("python3",
-                        {"-c", "import torch; print(torch.__version__); print(torch.version.cuda); "
-                               "print(torch.cuda.get_arch_list())"},
+                        {"-c",
+                         "import torch; print(torch.__version__); print(torch.version.cuda); "
+                         "print(torch.cuda.get_arch_list())"},
                         deadline);
     return p;
 }

@@ -88,9 +88,14 @@ double ranked_cost(const Json& j) {
     return std::isfinite(month) ? month : num(j, "cost_of_runs");
 }
 
-bool one_off(const Json& json) { return get(get(json, "workload"), "one_off").is_boolean() && get(get(json, "workload"), "one_off").get<bool>(); }
+bool one_off(const Json& json) {
+    return get(get(json, "workload"), "one_off").is_boolean() &&
+           get(get(json, "workload"), "one_off").get<bool>();
+}
 
-std::string plan_label(const std::string& json_name) { return json_name == "on_demand" ? "on-demand" : json_name; }
+std::string plan_label(const std::string& json_name) {
+    return json_name == "on_demand" ? "on-demand" : json_name;
+}
 
 std::string term_label(const Json& term) {
     if (!term.is_number_integer()) return {};
@@ -102,7 +107,9 @@ std::string render_table(const TextTable& t, const std::string& id = {}, int hig
     std::string o = "<table" + (id.empty() ? std::string() : " id=\"" + escape(id) + "\"") + ">\n";
     if (!t.title.empty()) o += "<caption>" + escape(t.title) + "</caption>\n";
     o += "<thead><tr>";
-    for (const auto& c : t.columns) o += std::string(c.align == Align::right ? "<th class=\"num\">" : "<th>") + escape(c.header) + "</th>";
+    for (const auto& c : t.columns)
+        o +=
+            std::string(c.align == Align::right ? "<th class=\"num\">" : "<th>") + escape(c.header) + "</th>";
     o += "</tr></thead>\n<tbody>\n";
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
         o += static_cast<int>(r) == highlight_row ? "<tr class=\"top\">" : "<tr>";
@@ -123,7 +130,8 @@ std::string render_lead(const std::vector<std::string>& lines) {
         const bool item = l.rfind("  ", 0) == 0;
         if (item && !in_list) o += "<ul class=\"lead\">\n", in_list = true;
         if (!item && in_list) o += "</ul>\n", in_list = false;
-        o += item ? "<li>" + escape(l.substr(l.find_first_not_of(' '))) + "</li>\n" : "<p>" + escape(l) + "</p>\n";
+        o += item ? "<li>" + escape(l.substr(l.find_first_not_of(' '))) + "</li>\n"
+                  : "<p>" + escape(l) + "</p>\n";
     }
     if (in_list) o += "</ul>\n";
     return o;
@@ -138,13 +146,18 @@ std::string render_notes(const std::vector<std::string>& notes) {
 
 std::string head(const std::string& title) {
     return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"gpuadvise\">\n"
-           "<title>" + escape(title) + "</title>\n<style>" + std::string(kCss) + "</style>\n</head>\n<body>\n<main>\n";
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta "
+           "name=\"generator\" content=\"gpuadvise\">\n"
+           "<title>" +
+           escape(title) + "</title>\n<style>" + std::string(kCss) + "</style>\n</head>\n<body>\n<main>\n";
 }
 
-constexpr const char* kFoot = "<footer>Written by gpuadvise (--format html). Times and costs are estimates from the catalog's prices and "
-                    "the throughput model; every price carries its as-of date. No script, no network: this file is all there is.</footer>\n"
-                    "</main>\n</body>\n</html>\n";
+constexpr const char* kFoot =
+    "<footer>Written by gpuadvise (--format html). Times and costs are estimates from the catalog's prices "
+    "and "
+    "the throughput model; every price carries its as-of date. No script, no network: this file is all there "
+    "is.</footer>\n"
+    "</main>\n</body>\n</html>\n";
 
 std::string option_name(const Json& r) {
     return str(r, "provider") + " " + str(r, "gpu") + " x" + str(r, "gpu_count");
@@ -167,33 +180,46 @@ std::string cost_time_figure(const Json& json, const std::string& cur, std::stri
     svg::Series front{"Pareto front", {}, svg::Marker::diamond, kVermilion, "7 4", true, true, 4.5};
     TextTable t;
     t.title = "Chart data: every feasible option (" + std::to_string(points.size()) + " points)";
-    t.columns = {{"RANK", Align::right}, {"PROVIDER"}, {"GPU x N"}, {"INSTANCE"}, {"REGION"}, {"PLAN"},
-                 {"HOURS/RUN", Align::right}, {cur + (job ? "/JOB" : "/MONTH"), Align::right}, {"PARETO"}};
+    t.columns = {{"RANK", Align::right},
+                 {"PROVIDER"},
+                 {"GPU x N"},
+                 {"INSTANCE"},
+                 {"REGION"},
+                 {"PLAN"},
+                 {"HOURS/RUN", Align::right},
+                 {cur + (job ? "/JOB" : "/MONTH"), Align::right},
+                 {"PARETO"}};
     for (const auto& p : points) {
         const svg::Point pt{num(p, "hours_per_run"), ranked_cost(p)};
         if (!std::isfinite(pt.x) || !std::isfinite(pt.y)) continue;
         const std::string plan = str(p, "plan");
         (plan == "reserved" ? rs : plan == "spot" ? sp : od).points.push_back(pt);
         if (p.value("pareto", false)) front.points.push_back(pt);
-        t.rows.push_back({str(p, "rank"), str(p, "provider"), str(p, "gpu") + " x" + str(p, "gpu_count"), str(p, "instance_type"),
-                          str(p, "region"), plan_label(plan), fmt_number(pt.x, 3), fmt_number(pt.y, 2), p.value("pareto", false) ? "yes" : ""});
+        t.rows.push_back({str(p, "rank"), str(p, "provider"), str(p, "gpu") + " x" + str(p, "gpu_count"),
+                          str(p, "instance_type"), str(p, "region"), plan_label(plan), fmt_number(pt.x, 3),
+                          fmt_number(pt.y, 2), p.value("pareto", false) ? "yes" : ""});
     }
-    std::sort(front.points.begin(), front.points.end(), [](const svg::Point& a, const svg::Point& b) { return a.x < b.x; });
+    std::sort(front.points.begin(), front.points.end(),
+              [](const svg::Point& a, const svg::Point& b) { return a.x < b.x; });
     for (auto* s : {&od, &rs, &sp})
         if (!s->points.empty()) c.series.push_back(*s);
     c.series.push_back(front);
     for (const auto& r : items(json, "recommendations")) {
         const svg::Point pt{num(r, "hours_per_run"), ranked_cost(r)};
-        if (std::isfinite(pt.x) && std::isfinite(pt.y)) c.labels.push_back({pt, "#" + str(r, "rank") + " " + option_name(r)});
+        if (std::isfinite(pt.x) && std::isfinite(pt.y))
+            c.labels.push_back({pt, "#" + str(r, "rank") + " " + option_name(r)});
     }
     const bool capped = json.value("feasible_points_capped", false);
-    c.desc = "Each mark is one feasible option (" + std::to_string(t.rows.size()) + (capped ? ", capped" : "") +
-             "): its billed hours per run and " + (job ? "the cost of the job's runs" : std::string("its cost per month")) + " in " + cur + ", by pricing plan. The dashed line joins the Pareto "
+    c.desc = "Each mark is one feasible option (" + std::to_string(t.rows.size()) +
+             (capped ? ", capped" : "") + "): its billed hours per run and " +
+             (job ? "the cost of the job's runs" : std::string("its cost per month")) + " in " + cur +
+             ", by pricing plan. The dashed line joins the Pareto "
              "front (no other option is both faster and cheaper); the labels are the top picks.";
     data_tables += render_table(t, "data-cost-time");
     if (capped)
-        data_tables += "<p>Only the first 500 options by rank and every Pareto option are listed (the JSON key "
-                       "feasible_points is capped the same way).</p>\n";
+        data_tables +=
+            "<p>Only the first 500 options by rank and every Pareto option are listed (the JSON key "
+            "feasible_points is capped the same way).</p>\n";
     return "<figure id=\"fig-cost-time\">\n" + svg::render(c) + "<figcaption>" + escape(c.desc) +
            " The points are listed under Chart data.</figcaption>\n</figure>\n";
 }
@@ -211,18 +237,26 @@ std::string plans_figure(const Json& json, const std::string& cur, std::string& 
     svg::Series sp{"spot", {}, svg::Marker::triangle, kGreen, "2 3", true, true, 3.5};
     TextTable t;
     t.title = "Chart data: best option per plan at each runs-per-week point (" + cur + " per month)";
-    t.columns = {{"RUNS/WEEK", Align::right}, {"ON-DEMAND", Align::right}, {"ON-DEMAND OPTION"}, {"RESERVED", Align::right},
-                 {"TERM"}, {"RESERVED OPTION"}, {"SPOT", Align::right}, {"SPOT OPTION"}};
+    t.columns = {{"RUNS/WEEK", Align::right},
+                 {"ON-DEMAND", Align::right},
+                 {"ON-DEMAND OPTION"},
+                 {"RESERVED", Align::right},
+                 {"TERM"},
+                 {"RESERVED OPTION"},
+                 {"SPOT", Align::right},
+                 {"SPOT OPTION"}};
     std::vector<std::string> terms;  // "1m", "1y", "3y": first seen order (shortest first in the document)
     std::map<std::string, std::vector<svg::Point>> by_term;
     std::map<std::string, std::vector<std::string>> term_cells;
     for (const auto& p : items(json, "what_if")) {
         const double x = num(p, "runs_per_week");
         std::vector<std::string> row{fmt_number(x, 2)};
-        for (auto [key, series] : {std::pair{"on_demand", &od}, std::pair{"reserved", &rs}, std::pair{"spot", &sp}}) {
+        for (auto [key, series] :
+             {std::pair{"on_demand", &od}, std::pair{"reserved", &rs}, std::pair{"spot", &sp}}) {
             const Json& b = get(p, key);
             if (!b.is_object()) {
-                row.insert(row.end(), std::string(key) == "reserved" ? std::size_t{3} : std::size_t{2}, std::string());
+                row.insert(row.end(), std::string(key) == "reserved" ? std::size_t{3} : std::size_t{2},
+                           std::string());
                 continue;
             }
             series->points.push_back({x, num(b, "cost_per_month")});
@@ -240,13 +274,14 @@ std::string plans_figure(const Json& json, const std::string& cur, std::string& 
         t.rows.push_back(row);
     }
     // One line per commitment term when the document has them (reserved_by_term), else the best term's.
-    static constexpr svg::Marker kTermMarkers[] = {svg::Marker::square, svg::Marker::diamond, svg::Marker::cross, svg::Marker::circle};
+    static constexpr svg::Marker kTermMarkers[] = {svg::Marker::square, svg::Marker::diamond,
+                                                   svg::Marker::cross, svg::Marker::circle};
     static constexpr const char* kTermColors[] = {kOrange, kVermilion, kPurple, kSky};
     static constexpr const char* kTermDashes[] = {"8 4", "12 4 2 4", "4 4", "14 3"};
     std::vector<svg::Series> term_series;
     for (std::size_t i = 0; i < terms.size(); ++i)
-        term_series.push_back({"reserved " + terms[i], by_term[terms[i]], kTermMarkers[i % 4], kTermColors[i % 4], kTermDashes[i % 4],
-                               true, false, 3.5});
+        term_series.push_back({"reserved " + terms[i], by_term[terms[i]], kTermMarkers[i % 4],
+                               kTermColors[i % 4], kTermDashes[i % 4], true, false, 3.5});
     if (!od.points.empty()) c.series.push_back(od);
     if (term_series.empty() && !rs.points.empty()) c.series.push_back(rs);
     for (const auto& s : term_series) c.series.push_back(s);
@@ -260,20 +295,28 @@ std::string plans_figure(const Json& json, const std::string& cur, std::string& 
     std::string crossings;
     for (const auto& x : items(json, "what_if_crossovers")) {
         const double at = num(x, "runs_per_week");
-        c.markers.push_back({at, plan_label(str(x, "to")) + " takes over at " + fmt_number(at, 2) + " runs/week", "4 3"});
-        crossings += "<li>At " + escape(fmt_number(at, 2)) + " runs a week " + escape(plan_label(str(x, "to"))) + " becomes cheaper than " +
+        c.markers.push_back(
+            {at, plan_label(str(x, "to")) + " takes over at " + fmt_number(at, 2) + " runs/week", "4 3"});
+        crossings += "<li>At " + escape(fmt_number(at, 2)) + " runs a week " +
+                     escape(plan_label(str(x, "to"))) + " becomes cheaper than " +
                      escape(plan_label(str(x, "from"))) + ".</li>\n";
     }
     const double runs = num(get(json, "workload"), "runs_per_week");
-    if (std::isfinite(runs)) c.markers.push_back({runs, "this request: " + fmt_number(runs, 1) + " runs/week", "1 0"});
-    c.desc = "For each runs-per-week value, the monthly cost in " + cur + " of the cheapest option on each pricing plan: on-demand "
-             "(solid line, circles), reserved commitments (dashed lines, one per term, each with its own marker and dash pattern), "
-             "spot (dotted line, triangles; only for --interruptible jobs). Vertical lines mark where the cheapest plan changes and this request's runs per week.";
+    if (std::isfinite(runs))
+        c.markers.push_back({runs, "this request: " + fmt_number(runs, 1) + " runs/week", "1 0"});
+    c.desc = "For each runs-per-week value, the monthly cost in " + cur +
+             " of the cheapest option on each pricing plan: on-demand "
+             "(solid line, circles), reserved commitments (dashed lines, one per term, each with its own "
+             "marker and dash pattern), "
+             "spot (dotted line, triangles; only for --interruptible jobs). Vertical lines mark where the "
+             "cheapest plan changes and this request's runs per week.";
     if (sp.points.empty()) c.desc += " No spot line: the job is not marked --interruptible.";
     if (rs.points.empty()) c.desc += " No reserved line: no option in the filters has a commitment price.";
     data_tables += render_table(t, "data-plans");
-    return "<figure id=\"fig-plans\">\n" + svg::render(c) + "<figcaption>" + escape(c.desc) + "</figcaption>\n" +
-           (crossings.empty() ? "<p>The cheapest plan is the same across the range.</p>\n" : "<ul class=\"notes\">\n" + crossings + "</ul>\n") +
+    return "<figure id=\"fig-plans\">\n" + svg::render(c) + "<figcaption>" + escape(c.desc) +
+           "</figcaption>\n" +
+           (crossings.empty() ? "<p>The cheapest plan is the same across the range.</p>\n"
+                              : "<ul class=\"notes\">\n" + crossings + "</ul>\n") +
            "</figure>\n";
 }
 
@@ -289,16 +332,20 @@ std::string recommend_report(const Json& json, const TextDocument& doc) {
     const std::string cur = !recs.empty() ? str(recs[0], "currency") : "USD";
     std::string o = head("gpuadvise: GPU recommendation for " + str(w, "model_name"));
     o += "<header>\n<h1>GPU recommendation: " + escape(str(w, "model_name")) + "</h1>\n<p class=\"sub\">" +
-         escape(str(w, "task") + ", " + str(w, "precision") + " precision, " + fmt_number(num(w, "runs_per_week"), 1) +
-                " runs a week, objective: " + str(w, "objective")) +
+         escape(str(w, "task") + ", " + str(w, "precision") + " precision, " +
+                fmt_number(num(w, "runs_per_week"), 1) + " runs a week, objective: " + str(w, "objective")) +
          ". Made by gpuadvise recommend --format html.</p>\n</header>\n";
-    o += "<section id=\"workload\">\n<h2>Workload and assumptions</h2>\n" + render_lead(doc.lead) + "</section>\n";
+    o += "<section id=\"workload\">\n<h2>Workload and assumptions</h2>\n" + render_lead(doc.lead) +
+         "</section>\n";
     if (!recs.empty()) {
         const Json& r = recs[0];
         o += "<p class=\"pick\" id=\"top-pick\"><strong>Top pick: " + escape(option_name(r)) + "</strong>, " +
-             escape(plan_label(str(r, "plan")) + (get(r, "term_months").is_number() ? " " + term_label(get(r, "term_months")) : "")) + ", " +
-             escape(fmt_number(num(r, "hours_per_run"), 2)) + " h per run (estimate), " + escape(fmt_number(ranked_cost(r), 2)) +
-             " " + escape(cur) + (one_off(json) ? " for the job" : " a month") + "; price as of " + escape(str(r, "as_of")) + ".</p>\n";
+             escape(plan_label(str(r, "plan")) +
+                    (get(r, "term_months").is_number() ? " " + term_label(get(r, "term_months")) : "")) +
+             ", " + escape(fmt_number(num(r, "hours_per_run"), 2)) + " h per run (estimate), " +
+             escape(fmt_number(ranked_cost(r), 2)) + " " + escape(cur) +
+             (one_off(json) ? " for the job" : " a month") + "; price as of " + escape(str(r, "as_of")) +
+             ".</p>\n";
     }
     std::string data_tables;
     o += "<section id=\"charts\">\n<h2>Charts</h2>\n";
@@ -306,9 +353,11 @@ std::string recommend_report(const Json& json, const TextDocument& doc) {
     if (!items(json, "what_if").empty()) o += plans_figure(json, cur, data_tables);
     o += "</section>\n";
     if (const TextTable* t = find_table(doc, TableRole::recommendations))
-        o += "<section id=\"options\">\n<h2>Ranked options</h2>\n" + render_table(*t, "ranked-options", 0) + "</section>\n";
+        o += "<section id=\"options\">\n<h2>Ranked options</h2>\n" + render_table(*t, "ranked-options", 0) +
+             "</section>\n";
     if (const TextTable* t = find_table(doc, TableRole::needs_analysis))
-        o += "<section id=\"steps\">\n<h2>The four steps</h2>\n" + render_table(*t, "needs-analysis") + "</section>\n";
+        o += "<section id=\"steps\">\n<h2>The four steps</h2>\n" + render_table(*t, "needs-analysis") +
+             "</section>\n";
     o += "<section id=\"warnings\">\n<h2>Warnings and price dates</h2>\n";
     std::vector<std::string> warnings;
     for (const auto& x : items(json, "warnings"))
@@ -316,7 +365,8 @@ std::string recommend_report(const Json& json, const TextDocument& doc) {
     for (const auto& r : recs)
         for (const auto& x : items(r, "warnings"))
             if (x.is_string()) warnings.push_back("#" + str(r, "rank") + ": " + x.get<std::string>());
-    if (warnings.empty()) o += "<p>No warnings.</p>\n";
+    if (warnings.empty())
+        o += "<p>No warnings.</p>\n";
     else {
         o += "<ul class=\"notes warning\">\n";
         for (const auto& x : warnings) o += "<li>" + escape(x) + "</li>\n";
@@ -325,13 +375,17 @@ std::string recommend_report(const Json& json, const TextDocument& doc) {
     TextTable dates;
     dates.title = "Prices of the ranked options: as-of date and source";
     dates.columns = {{"#", Align::right}, {"OPTION"}, {"PRICE AS OF"}, {"SOURCE"}};
-    for (const auto& r : recs) dates.rows.push_back({str(r, "rank"), option_name(r), str(r, "as_of"), str(r, "source")});
+    for (const auto& r : recs)
+        dates.rows.push_back({str(r, "rank"), option_name(r), str(r, "as_of"), str(r, "source")});
     if (!dates.rows.empty()) o += render_table(dates, "price-dates");
     for (const auto& rate : items(json, "rates"))
-        o += "<p>Exchange rate: 1 " + escape(str(rate, "from")) + " = " + escape(fmt_number(num(rate, "rate"), 4)) + " USD, as of " + escape(str(rate, "as_of")) + ".</p>\n";
+        o += "<p>Exchange rate: 1 " + escape(str(rate, "from")) + " = " +
+             escape(fmt_number(num(rate, "rate"), 4)) + " USD, as of " + escape(str(rate, "as_of")) +
+             ".</p>\n";
     o += "</section>\n";
     o += "<section id=\"notes\">\n<h2>Notes</h2>\n" + render_notes(doc.notes) + "</section>\n";
-    if (!data_tables.empty()) o += "<section id=\"chart-data\">\n<h2>Chart data</h2>\n" + data_tables + "</section>\n";
+    if (!data_tables.empty())
+        o += "<section id=\"chart-data\">\n<h2>Chart data</h2>\n" + data_tables + "</section>\n";
     return o + kFoot;
 }
 
@@ -340,19 +394,23 @@ std::string generic_report(const Json& json, const TextDocument& doc) {
     std::string o = head("gpuadvise: " + title);
     o += "<header>\n<h1>" + escape(title) + "</h1>\n</header>\n";
     if (!doc.lead.empty()) o += "<section id=\"lead\">\n" + render_lead(doc.lead) + "</section>\n";
-    for (std::size_t i = 0; i < doc.tables.size(); ++i) o += "<section>\n" + render_table(doc.tables[i], "table-" + std::to_string(i + 1)) + "</section>\n";
+    for (std::size_t i = 0; i < doc.tables.size(); ++i)
+        o += "<section>\n" + render_table(doc.tables[i], "table-" + std::to_string(i + 1)) + "</section>\n";
     std::vector<std::string> warnings;
     for (const auto& x : items(json, "warnings"))
         if (x.is_string()) warnings.push_back(x.get<std::string>());
-    if (!warnings.empty()) o += "<section id=\"warnings\">\n<h2>Warnings</h2>\n" + render_notes(warnings) + "</section>\n";
-    if (!doc.notes.empty()) o += "<section id=\"notes\">\n<h2>Notes</h2>\n" + render_notes(doc.notes) + "</section>\n";
+    if (!warnings.empty())
+        o += "<section id=\"warnings\">\n<h2>Warnings</h2>\n" + render_notes(warnings) + "</section>\n";
+    if (!doc.notes.empty())
+        o += "<section id=\"notes\">\n<h2>Notes</h2>\n" + render_notes(doc.notes) + "</section>\n";
     return o + kFoot;
 }
 
 }  // namespace
 
 std::string render_html(const Json& json, const TextDocument& doc) {
-    if (json.is_object() && json.contains("recommendations") && json.contains("workload")) return recommend_report(json, doc);
+    if (json.is_object() && json.contains("recommendations") && json.contains("workload"))
+        return recommend_report(json, doc);
     return generic_report(json, doc);
 }
 

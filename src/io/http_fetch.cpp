@@ -27,8 +27,9 @@ std::string fetch_helper_path() {
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        for (const fs::path& p : {self.parent_path() / "gpuadvise-fetch",
-                                  self.parent_path().parent_path() / "libexec" / "gpuadvise" / "gpuadvise-fetch"})
+        for (const fs::path& p :
+             {self.parent_path() / "gpuadvise-fetch",
+              self.parent_path().parent_path() / "libexec" / "gpuadvise" / "gpuadvise-fetch"})
             if (fs::is_regular_file(p, ec)) return p.string();
     }
     return "gpuadvise-fetch";  // from PATH
@@ -70,7 +71,8 @@ FetchResult http_fetch(const FetchRequest& request) {
     ::close(out[1]);
     if (rc != 0) {
         ::close(out[0]);
-        result.error = "cannot run " + helper + " (the download helper installed beside gpuadvise): " + std::strerror(rc);
+        result.error = "cannot run " + helper +
+                       " (the download helper installed beside gpuadvise): " + std::strerror(rc);
         return result;
     }
     std::string text;
@@ -100,12 +102,13 @@ FetchResult http_fetch(const FetchRequest& request) {
         result.body = eol == std::string::npos ? std::string() : text.substr(eol + 1);
         if (result.body.size() != bytes) {
             result.ok = false;
-            result.error = helper + " passed on " + std::to_string(result.body.size()) + " of " + std::to_string(bytes) +
-                           " bytes";
+            result.error = helper + " passed on " + std::to_string(result.body.size()) + " of " +
+                           std::to_string(bytes) + " bytes";
         }
     } catch (const nlohmann::json::exception&) {
         result.ok = false;
-        result.error = helper + " failed (exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")";
+        result.error = helper + " failed (exit status " +
+                       std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")";
     }
     return result;
 }

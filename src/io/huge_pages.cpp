@@ -22,7 +22,9 @@ void advise_huge_pages(const void* begin, std::size_t bytes) {
     if (bytes < 4 * kHuge) return;
     const auto start = (reinterpret_cast<std::uintptr_t>(begin) + kHuge - 1) & ~(kHuge - 1);
     const auto end = (reinterpret_cast<std::uintptr_t>(begin) + bytes) & ~(kHuge - 1);
-    if (end > start) (void)madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE);  // advice: failure is harmless
+    if (end > start)
+        (void)madvise(reinterpret_cast<void*>(start), end - start,
+                      MADV_HUGEPAGE);  // advice: failure is harmless
 #else
     (void)begin;
     (void)bytes;
@@ -30,7 +32,8 @@ void advise_huge_pages(const void* begin, std::size_t bytes) {
 }
 
 void prepare_heap(std::size_t bytes) {
-#if defined(__GLIBC__) && defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(GPUADVISE_SANITIZED)  // not the sanitizer's allocator
+#if defined(__GLIBC__) && defined(__linux__) && defined(MADV_HUGEPAGE) && \
+    !defined(GPUADVISE_SANITIZED)                       // not the sanitizer's allocator
     constexpr std::size_t kMax = std::size_t{3} << 29;  // 1.5 GiB: mallopt takes an int
     if (bytes < 4 * kHuge) return;
     bytes = std::min(bytes, kMax);

@@ -16,7 +16,8 @@ namespace {
 constexpr const char* kFix = "see docs/plan.md for the jobs file format";
 
 // A text or a list of texts ("provider: aws" or "provider: [aws, gcp]").
-std::vector<std::string> text_or_list(YamlContext& ctx, const YAML::Node& job, const std::string& path, const char* key) {
+std::vector<std::string> text_or_list(YamlContext& ctx, const YAML::Node& job, const std::string& path,
+                                      const char* key) {
     const YAML::Node node = job[key];
     if (node.IsDefined() && node.IsScalar()) {
         if (auto v = ctx.as_text(node, key_path(path, key))) return {*v};
@@ -25,21 +26,30 @@ std::vector<std::string> text_or_list(YamlContext& ctx, const YAML::Node& job, c
     return ctx.text_list(job, path, key);
 }
 
-std::optional<int> small_int(YamlContext& ctx, const YAML::Node& job, const std::string& path, const char* key, long long min,
-                             long long max) {
+std::optional<int> small_int(YamlContext& ctx, const YAML::Node& job, const std::string& path,
+                             const char* key, long long min, long long max) {
     auto v = ctx.integer(job, path, key, false, min, max);
     if (!v) return std::nullopt;
     return static_cast<int>(*v);
 }
 
-PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& path, std::size_t index, const Catalog& catalog,
-                 const std::string& currency) {
+PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& path, std::size_t index,
+                 const Catalog& catalog, const std::string& currency) {
     PoolJob out;
-    ctx.check_keys(job, path,
-                   {"name", "team", "pool", "model", "params", "task", "precision", "optimizer", "batch_size", "seq_len",
-                    "image_size", "samples", "tokens", "epochs", "hours_per_run", "measured_on", "measured_gpus",
-                    "runs_per_week", "schedule", "days", "gpu", "provider", "region", "deadline_hours", "interruptible",
-                    "checkpoint_minutes", "gpus_now", "nodes"});
+    ctx.check_keys(job, path, {"name",          "team",
+                               "pool",          "model",
+                               "params",        "task",
+                               "precision",     "optimizer",
+                               "batch_size",    "seq_len",
+                               "image_size",    "samples",
+                               "tokens",        "epochs",
+                               "hours_per_run", "measured_on",
+                               "measured_gpus", "runs_per_week",
+                               "schedule",      "days",
+                               "gpu",           "provider",
+                               "region",        "deadline_hours",
+                               "interruptible", "checkpoint_minutes",
+                               "gpus_now",      "nodes"});
     out.name = ctx.text(job, path, "name").value_or("job-" + std::to_string(index + 1));
     out.team = ctx.text(job, path, "team").value_or("");
     out.pool = ctx.text(job, path, "pool").value_or("default");
@@ -49,7 +59,9 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
     w.model = ctx.text(job, path, "model");
     w.params = ctx.text(job, path, "params");
     if (!w.model && !w.params && !job["model"].IsDefined())
-        ctx.error(job, path, "missing required key 'model' (a preset from 'gpuadvise models', e.g. model: bert; or params: 7B for a custom model)");
+        ctx.error(job, path,
+                  "missing required key 'model' (a preset from 'gpuadvise models', e.g. model: bert; or "
+                  "params: 7B for a custom model)");
     w.task = ctx.text(job, path, "task");
     w.precision = ctx.text(job, path, "precision");
     w.optimizer = ctx.text(job, path, "optimizer");
@@ -77,7 +89,8 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
     const auto schedule = ctx.text(job, path, "schedule");
     const auto days = ctx.text(job, path, "days");
     std::string why;
-    if (auto s = parse_schedule(schedule.value_or("any"), days.value_or("all"), &why)) out.schedule = *s;
+    if (auto s = parse_schedule(schedule.value_or("any"), days.value_or("all"), &why))
+        out.schedule = *s;
     else {
         const char* key = why.find("set of days") != std::string::npos ? "days" : "schedule";
         ctx.error(job[key].IsDefined() ? job[key] : job, key_path(path, key), why);
@@ -88,7 +101,8 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
             r.gpu = parse_gpu_spec(*gpu);
             select_gpus(catalog, r.gpu);
         } catch (const UsageError& e) {
-            ctx.error(job["gpu"], key_path(path, "gpu"), std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()));
+            ctx.error(job["gpu"], key_path(path, "gpu"),
+                      std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()));
         }
     }
     const YAML::Node providers = job["provider"];
@@ -98,7 +112,8 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
             for (const auto& x : catalog.providers) ids.push_back(x.id);
             const auto best = closest_match(r.providers[i], ids);
             ctx.error(providers.IsSequence() ? providers[i] : providers, key_path(path, "provider"),
-                      "unknown provider '" + r.providers[i] + "'; " + (best ? "did you mean '" + *best + "'?" : "known providers: " + join(ids, ", ")));
+                      "unknown provider '" + r.providers[i] + "'; " +
+                          (best ? "did you mean '" + *best + "'?" : "known providers: " + join(ids, ", ")));
         }
     if (ctx.diagnostics().error_count() != errors_before) return out;  // the rest would repeat those errors
     try {
@@ -107,9 +122,11 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
         // Put the error on the key whose value it names (the model, the task …), else on the job.
         YAML::Node at = job;
         std::string at_path = path;
-        for (const char* key : {"model", "params", "task", "precision", "optimizer", "samples", "tokens", "measured_on"}) {
+        for (const char* key :
+             {"model", "params", "task", "precision", "optimizer", "samples", "tokens", "measured_on"}) {
             const YAML::Node v = job[key];
-            if (v.IsDefined() && v.IsScalar() && std::string(e.what()).find("'" + v.Scalar() + "'") != std::string::npos) {
+            if (v.IsDefined() && v.IsScalar() &&
+                std::string(e.what()).find("'" + v.Scalar() + "'") != std::string::npos) {
                 at = v;
                 at_path = key_path(path, key);
                 break;
@@ -145,7 +162,8 @@ std::vector<PoolJob> parse_jobs_yaml(std::string_view text, const std::string& p
     } else if (ctx.expect_map(root, "")) {
         ctx.check_keys(root, "", {"jobs"});
         const YAML::Node list = root["jobs"];
-        if (!list.IsDefined() || list.IsNull()) ctx.error(list.IsDefined() ? list : root, "", "missing required key 'jobs' (a list of jobs)");
+        if (!list.IsDefined() || list.IsNull())
+            ctx.error(list.IsDefined() ? list : root, "", "missing required key 'jobs' (a list of jobs)");
         else if (ctx.expect_sequence(list, "jobs")) {
             if (list.size() == 0) ctx.error(list, "jobs", "the list is empty; give at least one job");
             for (std::size_t i = 0; i < list.size(); ++i) {
@@ -156,8 +174,10 @@ std::vector<PoolJob> parse_jobs_yaml(std::string_view text, const std::string& p
             for (std::size_t i = 0; i < jobs.size(); ++i)
                 for (std::size_t k = 0; k < i; ++k)
                     if (jobs[i].name == jobs[k].name)
-                        ctx.error(list[i]["name"].IsDefined() ? list[i]["name"] : list[i], index_path("jobs", i) + ".name",
-                                  "duplicate job name '" + jobs[i].name + "' (also jobs[" + std::to_string(k) + "]); give each job its own name");
+                        ctx.error(list[i]["name"].IsDefined() ? list[i]["name"] : list[i],
+                                  index_path("jobs", i) + ".name",
+                                  "duplicate job name '" + jobs[i].name + "' (also jobs[" +
+                                      std::to_string(k) + "]); give each job its own name");
         }
     }
     if (diags.has_errors())

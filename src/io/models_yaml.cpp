@@ -29,11 +29,13 @@ void read_shape(const YAML::Node& node, const std::string& path, YamlContext& ct
 
 void read_job(const YAML::Node& node, const std::string& path, YamlContext& ctx, DefaultJob& j) {
     if (!ctx.expect_map(node, path)) return;
-    ctx.check_keys(node, path, {"task", "samples", "epochs", "batch_size", "seq_len", "image_size",
-                                "grad_checkpointing", "description"});
+    ctx.check_keys(node, path,
+                   {"task", "samples", "epochs", "batch_size", "seq_len", "image_size", "grad_checkpointing",
+                    "description"});
     j.task = ctx.text(node, path, "task", true).value_or("train");
     if (!parse_task(j.task))
-        ctx.error(node["task"], key_path(path, "task"), "unknown task '" + j.task + "'; expected train, finetune, lora, qlora or inference");
+        ctx.error(node["task"], key_path(path, "task"),
+                  "unknown task '" + j.task + "'; expected train, finetune, lora, qlora or inference");
     j.samples = ctx.number(node, path, "samples", true, 1, 1e15).value_or(0);
     j.epochs = ctx.number(node, path, "epochs", false, 0.001, 1e6).value_or(1);
     j.batch_size = as_int(ctx.integer(node, path, "batch_size", true, 1, 1000000));
@@ -53,46 +55,57 @@ void read_models_section(const YAML::Node& node, YamlContext& ctx, Catalog& out)
         const std::string path = index_path("models", i);
         if (!ctx.expect_map(item, path)) continue;
         const std::size_t errors_before = ctx.diagnostics().error_count();
-        ctx.check_keys(item, path,
-                       {"id", "aliases", "name", "kind", "unit", "params", "flops_per_token", "flops_per_sample",
-                        "reference_image_size", "reference_seq_len", "max_seq_len", "activation_mb_per_image",
-                        "activation_basis", "shape", "inference_passes", "default_job", "uncertain", "source", "notes"});
+        ctx.check_keys(
+            item, path,
+            {"id", "aliases", "name", "kind", "unit", "params", "flops_per_token", "flops_per_sample",
+             "reference_image_size", "reference_seq_len", "max_seq_len", "activation_mb_per_image",
+             "activation_basis", "shape", "inference_passes", "default_job", "uncertain", "source", "notes"});
         ModelPreset m;
         m.where = ctx.where(item);
         m.id = ctx.text(item, path, "id", true).value_or("");
         m.aliases = ctx.text_list(item, path, "aliases");
         m.name = ctx.text(item, path, "name").value_or(m.id);
         const std::string kind = ctx.text(item, path, "kind", true).value_or("transformer");
-        if (auto k = parse_model_kind(kind)) m.kind = *k;
-        else ctx.error(item["kind"], key_path(path, "kind"), "unknown kind '" + kind + "'; expected cnn, transformer, diffusion or speech");
+        if (auto k = parse_model_kind(kind))
+            m.kind = *k;
+        else
+            ctx.error(item["kind"], key_path(path, "kind"),
+                      "unknown kind '" + kind + "'; expected cnn, transformer, diffusion or speech");
         m.unit = ctx.text(item, path, "unit", true).value_or("samples");
         if (m.unit != "images" && m.unit != "sequences" && m.unit != "tokens" && m.unit != "windows")
-            ctx.error(item["unit"], key_path(path, "unit"), "unknown unit '" + m.unit + "'; expected images, sequences, tokens or windows");
+            ctx.error(item["unit"], key_path(path, "unit"),
+                      "unknown unit '" + m.unit + "'; expected images, sequences, tokens or windows");
         m.params = ctx.number(item, path, "params", true, 1, 1e15).value_or(0);
         m.flops_per_token = ctx.number(item, path, "flops_per_token", false, 1, 1e18).value_or(0);
         m.flops_per_sample = ctx.number(item, path, "flops_per_sample", false, 1, 1e21).value_or(0);
         m.reference_image_size = as_int(ctx.integer(item, path, "reference_image_size", false, 1, 100000));
         m.reference_seq_len = as_int(ctx.integer(item, path, "reference_seq_len", false, 1, 10000000));
         m.max_seq_len = as_int(ctx.integer(item, path, "max_seq_len", false, 1, 100000000));
-        m.activation_mb_per_image = ctx.number(item, path, "activation_mb_per_image", false, 0.0001, 1e7).value_or(0);
+        m.activation_mb_per_image =
+            ctx.number(item, path, "activation_mb_per_image", false, 0.0001, 1e7).value_or(0);
         m.activation_basis = ctx.text(item, path, "activation_basis").value_or("");
         m.inference_passes = as_int(ctx.integer(item, path, "inference_passes", false, 1, 100000));
         if (m.inference_passes == 0) m.inference_passes = 1;
         if (item["shape"]) read_shape(item["shape"], key_path(path, "shape"), ctx, m.shape);
-        if (item["default_job"]) read_job(item["default_job"], key_path(path, "default_job"), ctx, m.default_job);
-        else ctx.error(item, path, "missing required key 'default_job'");
+        if (item["default_job"])
+            read_job(item["default_job"], key_path(path, "default_job"), ctx, m.default_job);
+        else
+            ctx.error(item, path, "missing required key 'default_job'");
         m.uncertain = ctx.text_list(item, path, "uncertain");
         m.source = ctx.text(item, path, "source", true).value_or("");
         m.notes = ctx.text(item, path, "notes").value_or("");
         // What the estimate formulas need for this kind.
         const bool token_model = m.kind == ModelKind::transformer;
-        if (token_model && m.flops_per_token <= 0) ctx.error(item, path, "a transformer needs flops_per_token");
-        if (!token_model && m.flops_per_sample <= 0) ctx.error(item, path, "a " + kind + " model needs flops_per_sample");
+        if (token_model && m.flops_per_token <= 0)
+            ctx.error(item, path, "a transformer needs flops_per_token");
+        if (!token_model && m.flops_per_sample <= 0)
+            ctx.error(item, path, "a " + kind + " model needs flops_per_sample");
         if ((token_model || m.kind == ModelKind::speech) && !item["shape"])
             ctx.error(item, path, "a " + kind + " model needs a shape (layers, hidden, heads)");
         if ((m.kind == ModelKind::cnn || m.kind == ModelKind::diffusion) &&
             (m.activation_mb_per_image <= 0 || m.reference_image_size <= 0))
-            ctx.error(item, path, "a " + kind + " model needs activation_mb_per_image and reference_image_size");
+            ctx.error(item, path,
+                      "a " + kind + " model needs activation_mb_per_image and reference_image_size");
         std::set<std::string> own;
         for (const std::string& n : m.aliases) own.insert(fold_name(n));
         own.insert(fold_name(m.id));
@@ -109,19 +122,22 @@ void read_calibration_section(const YAML::Node& node, YamlContext& ctx, Catalog&
         const std::string path = index_path("calibration", i);
         if (!ctx.expect_map(item, path)) continue;
         const std::size_t errors_before = ctx.diagnostics().error_count();
-        ctx.check_keys(item, path, {"model", "gpu", "precision", "throughput", "throughput_high", "unit", "gpu_count",
-                                    "batch_size", "seq_len", "image_size", "source"});
+        ctx.check_keys(item, path,
+                       {"model", "gpu", "precision", "throughput", "throughput_high", "unit", "gpu_count",
+                        "batch_size", "seq_len", "image_size", "source"});
         CalibrationPoint c;
         c.where = ctx.where(item);
         c.model = ctx.text(item, path, "model", true).value_or("");
         c.gpu = ctx.text(item, path, "gpu", true).value_or("");
         c.precision = to_lower(ctx.text(item, path, "precision").value_or("amp"));
         if (c.precision != "amp" && c.precision != "fp32" && c.precision != "tf32" && c.precision != "fp8")
-            ctx.error(item["precision"], key_path(path, "precision"), "unknown precision '" + c.precision + "'; expected amp, fp32, tf32 or fp8");
+            ctx.error(item["precision"], key_path(path, "precision"),
+                      "unknown precision '" + c.precision + "'; expected amp, fp32, tf32 or fp8");
         c.throughput = ctx.number(item, path, "throughput", true, 1e-9, 1e15).value_or(0);
         c.throughput_high = ctx.number(item, path, "throughput_high", false, 1e-9, 1e15).value_or(0);
         if (c.throughput_high > 0 && c.throughput_high < c.throughput)
-            ctx.error(item["throughput_high"], key_path(path, "throughput_high"), "must not be below throughput");
+            ctx.error(item["throughput_high"], key_path(path, "throughput_high"),
+                      "must not be below throughput");
         c.unit = ctx.text(item, path, "unit", true).value_or("");
         c.gpu_count = as_int(ctx.integer(item, path, "gpu_count", false, 1, 100000));
         if (c.gpu_count == 0) c.gpu_count = 1;
@@ -132,7 +148,8 @@ void read_calibration_section(const YAML::Node& node, YamlContext& ctx, Catalog&
         // The unit must be the preset's when the preset is in this document.
         for (const auto& m : out.models)
             if (m.id == c.model && m.unit != c.unit)
-                ctx.error(item["unit"], key_path(path, "unit"), "unit '" + c.unit + "' differs from " + m.id + "'s unit '" + m.unit + "'");
+                ctx.error(item["unit"], key_path(path, "unit"),
+                          "unit '" + c.unit + "' differs from " + m.id + "'s unit '" + m.unit + "'");
         if (ctx.diagnostics().error_count() == errors_before) out.calibration.push_back(std::move(c));
     }
 }

@@ -219,7 +219,8 @@ std::string render_markdown(const TextDocument& doc) {
     bool in_list = false;
     for (const auto& line : doc.lead) {
         const bool item = line.starts_with(" ");
-        if (!out.empty() && !(item && in_list)) out += "\n";  // a blank line between paragraphs and around a list
+        if (!out.empty() && !(item && in_list))
+            out += "\n";  // a blank line between paragraphs and around a list
         const auto text = line.find_first_not_of(' ');
         out += (item ? "- " : "") + md_text(text == std::string::npos ? "" : line.substr(text)) + "\n";
         in_list = item;

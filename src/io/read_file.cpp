@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <string>
 
@@ -40,7 +40,8 @@ std::string read_file(const std::string& path) {
     if (::stat(path.c_str(), &st) != 0)
         throw DataError(path + ": cannot open the file: " + std::strerror(errno), hint);
     if (!S_ISREG(st.st_mode))
-        throw DataError(path + ": is " + describe_file_type(st.st_mode) + ", not a regular file; only regular files are read",
+        throw DataError(path + ": is " + describe_file_type(st.st_mode) +
+                            ", not a regular file; only regular files are read",
                         hint);
     // O_NONBLOCK: should the path have become a FIFO since the stat, the open does not wait for a writer.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -49,9 +50,11 @@ std::string read_file(const std::string& path) {
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
-    if (::fstat(fd, &st) != 0) throw DataError(path + ": cannot read the file: " + std::strerror(errno), hint);
+    if (::fstat(fd, &st) != 0)
+        throw DataError(path + ": cannot read the file: " + std::strerror(errno), hint);
     if (!S_ISREG(st.st_mode))
-        throw DataError(path + ": is " + describe_file_type(st.st_mode) + ", not a regular file; only regular files are read",
+        throw DataError(path + ": is " + describe_file_type(st.st_mode) +
+                            ", not a regular file; only regular files are read",
                         hint);
     const int flags = ::fcntl(fd, F_GETFL);
     if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
@@ -77,8 +80,8 @@ std::string read_file(const std::string& path) {
         const ssize_t n = ::read(fd, bytes.data() + used, std::min(bytes.size() - used, kChunk));
         if (n < 0) {
             if (errno == EINTR) continue;
-            throw DataError(path + ": read error after " + std::to_string(used) + " bytes: " + std::strerror(errno) +
-                                "; nothing of the file was used",
+            throw DataError(path + ": read error after " + std::to_string(used) +
+                                " bytes: " + std::strerror(errno) + "; nothing of the file was used",
                             "check the disk or copy the file elsewhere and try again");
         }
         if (n == 0) break;

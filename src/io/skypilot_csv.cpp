@@ -4,10 +4,10 @@
 // zone (data/skypilot/PROVENANCE.md, "GCP pricing representation"). What cannot be used is
 // counted per reason in Catalog::skipped; malformed input is a located error.
 #include <algorithm>
-#include <cmath>
 #include <bit>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -29,8 +29,8 @@ constexpr double kGcpSentinelPrice = 700.0;
 constexpr double kMaxTableNumber = 1e7;
 
 struct Columns {
-    int instance = -1, accelerator = -1, count = -1, vcpus = -1, memory = -1, gpu_info = -1, price = -1, spot = -1,
-        region = -1, zone = -1, notes = -1;  // Notes: written by `catalog import`
+    int instance = -1, accelerator = -1, count = -1, vcpus = -1, memory = -1, gpu_info = -1, price = -1,
+        spot = -1, region = -1, zone = -1, notes = -1;  // Notes: written by `catalog import`
 };
 
 struct Row {
@@ -98,21 +98,31 @@ std::string gcp_host_type(std::string_view accelerator, double count) {
 // GPU for several (an estimate of the host a user would pick; within GCP's vCPU limit per GPU count).
 std::string gcp_n1_host_type(std::string_view accelerator, double count) {
     if (!(count >= 1 && count <= 8)) return "";
-    if (accelerator != "T4" && accelerator != "V100" && accelerator != "P100" && accelerator != "P4" && accelerator != "K80") return "";
+    if (accelerator != "T4" && accelerator != "V100" && accelerator != "P100" && accelerator != "P4" &&
+        accelerator != "K80")
+        return "";
     return "n1-highmem-" + std::to_string(8 * static_cast<int>(count));
 }
 
 class TableReader {
 public:
     TableReader(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags)
-        : sources_(sources), catalog_(catalog), diags_(diags), mapper_(catalog), reasons_(sources.size()), kinds_(sources.size()), reason_kinds_(sources.size()) {
+        : sources_(sources),
+          catalog_(catalog),
+          diags_(diags),
+          mapper_(catalog),
+          reasons_(sources.size()),
+          kinds_(sources.size()),
+          reason_kinds_(sources.size()) {
         provider_ = sources.front().ref.provider;
         // One offer per data row at most: reserve once (untouched capacity costs no memory).
         std::size_t lines = 0;
         for (const auto& s : sources) {
             display_names_.push_back(table_display_name(s.ref));
             for (const char *p = s.bytes.data(), *end = p + s.bytes.size();
-                 p != end && (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))); ++p)
+                 p != end &&
+                 (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))));
+                 ++p)
                 ++lines;
             ++lines;
         }
@@ -141,7 +151,8 @@ public:
         for (std::size_t i = 0; i < sources_.size(); ++i) read_source(i);
         for (const auto& a : pending_) price_gcp_accelerator(a);
         for (std::size_t i = 0; i < sources_.size(); ++i)
-            if (!reasons_[i].empty()) catalog_.skipped.push_back({display_names_[i], reasons_[i], kinds_[i], reason_kinds_[i]});
+            if (!reasons_[i].empty())
+                catalog_.skipped.push_back({display_names_[i], reasons_[i], kinds_[i], reason_kinds_[i]});
     }
 
 private:
@@ -152,27 +163,35 @@ private:
     }
 
     void error(std::size_t source, int line, const std::string& message) {
-        if (++errors_ <= kMaxErrorsPerFile) diags_.error({display_names_[source], line, 0}, message);
+        if (++errors_ <= kMaxErrorsPerFile)
+            diags_.error({display_names_[source], line, 0}, message);
         else if (errors_ == kMaxErrorsPerFile + 1)
             diags_.error({display_names_[source], line, 0}, "more errors in this file not shown");
     }
 
     bool read_header(std::size_t source, const CsvRecord& rec) {
-        std::map<std::string_view, int*> want{{"InstanceType", &cols_.instance}, {"AcceleratorName", &cols_.accelerator},
-                                              {"AcceleratorCount", &cols_.count}, {"vCPUs", &cols_.vcpus},
-                                              {"MemoryGiB", &cols_.memory},       {"GpuInfo", &cols_.gpu_info},
-                                              {"Price", &cols_.price},            {"SpotPrice", &cols_.spot},
-                                              {"Region", &cols_.region},          {"AvailabilityZone", &cols_.zone},
+        std::map<std::string_view, int*> want{{"InstanceType", &cols_.instance},
+                                              {"AcceleratorName", &cols_.accelerator},
+                                              {"AcceleratorCount", &cols_.count},
+                                              {"vCPUs", &cols_.vcpus},
+                                              {"MemoryGiB", &cols_.memory},
+                                              {"GpuInfo", &cols_.gpu_info},
+                                              {"Price", &cols_.price},
+                                              {"SpotPrice", &cols_.spot},
+                                              {"Region", &cols_.region},
+                                              {"AvailabilityZone", &cols_.zone},
                                               {"Notes", &cols_.notes}};
         cols_ = Columns{};
         for (std::size_t i = 0; i < rec.fields.size(); ++i) {
             std::string_view name = rec.fields[i];
-            if (i == 0 && name.substr(0, 3) == "\xEF\xBB\xBF") name.remove_prefix(3);  // UTF-8 byte-order mark
+            if (i == 0 && name.substr(0, 3) == "\xEF\xBB\xBF")
+                name.remove_prefix(3);  // UTF-8 byte-order mark
             if (auto it = want.find(name); it != want.end()) {
                 if (*it->second >= 0) {
-                    error(source, rec.line, "column '" + std::string(name) + "' appears twice (columns " +
-                                                std::to_string(*it->second + 1) + " and " + std::to_string(i + 1) +
-                                                "); a vms.csv has each column once");
+                    error(source, rec.line,
+                          "column '" + std::string(name) + "' appears twice (columns " +
+                              std::to_string(*it->second + 1) + " and " + std::to_string(i + 1) +
+                              "); a vms.csv has each column once");
                     return false;
                 }
                 *it->second = static_cast<int>(i);
@@ -180,8 +199,11 @@ private:
         }
         width_ = rec.fields.size();
         std::vector<std::string> missing;
-        for (auto [name, col] : {std::pair{"InstanceType", cols_.instance}, {"AcceleratorName", cols_.accelerator},
-                                 {"AcceleratorCount", cols_.count}, {"Price", cols_.price}, {"Region", cols_.region}})
+        for (auto [name, col] : {std::pair{"InstanceType", cols_.instance},
+                                 {"AcceleratorName", cols_.accelerator},
+                                 {"AcceleratorCount", cols_.count},
+                                 {"Price", cols_.price},
+                                 {"Region", cols_.region}})
             if (col < 0) missing.emplace_back(name);
         if (missing.empty()) return true;
         std::string list;
@@ -193,21 +215,24 @@ private:
     }
 
     // A number column: empty -> nullopt, text or a negative value -> located error.
-    bool number(std::size_t source, const CsvRecord& rec, int col, const char* name, std::optional<double>& out) {
+    bool number(std::size_t source, const CsvRecord& rec, int col, const char* name,
+                std::optional<double>& out) {
         out.reset();
         if (col < 0) return true;
         const std::string_view text = rec.fields[static_cast<std::size_t>(col)];
         if (text.empty()) return true;
         out = parse_decimal(text);
         // A price per hour lies in [0, 1e7] (other columns have their own checks); a denormal is noise.
-        const double max = std::string_view(name).find("Price") != std::string_view::npos ? kMaxTableNumber : HUGE_VAL;
+        const double max =
+            std::string_view(name).find("Price") != std::string_view::npos ? kMaxTableNumber : HUGE_VAL;
         if (out && *out >= 0 && *out <= max && (*out == 0 || std::fpclassify(*out) != FP_SUBNORMAL))
             return true;
         const std::string shown = shorten(text);
-        std::string why = !out          ? ": '" + shown + "' is not a number"
-                          : *out < 0    ? ": " + shown + " is negative"
-                          : *out > max  ? ": " + shown + " is out of range; expected 0 to 10000000"
-                                                   : ": " + shown + " is too small to be represented exactly (a denormal)";
+        std::string why = !out       ? ": '" + shown + "' is not a number"
+                          : *out < 0 ? ": " + shown + " is negative"
+                          : *out > max
+                              ? ": " + shown + " is out of range; expected 0 to 10000000"
+                              : ": " + shown + " is too small to be represented exactly (a denormal)";
         error(source, rec.line, std::string(name) + why);
         out.reset();
         return false;
@@ -217,14 +242,17 @@ private:
         const TableSource& src = sources_[source];
         errors_ = 0;
         if (auto nul = src.bytes.find('\0'); nul != std::string_view::npos) {
-            const auto line = 1 + std::count(src.bytes.begin(), src.bytes.begin() + static_cast<long>(nul), '\n');
-            error(source, static_cast<int>(line), "the table contains a NUL byte; expected a CSV text file (UTF-8)");
+            const auto line =
+                1 + std::count(src.bytes.begin(), src.bytes.begin() + static_cast<long>(nul), '\n');
+            error(source, static_cast<int>(line),
+                  "the table contains a NUL byte; expected a CSV text file (UTF-8)");
             return;
         }
         if (auto bad = first_invalid_utf8(src.bytes)) {
             const auto [line, column] = line_and_column(src.bytes, *bad);
             diags_.error({display_names_[source], line, column},
-                         "invalid UTF-8; save the table as UTF-8 (a Latin-1 or Windows-1252 file needs converting, e.g. with iconv)");
+                         "invalid UTF-8; save the table as UTF-8 (a Latin-1 or Windows-1252 file needs "
+                         "converting, e.g. with iconv)");
             return;
         }
         bool header = true, header_ok = false;
@@ -238,8 +266,9 @@ private:
                 }
                 if (rec.fields.size() == 1 && rec.fields[0].empty()) return true;  // blank line
                 if (rec.fields.size() != width_) {
-                    error(source, rec.line, "row has " + std::to_string(rec.fields.size()) + " fields, the header has " +
-                                                std::to_string(width_) + " (a field with a comma must be quoted)");
+                    error(source, rec.line,
+                          "row has " + std::to_string(rec.fields.size()) + " fields, the header has " +
+                              std::to_string(width_) + " (a field with a comma must be quoted)");
                     return true;
                 }
                 read_row(source, rec);
@@ -278,7 +307,8 @@ private:
         r.count = count.value_or(0);
         if (r.instance.empty()) {
             pending_.push_back({std::string(r.accelerator), std::string(r.region), std::string(r.zone),
-                                std::string(r.gpu_info), r.count, r.on_demand, r.spot, r.on_demand_empty, r.line, source});
+                                std::string(r.gpu_info), r.count, r.on_demand, r.spot, r.on_demand_empty,
+                                r.line, source});
             return;
         }
         clean_prices(source, r.on_demand, r.spot, r.on_demand_empty, false);
@@ -292,20 +322,26 @@ private:
     }
 
     // Drops prices that are not real, counting why.
-    void clean_prices(std::size_t source, std::optional<double>& on_demand, std::optional<double>& spot, bool empty,
-                      bool sentinel_possible) {
+    void clean_prices(std::size_t source, std::optional<double>& on_demand, std::optional<double>& spot,
+                      bool empty, bool sentinel_possible) {
         auto drop = [&](std::optional<double>& price, SkipKind kind, const char* reason) {
             count(source, kind, reason);
             price.reset();
         };
         if (sentinel_possible) {
-            if (on_demand && *on_demand == kGcpSentinelPrice) drop(on_demand, SkipKind::sentinel_price, "sentinel price 700.0 (zone does not offer it)");
-            if (spot && *spot == kGcpSentinelPrice) drop(spot, SkipKind::sentinel_price, "sentinel price 700.0 (zone does not offer it)");
+            if (on_demand && *on_demand == kGcpSentinelPrice)
+                drop(on_demand, SkipKind::sentinel_price, "sentinel price 700.0 (zone does not offer it)");
+            if (spot && *spot == kGcpSentinelPrice)
+                drop(spot, SkipKind::sentinel_price, "sentinel price 700.0 (zone does not offer it)");
         }
-        if (empty) count(source, SkipKind::empty_price, "on-demand price empty");
-        else if (on_demand && *on_demand == 0) drop(on_demand, SkipKind::zero_price, "on-demand price 0");
+        if (empty)
+            count(source, SkipKind::empty_price, "on-demand price empty");
+        else if (on_demand && *on_demand == 0)
+            drop(on_demand, SkipKind::zero_price, "on-demand price 0");
         if (spot && *spot == 0) drop(spot, SkipKind::zero_price, "spot price 0 (no spot market)");
-        if (on_demand && spot && *spot >= *on_demand) drop(spot, SkipKind::spot_not_below_on_demand, "spot price not below on-demand (spot price dropped)");
+        if (on_demand && spot && *spot >= *on_demand)
+            drop(spot, SkipKind::spot_not_below_on_demand,
+                 "spot price not below on-demand (spot price dropped)");
     }
 
     void price_gcp_accelerator(PendingAccelerator a) {
@@ -316,21 +352,26 @@ private:
         std::optional<double> vcpus, ram_gb;
         const HostPrice* host = nullptr;
         if (!host_type.empty())
-            if (auto it = hosts_.find(host_type + "|" + (a.zone.empty() ? a.region : a.zone)); it != hosts_.end())
+            if (auto it = hosts_.find(host_type + "|" + (a.zone.empty() ? a.region : a.zone));
+                it != hosts_.end())
                 host = &it->second;
         if (host_type.empty())  // an N1 GPU: priced with the default n1 host when the table has its row
             if (const std::string n1 = gcp_n1_host_type(a.accelerator, a.count); !n1.empty())
-                if (auto it = hosts_.find(n1 + "|" + (a.zone.empty() ? a.region : a.zone)); it != hosts_.end() &&
-                                                                                          it->second.on_demand && *it->second.on_demand > 0) {
+                if (auto it = hosts_.find(n1 + "|" + (a.zone.empty() ? a.region : a.zone));
+                    it != hosts_.end() && it->second.on_demand && *it->second.on_demand > 0) {
                     host = &it->second;
                     instance = n1;
-                    notes.push_back("host VM " + n1 + " included (SkyPilot's default n1 host for this GPU count; an estimate of the host you would pick)");
+                    notes.push_back("host VM " + n1 +
+                                    " included (SkyPilot's default n1 host for this GPU count; an estimate "
+                                    "of the host you would pick)");
                 }
         bool complete = true;
         if (host && host->on_demand && *host->on_demand > 0) {
             if (a.on_demand) *a.on_demand += *host->on_demand;
-            if (a.spot && host->spot && *host->spot > 0) *a.spot += *host->spot;
-            else a.spot.reset();
+            if (a.spot && host->spot && *host->spot > 0)
+                *a.spot += *host->spot;
+            else
+                a.spot.reset();
             vcpus = host->vcpus;
             ram_gb = host->ram_gb;
         } else {
@@ -339,7 +380,8 @@ private:
             if (host_type.empty()) instance = g2 ? "g2-standard-*" : "n1-*";
             notes.push_back("GPU-only price: the " + instance + " host VM is not included" +
                             (host ? " (its price in the table is 0)" : " (no host row in the table)"));
-            count(a.source, SkipKind::other, "GCP GPU-only price (host VM price missing or 0; kept, marked in notes)");
+            count(a.source, SkipKind::other,
+                  "GCP GPU-only price (host VM price missing or 0; kept, marked in notes)");
         }
         Row r;
         r.instance = instance;
@@ -352,14 +394,15 @@ private:
         add_offer(r, instance, a.on_demand, a.spot, vcpus, ram_gb, std::move(notes), complete);
     }
 
-    void add_offer(const Row& r, std::string_view machine, std::optional<double> on_demand, std::optional<double> spot,
-                   std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<std::string> notes,
-                   bool price_complete = true) {
+    void add_offer(const Row& r, std::string_view machine, std::optional<double> on_demand,
+                   std::optional<double> spot, std::optional<double> vcpus, std::optional<double> ram_gb,
+                   std::vector<std::string> notes, bool price_complete = true) {
         if (!(r.count >= 1 && r.count <= 4096) || r.count != static_cast<double>(static_cast<int>(r.count))) {
             count(r.source, SkipKind::other, "accelerator count not a whole number from 1 to 4096");
             return;
         }
-        const GpuMapping& m = mapper_.map(provider_, r.accelerator, machine, gpu_info_facts(r.gpu_info), r.count);
+        const GpuMapping& m =
+            mapper_.map(provider_, r.accelerator, machine, gpu_info_facts(r.gpu_info), r.count);
         if (m.gpu_id.empty()) {
             count(r.source, SkipKind::accelerator, m.skip_reason);
             return;
@@ -379,7 +422,8 @@ private:
         const std::size_t hash = hash_key(key);
         const std::size_t slot = index_slot(hash);
         std::size_t same = kNoOffer;
-        for (std::size_t i = index_[slot].second; i != kNoOffer && same == kNoOffer; i = chain_[i - first_offer_])
+        for (std::size_t i = index_[slot].second; i != kNoOffer && same == kNoOffer;
+             i = chain_[i - first_offer_])
             if (offer_key(catalog_.offers[i]) == key) same = i;
         if (same != kNoOffer) {
             Offer& o = catalog_.offers[same];
@@ -441,7 +485,8 @@ private:
     int errors_ = 0;
     std::unordered_map<std::string, HostPrice> hosts_;
     std::vector<PendingAccelerator> pending_;
-    std::vector<std::pair<std::size_t, std::size_t>> index_;  // (key hash, newest offer with it); kNoOffer = empty
+    std::vector<std::pair<std::size_t, std::size_t>>
+        index_;                       // (key hash, newest offer with it); kNoOffer = empty
     std::vector<std::size_t> chain_;  // per offer of this reader: the previous offer with the same hash
     std::size_t first_offer_ = 0;     // catalog.offers index of this reader's first offer
     std::vector<SharedText> display_names_;  // table_display_name per source, shared by its offers' locations

@@ -12,12 +12,12 @@ namespace gpuadvise::io {
 namespace {
 
 // Accelerators that are not GPUs; PyTorch-on-CUDA advice does not apply to them.
-constexpr std::string_view kNotGpuPrefixes[] = {"tpu", "inferentia", "trainium", "gaudi", "habana", "xilinx", "fpga"};
+constexpr std::string_view kNotGpuPrefixes[] = {"tpu",    "inferentia", "trainium", "gaudi",
+                                                "habana", "xilinx",     "fpga"};
 
 // GpuInfo memory (MiB) and datasheet GB agree within this share: 80 GB parts report 79.6 GiB,
 // L40S 45 GiB of "48 GB", B200 179 GiB of 180/192 GB.
 constexpr double kMemoryTolerance = 0.10;
-
 
 std::vector<std::string> split_name(std::string_view name) {
     std::vector<std::string> tokens;
@@ -52,11 +52,16 @@ struct NameParts {
 NameParts parse_name(std::string_view accelerator) {
     NameParts parts;
     for (const std::string& t : split_name(accelerator)) {
-        if (auto mem = memory_token(t)) parts.memory_gb = mem;
-        else if (t.starts_with("sxm") || t == "mega") parts.form_factor = "sxm";  // a3-megagpu: H100 SXM
-        else if (t == "pcie") parts.form_factor = "pcie";
-        else if (t == "nvlink" || t == "ws" || t == "wk") continue;  // says nothing about the variant
-        else parts.base += t;
+        if (auto mem = memory_token(t))
+            parts.memory_gb = mem;
+        else if (t.starts_with("sxm") || t == "mega")
+            parts.form_factor = "sxm";  // a3-megagpu: H100 SXM
+        else if (t == "pcie")
+            parts.form_factor = "pcie";
+        else if (t == "nvlink" || t == "ws" || t == "wk")
+            continue;  // says nothing about the variant
+        else
+            parts.base += t;
     }
     // Names glued together upstream: RTXPRO6000WS (vast) is the RTX PRO 6000 workstation card.
     for (std::string_view suffix : {"ws", "wk"})
@@ -89,16 +94,15 @@ std::string ids_of(const std::vector<const Gpu*>& gpus) {
     return join(ids, ", ");
 }
 
-std::string format_gb(double gb) {
-    return std::to_string(static_cast<long>(std::lround(gb))) + " GB";
-}
+std::string format_gb(double gb) { return std::to_string(static_cast<long>(std::lround(gb))) + " GB"; }
 
 }  // namespace
 
 const Gpu* most_conservative_variant(const std::vector<const Gpu*>& candidates) {
     auto key = [](const Gpu* g) {
-        return std::tuple(g->memory_gb, g->intra_node_busbw_gb_per_s.value_or(0.0), g->form_factor == "pcie" ? 0 : 1,
-                          g->memory_bandwidth_gb_per_s.value_or(0.0), std::string_view(g->id));
+        return std::tuple(g->memory_gb, g->intra_node_busbw_gb_per_s.value_or(0.0),
+                          g->form_factor == "pcie" ? 0 : 1, g->memory_bandwidth_gb_per_s.value_or(0.0),
+                          std::string_view(g->id));
     };
     return *std::min_element(candidates.begin(), candidates.end(),
                              [&](const Gpu* a, const Gpu* b) { return key(a) < key(b); });
@@ -115,7 +119,8 @@ std::string form_factor_hint(std::string_view provider, std::string_view machine
         for (std::string_view p : {"p3.", "p3dn.", "p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-"})
             if (m.starts_with(p)) return "sxm";
     // GCP accelerator-optimised machines (A2, A3, A4) are SXM/HGX boards (cloud.google.com/compute/docs/gpus).
-    if (provider == "gcp" && (m.starts_with("a2-") || m.starts_with("a3-") || m.starts_with("a4-"))) return "sxm";
+    if (provider == "gcp" && (m.starts_with("a2-") || m.starts_with("a3-") || m.starts_with("a4-")))
+        return "sxm";
     // OCI's 8-GPU bare-metal A100/H100/H200 shapes are HGX boards with NVLink/NVSwitch
     // (docs.oracle.com/en-us/iaas/Content/Compute/References/computeshapes.htm, "Bare Metal Shapes - GPU").
     if (provider == "oci")
@@ -124,13 +129,15 @@ std::string form_factor_hint(std::string_view provider, std::string_view machine
     // Verda (ex-DataCrunch) encodes SXM in the type: 1H100.80S.32V = one H100 80 GB SXM5.
     if (provider == "verda") {
         for (std::size_t i = 1; i + 1 < m.size(); ++i)
-            if (m[i] == 's' && m[i + 1] == '.' && std::isdigit(static_cast<unsigned char>(m[i - 1]))) return "sxm";
+            if (m[i] == 's' && m[i + 1] == '.' && std::isdigit(static_cast<unsigned char>(m[i - 1])))
+                return "sxm";
     }
     return "";
 }
 
-const GpuMapping& SkypilotGpuMapper::map(std::string_view provider, std::string_view accelerator, std::string_view machine,
-                                         const GpuInfoFacts& info, double accelerator_count) {
+const GpuMapping& SkypilotGpuMapper::map(std::string_view provider, std::string_view accelerator,
+                                         std::string_view machine, const GpuInfoFacts& info,
+                                         double accelerator_count) {
     // Rows repeat a few instance types and GPU descriptions: both lookups are memoised, with keys
     // built in reused buffers (a heap string per row was a fifth of a 100k-row load).
     key_.assign(provider).append("|").append(machine);
@@ -139,10 +146,12 @@ const GpuMapping& SkypilotGpuMapper::map(std::string_view provider, std::string_
     const std::string& hint = h->second;
     key_.assign(accelerator).append("|").append(hint);
     // Raw bytes of the numbers: formatting them costs more than the rest of a row (callgrind).
-    for (double v : {info.size_mib.value_or(-1), info.count.value_or(-1), info.total_mib.value_or(-1), accelerator_count})
+    for (double v : {info.size_mib.value_or(-1), info.count.value_or(-1), info.total_mib.value_or(-1),
+                     accelerator_count})
         key_.append(reinterpret_cast<const char*>(&v), sizeof v);
     auto it = cache_.find(std::string_view(key_));
-    if (it == cache_.end()) it = cache_.emplace(key_, resolve(accelerator, hint, info, accelerator_count)).first;
+    if (it == cache_.end())
+        it = cache_.emplace(key_, resolve(accelerator, hint, info, accelerator_count)).first;
     return it->second;
 }
 
@@ -179,7 +188,10 @@ GpuMapping SkypilotGpuMapper::resolve(std::string_view accelerator, std::string_
     const std::string folded = fold_name(accelerator);
     for (std::string_view p : kNotGpuPrefixes)
         if (folded.starts_with(p)) {
-            std::string kind = p == "tpu" ? "TPU" : p == "inferentia" ? "Inferentia" : p == "trainium" ? "Trainium" : "not CUDA";
+            std::string kind = p == "tpu"          ? "TPU"
+                               : p == "inferentia" ? "Inferentia"
+                               : p == "trainium"   ? "Trainium"
+                                                   : "not CUDA";
             return {"", "not a GPU (" + kind + ")", ""};
         }
     const NameParts parts = parse_name(accelerator);
@@ -200,7 +212,8 @@ GpuMapping SkypilotGpuMapper::resolve(std::string_view accelerator, std::string_
     if (parts.memory_gb) {
         auto kept = by_memory(candidates, *parts.memory_gb);
         if (kept.empty())
-            return {"", "no " + format_gb(*parts.memory_gb) + " variant of " + name + " in the GPU catalog", ""};
+            return {"", "no " + format_gb(*parts.memory_gb) + " variant of " + name + " in the GPU catalog",
+                    ""};
         candidates = kept;
     } else if (info.size_mib && *info.size_mib > 0) {
         const double direct = *info.size_mib / 1024.0;
@@ -215,8 +228,10 @@ GpuMapping SkypilotGpuMapper::resolve(std::string_view accelerator, std::string_
         for (double gb : readings)
             if (kept = by_memory(candidates, gb); !kept.empty()) break;
         if (kept.empty())
-            return {"", "GpuInfo memory " + format_gb(direct) + " matches no variant of " + name + " (" +
-                            ids_of(candidates) + ")", ""};
+            return {"",
+                    "GpuInfo memory " + format_gb(direct) + " matches no variant of " + name + " (" +
+                        ids_of(candidates) + ")",
+                    ""};
         candidates = kept;
     }
     const std::string hint = !parts.form_factor.empty() ? parts.form_factor : std::string(machine_hint);
@@ -231,8 +246,8 @@ GpuMapping SkypilotGpuMapper::resolve(std::string_view accelerator, std::string_
     // dropped by --strict-variants), so that no estimate is more optimistic than the hardware.
     const Gpu* assumed = most_conservative_variant(candidates);
     return {assumed->id, "",
-            std::string(kVariantAssumedNote) + ": " + name + " could be " + ids_of(candidates) + "; " + assumed->id +
-                " assumed (least memory, slowest link)"};
+            std::string(kVariantAssumedNote) + ": " + name + " could be " + ids_of(candidates) + "; " +
+                assumed->id + " assumed (least memory, slowest link)"};
 }
 
 }  // namespace gpuadvise::io

@@ -5,9 +5,9 @@
 // stays ambiguous or unknown is skipped with a reason, never guessed.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
-#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -59,8 +59,9 @@ private:
 
     const Catalog& catalog_;
     std::unordered_map<std::string, GpuMapping, TextHash, std::equal_to<>> cache_;
-    std::unordered_map<std::string, std::string, TextHash, std::equal_to<>> hints_;  // provider|machine -> hint
-    std::string key_;  // reused lookup key
+    std::unordered_map<std::string, std::string, TextHash, std::equal_to<>>
+        hints_;                                            // provider|machine -> hint
+    std::string key_;                                      // reused lookup key
     mutable std::unordered_set<std::string> known_names_;  // folded ids, aliases and families
     mutable std::vector<std::string> folded_families_;
     mutable std::unordered_map<std::string, std::optional<GpuMatch>> names_;

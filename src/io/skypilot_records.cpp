@@ -17,7 +17,8 @@ constexpr int kRowNotBegun = 0;
 struct RecordSink {
     const std::function<bool(const CsvRecord&)>* on_record;
     CsvRecord record;
-    std::vector<std::string> owned;  // libcsv's fields (unescaped), viewed by record.fields at the record's end
+    std::vector<std::string>
+        owned;             // libcsv's fields (unescaped), viewed by record.fields at the record's end
     std::size_t used = 0;  // fields filled (the vectors are reused)
     int current_line = 1;
     bool stopped = false;
@@ -50,9 +51,12 @@ bool key_at(std::string_view text, std::size_t pos, std::string_view key) {
 
 // The number after `'key':`, tolerating quotes around it ('Count': '1.0').
 std::optional<double> value_after(std::string_view text, std::size_t pos) {
-    while (pos < text.size() && (text[pos] == ':' || text[pos] == ' ' || text[pos] == '\'' || text[pos] == '"')) ++pos;
+    while (pos < text.size() &&
+           (text[pos] == ':' || text[pos] == ' ' || text[pos] == '\'' || text[pos] == '"'))
+        ++pos;
     std::size_t end = pos;
-    while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.')) ++end;
+    while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.'))
+        ++end;
     return parse_decimal(text.substr(pos, end - pos));
 }
 
@@ -76,7 +80,8 @@ bool split_plain_line(std::string_view line, RecordSink& sink) {
             const void* close = std::memchr(p + pos + 1, '"', n - pos - 1);
             if (!close) return false;  // continues on the next line, or never closes
             const std::size_t q = static_cast<std::size_t>(static_cast<const char*>(close) - p);
-            if (q + 1 < n && p[q + 1] != ',') return false;  // a doubled quote, or text after the closing quote
+            if (q + 1 < n && p[q + 1] != ',')
+                return false;  // a doubled quote, or text after the closing quote
             field = line.substr(pos + 1, q - pos - 1);
             pos = q + 1;
         } else {
@@ -99,8 +104,8 @@ bool split_plain_line(std::string_view line, RecordSink& sink) {
 
 }  // namespace
 
-bool read_csv_records(std::string_view bytes, const std::string& file, const std::function<bool(const CsvRecord&)>& on_record,
-                      Diagnostics& diags) {
+bool read_csv_records(std::string_view bytes, const std::string& file,
+                      const std::function<bool(const CsvRecord&)>& on_record, Diagnostics& diags) {
     csv_parser parser{};
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
         diags.error({file, 0, 0}, "cannot start the CSV parser (out of memory)");
@@ -115,7 +120,8 @@ bool read_csv_records(std::string_view bytes, const std::string& file, const std
         const bool at_record_start = parser.pstate == kRowNotBegun && sink.used == 0;
         if (at_record_start) {
             sink.record.line = sink.current_line;
-            if (split_plain_line(bytes.substr(pos, (nl == std::string_view::npos ? bytes.size() : nl) - pos), sink)) {
+            if (split_plain_line(bytes.substr(pos, (nl == std::string_view::npos ? bytes.size() : nl) - pos),
+                                 sink)) {
                 if (!on_record(sink.record)) sink.stopped = true;
                 pos = end;
                 ++sink.current_line;
@@ -123,9 +129,10 @@ bool read_csv_records(std::string_view bytes, const std::string& file, const std
             }
         }
         if (csv_parse(&parser, bytes.data() + pos, end - pos, on_field, on_record_end, &sink) != end - pos) {
-            diags.error({file, sink.current_line, 0},
-                        std::string("malformed CSV: ") + csv_strerror(csv_error(&parser)) +
-                            " (a quote inside a quoted field must be doubled, and nothing may follow the closing quote)");
+            diags.error({file, sink.current_line, 0}, std::string("malformed CSV: ") +
+                                                          csv_strerror(csv_error(&parser)) +
+                                                          " (a quote inside a quoted field must be doubled, "
+                                                          "and nothing may follow the closing quote)");
             ok = false;
             break;
         }
@@ -133,8 +140,9 @@ bool read_csv_records(std::string_view bytes, const std::string& file, const std
         ++sink.current_line;
     }
     if (ok && !sink.stopped && csv_fini(&parser, on_field, on_record_end, &sink) != 0) {
-        diags.error({file, sink.record.line, 0},
-                    "malformed CSV: the quoted field that starts on this line is never closed (missing '\"')");
+        diags.error(
+            {file, sink.record.line, 0},
+            "malformed CSV: the quoted field that starts on this line is never closed (missing '\"')");
         ok = false;
     }
     csv_free(&parser);
@@ -172,7 +180,8 @@ std::optional<double> simple_decimal(std::string_view text) {
 
 std::optional<double> parse_decimal(std::string_view text) {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+        text.remove_suffix(1);
     if (text.empty()) return std::nullopt;
     if (text.front() == '+') text.remove_prefix(1);
     if (auto fast = simple_decimal(text)) return fast;
@@ -186,9 +195,12 @@ GpuInfoFacts scan_gpu_info(std::string_view text) {
     GpuInfoFacts facts;
     for (std::size_t i = 0; i < text.size(); ++i) {
         if (text[i] != '\'' && text[i] != '"') continue;
-        if (!facts.size_mib && key_at(text, i, "sizeinmib")) facts.size_mib = value_after(text, i + 11);
-        else if (!facts.count && key_at(text, i, "count")) facts.count = value_after(text, i + 7);
-        else if (!facts.total_mib && key_at(text, i, "totalgpumemoryinmib")) facts.total_mib = value_after(text, i + 21);
+        if (!facts.size_mib && key_at(text, i, "sizeinmib"))
+            facts.size_mib = value_after(text, i + 11);
+        else if (!facts.count && key_at(text, i, "count"))
+            facts.count = value_after(text, i + 7);
+        else if (!facts.total_mib && key_at(text, i, "totalgpumemoryinmib"))
+            facts.total_mib = value_after(text, i + 21);
     }
     return facts;
 }

@@ -22,8 +22,8 @@ struct CsvRecord {
 // Streams every record of `bytes` (header included) to `on_record`. Handles quotes, embedded
 // commas and newlines, CRLF. Reports an unterminated quote or a malformed quoted field as a
 // located error in `diags` and returns false; `on_record` returning false stops early.
-bool read_csv_records(std::string_view bytes, const std::string& file, const std::function<bool(const CsvRecord&)>& on_record,
-                      Diagnostics& diags);
+bool read_csv_records(std::string_view bytes, const std::string& file,
+                      const std::function<bool(const CsvRecord&)>& on_record, Diagnostics& diags);
 
 // A decimal number with nothing else around it (spaces allowed); nullopt otherwise.
 std::optional<double> parse_decimal(std::string_view text);

@@ -51,13 +51,16 @@ std::string random_suffix() {
 }  // namespace
 
 std::string write_skypilot_csv(const std::vector<const Offer*>& offers) {
-    std::string out = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,Notes\n";
+    std::string out =
+        "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
+        "Notes\n";
     for (const Offer* o : offers) {
         std::string notes;
         for (const auto& n : o->notes) notes += (notes.empty() ? "" : "; ") + n;
-        out += vms_csv_field(o->instance_type) + ',' + vms_csv_field(o->gpu) + ',' + std::to_string(o->gpu_count) + ',' +
-               number(o->vcpus) + ',' + number(o->ram_gb) + ",," + number(o->on_demand_per_hour) + ',' +
-               number(o->spot_per_hour) + ',' + vms_csv_field(o->region) + ',' + vms_csv_field(notes) + '\n';
+        out += vms_csv_field(o->instance_type) + ',' + vms_csv_field(o->gpu) + ',' +
+               std::to_string(o->gpu_count) + ',' + number(o->vcpus) + ',' + number(o->ram_gb) + ",," +
+               number(o->on_demand_per_hour) + ',' + number(o->spot_per_hour) + ',' +
+               vms_csv_field(o->region) + ',' + vms_csv_field(notes) + '\n';
     }
     return out;
 }
@@ -149,9 +152,8 @@ void step(int n) {
 
 }  // namespace
 
-std::vector<std::string> write_directory_atomically(const std::string& dir,
-                                                    const std::vector<std::pair<std::string, std::string>>& files,
-                                                    bool force) {
+std::vector<std::string> write_directory_atomically(
+    const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files, bool force) {
     if (dir.empty()) throw UsageError("--output: an empty directory name");
     std::error_code ec;
     fs::path target = fs::absolute(dir, ec).lexically_normal();
@@ -159,7 +161,8 @@ std::vector<std::string> write_directory_atomically(const std::string& dir,
     const fs::path parent = target.parent_path();
     const std::string name = target.filename().string();
     if (name.empty() || name == "." || name == "..")
-        throw UsageError("--output: '" + dir + "' does not name a directory to create", "name a new directory, e.g. --output my-catalog");
+        throw UsageError("--output: '" + dir + "' does not name a directory to create",
+                         "name a new directory, e.g. --output my-catalog");
     if (!fs::is_directory(parent, ec))
         throw DataError(parent.string() + ": no such directory; nothing was written", "create it first");
 
@@ -186,19 +189,26 @@ std::vector<std::string> write_directory_atomically(const std::string& dir,
         std::string link;
         if (fs::is_symlink(st)) {
             link = fs::read_symlink(target, ec).string();
-            if (!ec && link.rfind(version_prefix, 0) == 0 && link.find('/') == std::string::npos && has_marker(parent / link))
+            if (!ec && link.rfind(version_prefix, 0) == 0 && link.find('/') == std::string::npos &&
+                has_marker(parent / link))
                 current = parent / link;
         }
         if (current.empty()) {
             std::string why;
-            if (fs::is_symlink(st)) why = "is a symbolic link that 'gpuadvise catalog import' did not make";
+            if (fs::is_symlink(st))
+                why = "is a symbolic link that 'gpuadvise catalog import' did not make";
             else if (fs::is_directory(st))
-                why = has_marker(target) ? "is a plain directory, not the link to a versioned directory that 'catalog import' makes"
-                                         : std::string("is a directory that 'gpuadvise catalog import' did not write (it has no ") +
-                                               kMarker + " file)";
-            else why = "exists and is not a directory";
-            throw DataError(dir + ": " + why + "; --force replaces only an earlier import, nothing was written",
-                            "choose another --output, or move the directory away yourself");
+                why = has_marker(target)
+                          ? "is a plain directory, not the link to a versioned directory that 'catalog "
+                            "import' makes"
+                          : std::string(
+                                "is a directory that 'gpuadvise catalog import' did not write (it has no ") +
+                                kMarker + " file)";
+            else
+                why = "exists and is not a directory";
+            throw DataError(
+                dir + ": " + why + "; --force replaces only an earlier import, nothing was written",
+                "choose another --output, or move the directory away yourself");
         }
     }
 
@@ -211,7 +221,8 @@ std::vector<std::string> write_directory_atomically(const std::string& dir,
         const std::string rest = n.substr(name.size() + 2);
         const fs::file_status es = entry.symlink_status(ec);
         bool ours = false;
-        if (rest.rfind("link-", 0) == 0) ours = fs::is_symlink(es);
+        if (rest.rfind("link-", 0) == 0)
+            ours = fs::is_symlink(es);
         else if ((rest.rfind("tmp-", 0) == 0 || rest.rfind("v-", 0) == 0) && fs::is_directory(es))
             ours = entry.path() != current && (has_marker(entry.path()) || fs::is_empty(entry.path(), ec));
         if (!ours) continue;
@@ -239,10 +250,12 @@ std::vector<std::string> write_directory_atomically(const std::string& dir,
         }
         for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) fsync_dir(*it);
         step(3);
-        if (::rename(tmp.c_str(), version.c_str()) != 0) fail(version.string() + ": cannot rename the directory", errno);
+        if (::rename(tmp.c_str(), version.c_str()) != 0)
+            fail(version.string() + ": cannot rename the directory", errno);
         fsync_dir(parent);
         step(4);
-        if (::symlink(version.filename().c_str(), link.c_str()) != 0) fail(link.string() + ": cannot create the link", errno);
+        if (::symlink(version.filename().c_str(), link.c_str()) != 0)
+            fail(link.string() + ": cannot create the link", errno);
         step(5);
         if (::rename(link.c_str(), target.c_str()) != 0) fail(target.string() + ": cannot replace", errno);
         fsync_dir(parent);

@@ -25,8 +25,7 @@ std::string write_import_yaml(const std::vector<ImportedProvider>& providers, co
 // one, never none). An existing `dir` is replaced only with `force` and only when it is such a link
 // (an earlier import); anything else is refused and left as it is (DataError). Leftovers of an
 // interrupted import into `dir` are removed first; their names are returned.
-std::vector<std::string> write_directory_atomically(const std::string& dir,
-                                                    const std::vector<std::pair<std::string, std::string>>& files,
-                                                    bool force);
+std::vector<std::string> write_directory_atomically(
+    const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files, bool force);
 
 }  // namespace gpuadvise::io

@@ -34,10 +34,10 @@ struct Series {
     std::vector<Point> points;
     Marker marker = Marker::circle;
     std::string color = "#000000";
-    std::string dash;          // SVG stroke-dasharray ("" = solid)
-    bool line = false;         // join the points in order
-    bool filled = true;        // filled or hollow markers
-    double size = 4;           // marker radius in px
+    std::string dash;    // SVG stroke-dasharray ("" = solid)
+    bool line = false;   // join the points in order
+    bool filled = true;  // filled or hollow markers
+    double size = 4;     // marker radius in px
 };
 
 struct PointLabel {
@@ -52,9 +52,9 @@ struct VerticalMarker {
 };
 
 struct Chart {
-    std::string id;      // the <svg> id and the prefix of its <title>/<desc> ids
-    std::string title;   // <title> and the heading drawn in the chart
-    std::string desc;    // <desc>: what the chart shows, in words
+    std::string id;                // the <svg> id and the prefix of its <title>/<desc> ids
+    std::string title;             // <title> and the heading drawn in the chart
+    std::string desc;              // <desc>: what the chart shows, in words
     std::string x_label, y_label;  // with units
     int width = 960, height = 440;
     std::vector<Series> series;

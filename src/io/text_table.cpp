@@ -67,7 +67,8 @@ std::string rtrim(std::string s) {
 
 // The widths of the shown columns when they fit `width` with each column narrowed to no less than
 // min[i]; nullopt when they cannot. The room left is shared out evenly.
-std::optional<std::vector<std::size_t>> fit(const std::vector<std::size_t>& natural, const std::vector<std::size_t>& min,
+std::optional<std::vector<std::size_t>> fit(const std::vector<std::size_t>& natural,
+                                            const std::vector<std::size_t>& min,
                                             const std::vector<bool>& shown, std::size_t width) {
     std::size_t used = 0, count = 0;
     std::vector<std::size_t> widths = natural;
@@ -175,7 +176,8 @@ std::string render_table(const TextDocument& raw, bool color, std::size_t width)
         // at its spaces ("BREAK-EVEN H/MO" over two lines) but its cells never do.
         std::vector<std::size_t> natural(n, 0), min(n, 0), cell_width(n, 0);
         for (const auto& row : t.rows)
-            for (std::size_t i = 0; i < row.size() && i < n; ++i) cell_width[i] = std::max(cell_width[i], display_width(row[i]));
+            for (std::size_t i = 0; i < row.size() && i < n; ++i)
+                cell_width[i] = std::max(cell_width[i], display_width(row[i]));
         std::vector<bool> shown(n, true);
         for (std::size_t i = 0; i < n; ++i) {
             natural[i] = std::max(cell_width[i], display_width(t.columns[i].header));
@@ -224,8 +226,9 @@ std::string render_table(const TextDocument& raw, bool color, std::size_t width)
             std::size_t height = 1;
             for (std::size_t i = 0; i < n && i < cells.size(); ++i) {
                 if (!shown[i]) continue;
-                parts[i] = widths[i] < natural[i] ? wrap_text(cells[i], widths[i], !header && widths[i] > 8 ? 2 : 0)
-                                                  : std::vector<std::string>{cells[i]};
+                parts[i] = widths[i] < natural[i]
+                               ? wrap_text(cells[i], widths[i], !header && widths[i] > 8 ? 2 : 0)
+                               : std::vector<std::string>{cells[i]};
                 height = std::max(height, parts[i].size());
             }
             for (std::size_t k = 0; k < height; ++k) {

@@ -113,8 +113,9 @@ CacheLock::CacheLock(const std::string& dir) {
         return;
     }
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-        error_ = errno == EWOULDBLOCK ? "another 'gpuadvise catalog update' is running (lock " + path + " is held)"
-                                      : "cannot lock " + path + ": " + std::strerror(errno);
+        error_ = errno == EWOULDBLOCK
+                     ? "another 'gpuadvise catalog update' is running (lock " + path + " is held)"
+                     : "cannot lock " + path + ": " + std::strerror(errno);
         ::close(fd_);
         fd_ = -1;
     }
@@ -135,7 +136,8 @@ std::vector<std::string_view> split_record(std::string_view line) {
     bool quoted = false;
     std::size_t start = 0;
     for (std::size_t i = 0; i < line.size(); ++i) {
-        if (line[i] == '"') quoted = !quoted;
+        if (line[i] == '"')
+            quoted = !quoted;
         else if (line[i] == ',' && !quoted) {
             out.push_back(line.substr(start, i - start));
             start = i + 1;
@@ -177,11 +179,15 @@ FilteredTable filter_skypilot_rows(std::string_view bytes) {
             continue;
         }
         ++t.rows_read;
-        auto field = [&](int k) { return k >= 0 && static_cast<std::size_t>(k) < fields.size() ? fields[static_cast<std::size_t>(k)] : std::string_view(); };
+        auto field = [&](int k) {
+            return k >= 0 && static_cast<std::size_t>(k) < fields.size() ? fields[static_cast<std::size_t>(k)]
+                                                                         : std::string_view();
+        };
         const std::string_view acc = field(accelerator), type = field(instance);
         bool keep = !acc.empty();
         if (!keep)  // GCP host VM rows of the GPU machine families price the accelerator rows
-            for (std::string_view p : {"a2-", "a3-", "a4-", "g2-", "g4-", "n1-highmem-"})  // n1-highmem: the default N1 GPU host
+            for (std::string_view p :
+                 {"a2-", "a3-", "a4-", "g2-", "g4-", "n1-highmem-"})  // n1-highmem: the default N1 GPU host
                 if (type.substr(0, p.size()) == p) keep = true;
         if (!keep) continue;
         ++t.rows_kept;
@@ -240,8 +246,8 @@ std::string ecb_rates_yaml(std::string_view xml, const std::string& url, std::st
         for (char c : cur) alpha = alpha && c >= 'A' && c <= 'Z';
         if (!alpha) continue;
         y << "  - {currency: " << cur << ", usd_per_unit: " << usd_per_eur / v << ", as_of: " << as_of
-          << ", source: \"ECB euro foreign exchange reference rates of " << as_of << " (1 EUR = " << v << " " << cur
-          << " = " << usd_per_eur << " USD), fetched by catalog update\"}\n";
+          << ", source: \"ECB euro foreign exchange reference rates of " << as_of << " (1 EUR = " << v << " "
+          << cur << " = " << usd_per_eur << " USD), fetched by catalog update\"}\n";
         ++currencies;
     }
     return y.str();

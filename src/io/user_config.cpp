@@ -40,10 +40,12 @@ const std::vector<UserConfigKey>& user_config_keys() {
 }
 
 std::optional<ConfigLocation> user_config_location() {
-    if (std::string p = env("GPUADVISE_CONFIG"); !p.empty()) return ConfigLocation{p, ConfigSource::gpuadvise_config};
+    if (std::string p = env("GPUADVISE_CONFIG"); !p.empty())
+        return ConfigLocation{p, ConfigSource::gpuadvise_config};
     if (std::string x = env("XDG_CONFIG_HOME"); !x.empty() && x[0] == '/')
         return ConfigLocation{x + "/gpuadvise/config.yaml", ConfigSource::xdg_config_home};
-    if (std::string h = env("HOME"); !h.empty()) return ConfigLocation{h + "/.config/gpuadvise/config.yaml", ConfigSource::home};
+    if (std::string h = env("HOME"); !h.empty())
+        return ConfigLocation{h + "/.config/gpuadvise/config.yaml", ConfigSource::home};
     return std::nullopt;
 }
 
@@ -51,9 +53,12 @@ UserConfig parse_user_config(std::string_view text, const std::string& path) {
     UserConfig config;
     config.path = path;
     Diagnostics diags;
-    const char* fix = "see 'Configuration file' in docs/usage.md (gpuadvise config show prints what is in effect)";
+    const char* fix =
+        "see 'Configuration file' in docs/usage.md (gpuadvise config show prints what is in effect)";
     if (text.size() > kMaxConfigBytes)
-        throw DataError(path + ": " + std::to_string(text.size()) + " bytes; a configuration file holds a few lines", {}, fix);
+        throw DataError(
+            path + ": " + std::to_string(text.size()) + " bytes; a configuration file holds a few lines", {},
+            fix);
     if (text.find('\0') != std::string_view::npos)
         throw DataError(path + ": the file contains NUL bytes; expected a YAML text file", {}, fix);
     YAML::Node root;
@@ -99,7 +104,8 @@ UserConfig parse_user_config(std::string_view text, const std::string& path) {
             config.settings.push_back(std::move(s));
         }
     }
-    if (diags.has_errors()) throw DataError("the configuration file " + path + " has errors", diags.all(), fix);
+    if (diags.has_errors())
+        throw DataError("the configuration file " + path + " has errors", diags.all(), fix);
     return config;
 }
 

@@ -13,9 +13,9 @@
 namespace gpuadvise::io {
 
 struct UserSetting {
-    std::string key;                  // "currency", "providers" ...
-    std::vector<std::string> values;  // one for a scalar key, the items of a list key
-    SourceLocation where;             // of the value
+    std::string key;                          // "currency", "providers" ...
+    std::vector<std::string> values;          // one for a scalar key, the items of a list key
+    SourceLocation where;                     // of the value
     std::vector<SourceLocation> value_where;  // of each of `values`
 };
 

@@ -61,7 +61,8 @@ void YamlContext::check_unique_keys(const YAML::Node& map, const std::string& pa
         auto [at, inserted] = first_line.emplace(key, where(it->first).line);
         if (!inserted)
             error(it->first, key_path(path, key),
-                  "duplicate key '" + key + "' (first on line " + std::to_string(at->second) + "); keep one of them");
+                  "duplicate key '" + key + "' (first on line " + std::to_string(at->second) +
+                      "); keep one of them");
     }
 }
 
@@ -79,8 +80,10 @@ void YamlContext::check_keys(const YAML::Node& map, const std::string& path,
         for (auto k : known) ok = ok || k == key;
         if (ok) continue;
         std::string message = "unknown key '" + key + "'";
-        if (auto best = closest_match(key, names)) message += "; did you mean '" + *best + "'?";
-        else message += "; expected one of: " + join(names, ", ");
+        if (auto best = closest_match(key, names))
+            message += "; did you mean '" + *best + "'?";
+        else
+            message += "; expected one of: " + join(names, ", ");
         error(it->first, key_path(path, key), message);
     }
 }
@@ -116,38 +119,44 @@ std::optional<double> YamlContext::as_number(const YAML::Node& node, const std::
         return std::nullopt;
     }
     if (value != 0 && std::fpclassify(value) == FP_SUBNORMAL) {
-        error(node, path, "number '" + shorten(s) + "' is too small to be represented exactly (a denormal); use 0 or a larger value");
+        error(node, path,
+              "number '" + shorten(s) +
+                  "' is too small to be represented exactly (a denormal); use 0 or a larger value");
         return std::nullopt;
     }
     if (value < min || value > max) {
-        error(node, path, fmt::format("number {} is out of range; expected {:g} to {:g}", shorten(s), min, max));
+        error(node, path,
+              fmt::format("number {} is out of range; expected {:g} to {:g}", shorten(s), min, max));
         return std::nullopt;
     }
     return value;
 }
 
-std::optional<std::string> YamlContext::text(const YAML::Node& map, const std::string& path, std::string_view key,
-                                             bool required) {
+std::optional<std::string> YamlContext::text(const YAML::Node& map, const std::string& path,
+                                             std::string_view key, bool required) {
     YAML::Node node = map[std::string(key)];
     if (!node.IsDefined() || node.IsNull()) {
-        if (required) error(node.IsDefined() ? node : map, path, "missing required key '" + std::string(key) + "'");
+        if (required)
+            error(node.IsDefined() ? node : map, path, "missing required key '" + std::string(key) + "'");
         return std::nullopt;
     }
     return as_text(node, key_path(path, key));
 }
 
-std::optional<double> YamlContext::number(const YAML::Node& map, const std::string& path, std::string_view key,
-                                          bool required, double min, double max) {
+std::optional<double> YamlContext::number(const YAML::Node& map, const std::string& path,
+                                          std::string_view key, bool required, double min, double max) {
     YAML::Node node = map[std::string(key)];
     if (!node.IsDefined() || node.IsNull()) {
-        if (required) error(node.IsDefined() ? node : map, path, "missing required key '" + std::string(key) + "'");
+        if (required)
+            error(node.IsDefined() ? node : map, path, "missing required key '" + std::string(key) + "'");
         return std::nullopt;
     }
     return as_number(node, key_path(path, key), min, max);
 }
 
-std::optional<long long> YamlContext::integer(const YAML::Node& map, const std::string& path, std::string_view key,
-                                              bool required, long long min, long long max) {
+std::optional<long long> YamlContext::integer(const YAML::Node& map, const std::string& path,
+                                              std::string_view key, bool required, long long min,
+                                              long long max) {
     auto value = number(map, path, key, required, static_cast<double>(min), static_cast<double>(max));
     if (!value) return std::nullopt;
     if (*value != std::floor(*value)) {
@@ -157,7 +166,8 @@ std::optional<long long> YamlContext::integer(const YAML::Node& map, const std::
     return static_cast<long long>(*value);
 }
 
-std::optional<bool> YamlContext::boolean(const YAML::Node& map, const std::string& path, std::string_view key) {
+std::optional<bool> YamlContext::boolean(const YAML::Node& map, const std::string& path,
+                                         std::string_view key) {
     YAML::Node node = map[std::string(key)];
     if (!node.IsDefined() || node.IsNull()) return std::nullopt;
     if (node.IsScalar()) {
@@ -181,7 +191,9 @@ std::vector<std::string> YamlContext::text_list(const YAML::Node& map, const std
     return out;
 }
 
-std::string index_path(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+std::string index_path(const std::string& path, std::size_t i) {
+    return path + "[" + std::to_string(i) + "]";
+}
 
 std::string key_path(const std::string& path, std::string_view key) {
     return path.empty() ? std::string(key) : path + "." + std::string(key);

@@ -31,7 +31,8 @@ public:
     bool expect_map(const YAML::Node& node, const std::string& path);
     bool expect_sequence(const YAML::Node& node, const std::string& path);
     // Reports every key of `map` not in `known`, with a "did you mean".
-    void check_keys(const YAML::Node& map, const std::string& path, std::initializer_list<std::string_view> known);
+    void check_keys(const YAML::Node& map, const std::string& path,
+                    std::initializer_list<std::string_view> known);
     // Reports every key that appears twice in `map` (check_keys does this too).
     void check_unique_keys(const YAML::Node& map, const std::string& path);
 

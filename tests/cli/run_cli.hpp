@@ -30,8 +30,8 @@ inline CliResult run_cli(std::vector<std::string> args, bool json = true, bool s
     std::vector<std::string> head{"gpuadvise"};
     if (!shipped) {
         const std::string& dir = frozen_dir();
-        head.insert(head.end(), {"--no-default-catalog", "--catalog", dir + "catalog.yaml", "--catalog", dir + "models.yaml",
-                                 "--catalog", dir + "compat.yaml"});
+        head.insert(head.end(), {"--no-default-catalog", "--catalog", dir + "catalog.yaml", "--catalog",
+                                 dir + "models.yaml", "--catalog", dir + "compat.yaml"});
         for (const auto& e : extra) head.insert(head.end(), {"--catalog", dir + e});
     }
     args.insert(args.begin(), head.begin(), head.end());

@@ -20,8 +20,8 @@ using Result = gpuadvise::testing::CliResult;
 
 // resnet50 on one L4 at gcp and hourly-cloud, with the billing and carbon layer.
 Result run(std::vector<std::string> args) {
-    args.insert(args.begin(), {"recommend", "--model", "resnet50", "--gpu", "l4:1", "--provider", "gcp", "--provider",
-                               "hourly-cloud", "--top", "10"});
+    args.insert(args.begin(), {"recommend", "--model", "resnet50", "--gpu", "l4:1", "--provider", "gcp",
+                               "--provider", "hourly-cloud", "--top", "10"});
     return gpuadvise::testing::run_cli(std::move(args), true, false, {"billing-carbon.yaml"});
 }
 
@@ -56,13 +56,15 @@ TEST_CASE("billing: --idle-minutes 30 raises a per-second run's cost by the idle
     const auto* b = find(idle, "gcp", "us-central1");
     REQUIRE(a);
     REQUIRE(b);
-    CHECK((*b)["cost_per_run"].get<double>() - (*a)["cost_per_run"].get<double>() == Approx(0.5 * 0.70).epsilon(1e-4));
+    CHECK((*b)["cost_per_run"].get<double>() - (*a)["cost_per_run"].get<double>() ==
+          Approx(0.5 * 0.70).epsilon(1e-4));
     CHECK((*b)["idle_cost_per_run"].get<double>() == Approx(0.35).epsilon(1e-4));
     CHECK((*b)["prompt_release_saving_per_run"].get<double>() == Approx(25.0 / 60 * 0.70).epsilon(1e-4));
     CHECK(idle.json["workload"]["idle_minutes"] == 30);
 }
 
-TEST_CASE("carbon: a GCP region's carbon is kWh x the table's intensity; other regions are unknown", "[cli]") {
+TEST_CASE("carbon: a GCP region's carbon is kWh x the table's intensity; other regions are unknown",
+          "[cli]") {
     auto r = run({});
     REQUIRE(r.exit == 0);
     const auto* paris = find(r, "gcp", "europe-west9");
@@ -88,7 +90,8 @@ TEST_CASE("carbon: --objective carbon picks the low-carbon region within the cos
     CHECK(top["region"] == "europe-west9");  // 0.74 vs 0.70: within 10 %
     // Known carbon before unknown within the tolerance; asia-south1 (0.95) is beyond it, after them.
     std::vector<std::string> order;
-    for (const auto& x : carbon.json["recommendations"]) order.push_back(x["provider"].get<std::string>() + " " + x["region"].get<std::string>());
+    for (const auto& x : carbon.json["recommendations"])
+        order.push_back(x["provider"].get<std::string>() + " " + x["region"].get<std::string>());
     REQUIRE(order.size() == 4);
     CHECK(order[1] == "gcp us-central1");
     CHECK(order[2] == "hourly-cloud eu-north");

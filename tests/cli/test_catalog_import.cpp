@@ -42,18 +42,21 @@ TEST_CASE("catalog import writes a loadable catalog and never overwrites without
     const std::string input = std::string(GPUADVISE_SOURCE_DIR) + "/data/skypilot/lium.csv";
     const fs::path out = dir / "out";
 
-    REQUIRE(run({"catalog", "import", "skypilot", input, "--output", out.string(), "--as-of", "2026-11-01"}) == 0);
+    REQUIRE(run({"catalog", "import", "skypilot", input, "--output", out.string(), "--as-of",
+                 "2026-11-01"}) == 0);
     REQUIRE(fs::exists(out / "catalog.yaml"));
     const std::string first = slurp(out / "catalog.yaml");
     CHECK(first.find("2026-11-01") != std::string::npos);
     CHECK(run({"--catalog", (out / "catalog.yaml").string(), "offers", "--provider", "lium"}) == 0);
 
     std::string err;
-    CHECK(run({"catalog", "import", "skypilot", input, "--output", out.string(), "--as-of", "2026-11-02"}, &err) == 1);
+    CHECK(run({"catalog", "import", "skypilot", input, "--output", out.string(), "--as-of", "2026-11-02"},
+              &err) == 1);
     CHECK(err.find("already exists; nothing was written") != std::string::npos);
     CHECK(slurp(out / "catalog.yaml") == first);
 
-    CHECK(run({"catalog", "import", "skypilot", input, "--output", out.string(), "--as-of", "2026-11-02", "--force"}) == 0);
+    CHECK(run({"catalog", "import", "skypilot", input, "--output", out.string(), "--as-of", "2026-11-02",
+               "--force"}) == 0);
     CHECK(slurp(out / "catalog.yaml").find("2026-11-02") != std::string::npos);
     // Nothing but the output is left behind: the link `out` and the one version it points to.
     std::size_t entries = 0;

@@ -11,7 +11,8 @@ namespace cli_test_catalog_options {
 
 using namespace gpuadvise;
 
-TEST_CASE("every command's catalog options: built-in, GPUADVISE_CATALOG, --catalog, then extra files", "[cli]") {
+TEST_CASE("every command's catalog options: built-in, GPUADVISE_CATALOG, --catalog, then extra files",
+          "[cli]") {
     std::ostringstream out, err;
     cli::Context ctx(out, err);
     ctx.global.catalogs = {"c.yaml"};

@@ -35,19 +35,22 @@ std::set<std::string> not_rentable() {
 
 }  // namespace
 
-TEST_CASE("without --include-examples no ranked, cheapest or listed offer is an example or placeholder", "[cli]") {
+TEST_CASE("without --include-examples no ranked, cheapest or listed offer is an example or placeholder",
+          "[cli]") {
     const auto bad = not_rentable();
     REQUIRE(bad.count("provider-c"));
-    for (auto args : std::vector<std::vector<std::string>>{{"recommend", "--model", "bert", "--gpu", "T4", "--top", "20"},
-                                                           {"recommend", "--model", "resnet18", "--pytorch", "1.12+cu102", "--top", "20"},
-                                                           {"recommend", "--model", "lenet", "--top", "20"}}) {
+    for (auto args : std::vector<std::vector<std::string>>{
+             {"recommend", "--model", "bert", "--gpu", "T4", "--top", "20"},
+             {"recommend", "--model", "resnet18", "--pytorch", "1.12+cu102", "--top", "20"},
+             {"recommend", "--model", "lenet", "--top", "20"}}) {
         const auto j = run_json(args);
         for (const auto& c : j["recommendations"]) CHECK_FALSE(bad.count(c["provider"].get<std::string>()));
     }
     const auto cmp = run_json({"compare", "A100", "V100", "T4"});
     for (const auto& g : cmp["gpus"])
         for (const char* plan : {"on_demand", "reserved", "spot"})
-            if (!g["cheapest"][plan].is_null()) CHECK_FALSE(bad.count(g["cheapest"][plan]["provider"].get<std::string>()));
+            if (!g["cheapest"][plan].is_null())
+                CHECK_FALSE(bad.count(g["cheapest"][plan]["provider"].get<std::string>()));
     const auto offers = run_json({"offers", "--gpu", "T4,V100,A100"});
     for (const auto& o : offers["offers"]) CHECK_FALSE(bad.count(o["provider"].get<std::string>()));
 }
@@ -59,7 +62,8 @@ TEST_CASE("the include-examples flag brings the example providers back, marked",
         if (c["provider"] == "provider-c") {
             seen = true;
             bool marked = false;
-            for (const auto& w : c["warnings"]) marked = marked || w.get<std::string>().find("example provider") != std::string::npos;
+            for (const auto& w : c["warnings"])
+                marked = marked || w.get<std::string>().find("example provider") != std::string::npos;
             CHECK(marked);
         }
     CHECK(seen);

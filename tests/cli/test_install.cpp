@@ -4,12 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <unistd.h>
 
 #include "cli/app.hpp"
 
@@ -39,7 +39,9 @@ Run run(std::vector<std::string> args) {
 struct ConfigFile {
     std::string path;
     explicit ConfigFile(const std::string& text) {
-        path = (std::filesystem::temp_directory_path() / ("gpuadvise-test-config-" + std::to_string(::getpid()) + ".yaml")).string();
+        path = (std::filesystem::temp_directory_path() /
+                ("gpuadvise-test-config-" + std::to_string(::getpid()) + ".yaml"))
+                   .string();
         std::ofstream(path) << text;
         ::setenv("GPUADVISE_CONFIG", path.c_str(), 1);
     }
@@ -62,11 +64,12 @@ TEST_CASE("version: --version names the version, the built-in catalog's date and
 TEST_CASE("man pages: one per visible command, every section, every option of the command", "[cli]") {
     Run root = run({"man"});
     REQUIRE(root.exit == 0);
-    for (const char* section : {".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH GLOBAL OPTIONS", ".SH COMMANDS",
-                                ".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH FILES", ".SH EXAMPLES", ".SH SEE ALSO"})
+    for (const char* section :
+         {".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH GLOBAL OPTIONS", ".SH COMMANDS",
+          ".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH FILES", ".SH EXAMPLES", ".SH SEE ALSO"})
         CHECK(root.out.find(section) != std::string::npos);
-    for (const char* word : {"GPUADVISE_CATALOG", "GPUADVISE_CONFIG", "GPUADVISE_TODAY", "NO_COLOR", "XDG_CONFIG_HOME",
-                             "config.yaml", "\\fB\\-\\-currency\\fR", "\\fBrecommend\\fR"})
+    for (const char* word : {"GPUADVISE_CATALOG", "GPUADVISE_CONFIG", "GPUADVISE_TODAY", "NO_COLOR",
+                             "XDG_CONFIG_HOME", "config.yaml", "\\fB\\-\\-currency\\fR", "\\fBrecommend\\fR"})
         CHECK(root.out.find(word) != std::string::npos);
     CHECK(root.out.find("\\fBman\\fR") == std::string::npos);  // hidden commands have no page
     CHECK(root.out.find("__complete") == std::string::npos);
@@ -74,10 +77,11 @@ TEST_CASE("man pages: one per visible command, every section, every option of th
     Run rec = run({"man", "recommend"});
     REQUIRE(rec.exit == 0);
     CHECK(rec.out.find(".TH GPUADVISE\\-RECOMMEND 1") != std::string::npos);
-    for (const char* opt : {"\\fB\\-\\-runs\\-per\\-week\\fR", "\\fB\\-m\\fR, \\fB\\-\\-model\\fR", "\\fB\\-\\-objective\\fR",
-                            "\\fB\\-\\-no\\-grad\\-checkpointing\\fR"})
+    for (const char* opt : {"\\fB\\-\\-runs\\-per\\-week\\fR", "\\fB\\-m\\fR, \\fB\\-\\-model\\fR",
+                            "\\fB\\-\\-objective\\fR", "\\fB\\-\\-no\\-grad\\-checkpointing\\fR"})
         CHECK(rec.out.find(opt) != std::string::npos);
-    CHECK(rec.out.find("gpuadvise recommend \\-\\-model bert \\-\\-runs\\-per\\-week 4") != std::string::npos);
+    CHECK(rec.out.find("gpuadvise recommend \\-\\-model bert \\-\\-runs\\-per\\-week 4") !=
+          std::string::npos);
 
     Run bad = run({"man", "recomend"});
     CHECK(bad.exit == 2);
@@ -88,14 +92,16 @@ TEST_CASE("completion scripts come from the command table and the options' own c
     Run bash = run({"completion", "bash"});
     REQUIRE(bash.exit == 0);
     CHECK(bash.out.find("complete -F _gpuadvise gpuadvise") != std::string::npos);
-    CHECK(bash.out.find("'on-demand reserved reserved-1m reserved-1y reserved-3y spot'") != std::string::npos);  // offers --plan's IsMember
+    CHECK(bash.out.find("'on-demand reserved reserved-1m reserved-1y reserved-3y spot'") !=
+          std::string::npos);  // offers --plan's IsMember
     CHECK(bash.out.find("'train finetune lora qlora inference'") != std::string::npos);  // --task's type name
     CHECK(bash.out.find("\"|config\") return 0") != std::string::npos);
     CHECK(bash.out.find("\"|man\"") == std::string::npos);  // hidden
     Run zsh = run({"completion", "zsh"});
     CHECK(zsh.out.rfind("#compdef gpuadvise\n", 0) == 0);
     Run fish = run({"completion", "fish"});
-    CHECK(fish.out.find("complete -c gpuadvise -l format -x -a 'table json csv tsv markdown html'") != std::string::npos);
+    CHECK(fish.out.find("complete -c gpuadvise -l format -x -a 'table json csv tsv markdown html'") !=
+          std::string::npos);
     Run bad = run({"completion", "tcsh"});
     CHECK(bad.exit == 2);
 }
@@ -120,7 +126,8 @@ TEST_CASE("the configuration file sets defaults; the command line overrides them
     CHECK(j["workload"]["objective"] == "time");
     CHECK(j["recommendations"].size() == 2);
     CHECK(j["recommendations"][0]["currency"] == "CNY");
-    r = run({"recommend", "--model", "bert", "--json", "--currency", "USD", "--top", "3", "--objective", "cost"});
+    r = run(
+        {"recommend", "--model", "bert", "--json", "--currency", "USD", "--top", "3", "--objective", "cost"});
     REQUIRE(r.exit == 0);
     j = nlohmann::json::parse(r.out);
     CHECK(j["workload"]["objective"] == "cost");

@@ -27,7 +27,8 @@ nlohmann::json run_json(std::vector<std::string> args) {
 }
 
 // The catalog's offer of this provider, machine type and region, as `offers --json` lists it.
-nlohmann::json offer_of(const std::string& provider, const std::string& gpu, const std::string& instance, const std::string& region) {
+nlohmann::json offer_of(const std::string& provider, const std::string& gpu, const std::string& instance,
+                        const std::string& region) {
     const auto j = run_json({"offers", "--provider", provider, "--gpu", gpu, "--region", region});
     for (const auto& o : j["offers"])
         if (o["instance_type"] == instance && o["region"] == region) return o;
@@ -60,8 +61,8 @@ const double kMonth = 730, kRunsPerMonth = 52.0 / 12;
 }  // namespace
 
 TEST_CASE("40 runs a week of 8 h: a GCP commitment, its break-even and crossover as by hand", "[cli]") {
-    const auto rec = run_json({"recommend", "--model", "resnet50", "--runs-per-week", "40", "--hours-per-run", "8",
-                               "--measured-on", "v100-16gb-sxm2", "--provider", "gcp"});
+    const auto rec = run_json({"recommend", "--model", "resnet50", "--runs-per-week", "40", "--hours-per-run",
+                               "8", "--measured-on", "v100-16gb-sxm2", "--provider", "gcp"});
     const auto& top = rec["recommendations"].at(0);
     CHECK(top["provider"] == "gcp");
     REQUIRE(top["plan"] == "reserved");
@@ -74,43 +75,51 @@ TEST_CASE("40 runs a week of 8 h: a GCP commitment, its break-even and crossover
     // By hand: break-even = monthly commitment / (on-demand x 730 h); crossover = that share of 730 h in runs.
     const double be = price / (od * kMonth);
     CHECK(top["break_even_utilisation"].get<double>() == Approx(be).epsilon(1e-3));
-    CHECK(top["crossover_runs_per_week"].get<double>() == Approx(be * kMonth / h / kRunsPerMonth).epsilon(1e-3));
+    CHECK(top["crossover_runs_per_week"].get<double>() ==
+          Approx(be * kMonth / h / kRunsPerMonth).epsilon(1e-3));
     // Paid whether used or not: whole slots for the month's hours, on-demand for what they leave.
     const double busy = 40 * kRunsPerMonth * h;
     const double lanes_low = std::max(1.0, std::floor(busy / kMonth)), lanes_high = std::ceil(busy / kMonth);
-    const double low = lanes_low * price + std::max(0.0, busy - lanes_low * kMonth) * od, high = lanes_high * price;
+    const double low = lanes_low * price + std::max(0.0, busy - lanes_low * kMonth) * od,
+                 high = lanes_high * price;
     CHECK(top["cost_per_month"].get<double>() == Approx(std::min(low, high)).epsilon(1e-3));
     const std::string text = finding(rec, "2.crossover");
-    CHECK(text.find("above " + one_decimal(be * kMonth / h / kRunsPerMonth) + " runs a week of this job") != std::string::npos);
+    CHECK(text.find("above " + one_decimal(be * kMonth / h / kRunsPerMonth) + " runs a week of this job") !=
+          std::string::npos);
     CHECK(text.find("commitment") != std::string::npos);
     CHECK(finding(rec, "2.break_even").find("plan chosen: reserved") != std::string::npos);
     CHECK(finding(rec, "2.frequency_heuristic").find("the guide's rule of thumb") != std::string::npos);
     // alternatives: the other plans of the configuration, each with its monthly cost
     bool on_demand = false;
     for (const auto& a : top["alternatives"])
-        if (a["plan"] == "on_demand") on_demand = a["cost_per_month"].get<double>() > top["cost_per_month"].get<double>();
+        if (a["plan"] == "on_demand")
+            on_demand = a["cost_per_month"].get<double>() > top["cost_per_month"].get<double>();
     CHECK(on_demand);
 }
 
-TEST_CASE("1 run a week: on-demand, with the crossover above which a commitment would win, as by hand", "[cli]") {
-    const auto rec = run_json({"recommend", "--model", "resnet50", "--runs-per-week", "1", "--hours-per-run", "8",
-                               "--measured-on", "v100-16gb-sxm2", "--provider", "gcp"});
+TEST_CASE("1 run a week: on-demand, with the crossover above which a commitment would win, as by hand",
+          "[cli]") {
+    const auto rec = run_json({"recommend", "--model", "resnet50", "--runs-per-week", "1", "--hours-per-run",
+                               "8", "--measured-on", "v100-16gb-sxm2", "--provider", "gcp"});
     CHECK(rec["recommendations"].at(0)["plan"] == "on_demand");
     const auto& x = rec["plan_crossover"];
     REQUIRE(x.is_object());
     const auto offer = offer_of("gcp", x["gpu"], x["instance_type"], x["region"]);
-    const double be = commitment_price(offer, x["term_months"]) / (offer["on_demand_per_hour"].get<double>() * kMonth);
+    const double be =
+        commitment_price(offer, x["term_months"]) / (offer["on_demand_per_hour"].get<double>() * kMonth);
     CHECK(x["break_even_utilisation"].get<double>() == Approx(be).epsilon(1e-6));
     const double crossover = be * kMonth / x["hours_per_run"].get<double>() / kRunsPerMonth;
     CHECK(x["crossover_runs_per_week"].get<double>() == Approx(crossover).epsilon(1e-3));
     CHECK(crossover > 1);
-    CHECK(finding(rec, "2.crossover").find("above " + one_decimal(crossover) + " runs a week of this job") != std::string::npos);
+    CHECK(finding(rec, "2.crossover").find("above " + one_decimal(crossover) + " runs a week of this job") !=
+          std::string::npos);
 }
 
-TEST_CASE("what-if: the crossover points agree with the break-even utilisation of the same options", "[cli]") {
-    const auto rec = run_json({"recommend", "--model", "resnet50", "--hours-per-run", "8", "--measured-on", "v100-16gb-sxm2",
-                               "--provider", "gcp", "--gpu", "a100-40gb-sxm:1", "--region", "us-central1",
-                               "--what-if", "runs-per-week=1:40"});
+TEST_CASE("what-if: the crossover points agree with the break-even utilisation of the same options",
+          "[cli]") {
+    const auto rec = run_json({"recommend", "--model", "resnet50", "--hours-per-run", "8", "--measured-on",
+                               "v100-16gb-sxm2", "--provider", "gcp", "--gpu", "a100-40gb-sxm:1", "--region",
+                               "us-central1", "--what-if", "runs-per-week=1:40"});
     REQUIRE(rec["what_if"].size() == 40);
     const auto& first = rec["what_if"].at(0);
     const auto& last = rec["what_if"].at(39);
@@ -118,8 +127,10 @@ TEST_CASE("what-if: the crossover points agree with the break-even utilisation o
     CHECK(first["spot"].is_null());  // not --interruptible
     REQUIRE(first["on_demand"].is_object());
     REQUIRE(last["reserved"].is_object());
-    CHECK(first["on_demand"]["cost_per_month"].get<double>() < first["reserved"]["cost_per_month"].get<double>());
-    CHECK(last["reserved"]["cost_per_month"].get<double>() < last["on_demand"]["cost_per_month"].get<double>());
+    CHECK(first["on_demand"]["cost_per_month"].get<double>() <
+          first["reserved"]["cost_per_month"].get<double>());
+    CHECK(last["reserved"]["cost_per_month"].get<double>() <
+          last["on_demand"]["cost_per_month"].get<double>());
     REQUIRE(rec["what_if_crossovers"].size() == 1);
     const auto& c = rec["what_if_crossovers"].at(0);
     CHECK(c["from"] == "on_demand");
@@ -128,8 +139,10 @@ TEST_CASE("what-if: the crossover points agree with the break-even utilisation o
     const auto& top = rec["recommendations"].at(0);
     CHECK(top["instance_type"] == "a2-highgpu-1g");
     const double be = top["break_even_utilisation"].get<double>();
-    CHECK(c["runs_per_week"].get<double>() == Approx(be * kMonth / top["billed_hours_per_run"].get<double>() / kRunsPerMonth).epsilon(1e-3));
-    CHECK(c["runs_per_week"].get<double>() == Approx(top["crossover_runs_per_week"].get<double>()).epsilon(1e-3));
+    CHECK(c["runs_per_week"].get<double>() ==
+          Approx(be * kMonth / top["billed_hours_per_run"].get<double>() / kRunsPerMonth).epsilon(1e-3));
+    CHECK(c["runs_per_week"].get<double>() ==
+          Approx(top["crossover_runs_per_week"].get<double>()).epsilon(1e-3));
 }
 
 TEST_CASE("offers --plan reserved-1y: GCP g2 machines with their 1-year price and as-of", "[cli]") {

@@ -28,7 +28,8 @@ bool has_warning(const nlohmann::json& rec, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("bert: BERT-Large's default job, four steps, several providers, plan agrees with break-even", "[cli]") {
+TEST_CASE("bert: BERT-Large's default job, four steps, several providers, plan agrees with break-even",
+          "[cli]") {
     auto r = run({"recommend", "--model", "bert", "--runs-per-week", "4"});
     REQUIRE(r.exit == 0);
     CHECK(r.json["schema_version"] == 1);
@@ -64,30 +65,35 @@ TEST_CASE("bert: BERT-Large's default job, four steps, several providers, plan a
 TEST_CASE("plan agrees with break-even on both sides of it", "[cli]") {
     // beta-gpu's RTX 4090: 0.34 an hour or 190 a month (break-even 559 h). 20 runs of 8 h a week is 693 h.
     for (const char* runs : {"1", "20"}) {
-        auto r = run({"recommend", "--model", "resnet50", "--provider", "beta-gpu", "--gpu", "RTX4090:1", "--runs-per-week",
-                      runs, "--hours-per-run", "8", "--measured-on", "rtx-4090", "--top", "1"});
+        auto r =
+            run({"recommend", "--model", "resnet50", "--provider", "beta-gpu", "--gpu", "RTX4090:1",
+                 "--runs-per-week", runs, "--hours-per-run", "8", "--measured-on", "rtx-4090", "--top", "1"});
         REQUIRE(r.exit == 0);
         REQUIRE(r.json["recommendations"].size() == 1);
         const auto& rec = r.json["recommendations"][0];
         REQUIRE_FALSE(rec["break_even_hours_per_month"].is_null());
         CHECK(rec["break_even_hours_per_month"].get<double>() == Approx(190 / 0.34));
         const double monthly_hours = rec["hours_per_run"].get<double>() * std::stod(runs) * 52 / 12;
-        CHECK((rec["plan"] == "reserved") == (monthly_hours > rec["break_even_hours_per_month"].get<double>()));
+        CHECK((rec["plan"] == "reserved") ==
+              (monthly_hours > rec["break_even_hours_per_month"].get<double>()));
         CHECK(rec["plan"] == (std::string(runs) == "1" ? "on_demand" : "reserved"));
     }
 }
 
 TEST_CASE("cost per run is billed hours times the converted hourly price; a month is runs x 52/12", "[cli]") {
     for (const char* currency : {"USD", "CNY"}) {
-        auto r = run({"recommend", "--model", "resnet50", "--runs-per-week", "3", "--currency", currency, "--top", "20"});
+        auto r = run({"recommend", "--model", "resnet50", "--runs-per-week", "3", "--currency", currency,
+                      "--top", "20"});
         REQUIRE(r.exit == 0);
         for (const auto& rec : r.json["recommendations"]) {
             CHECK(rec["currency"] == currency);
             // billed: the run and the idle tail, rounded up to the billing increment (issue 19)
-            const double hours = rec["billed_hours_per_run"], price = rec["price_per_hour"], per_run = rec["cost_per_run"];
+            const double hours = rec["billed_hours_per_run"], price = rec["price_per_hour"],
+                         per_run = rec["cost_per_run"];
             CHECK(hours >= rec["hours_per_run"].get<double>());
             CHECK(per_run == Approx(hours * price).epsilon(1e-4));
-            if (rec["plan"] != "reserved") CHECK(rec["cost_per_month"].get<double>() == Approx(per_run * 3 * 52 / 12).epsilon(1e-4));
+            if (rec["plan"] != "reserved")
+                CHECK(rec["cost_per_month"].get<double>() == Approx(per_run * 3 * 52 / 12).epsilon(1e-4));
         }
     }
 }
@@ -109,7 +115,8 @@ TEST_CASE("llama-2-7b full fine-tune: only configurations whose memory holds the
     const double params = r.json["workload"]["params"];
     REQUIRE_FALSE(r.json["recommendations"].empty());
     // ZeRO-3 over several 80 GB GPUs is the stated sharding when asked for.
-    auto zero3 = run({"recommend", "--model", "llama-2-7b", "--task", "finetune", "--zero", "3", "--gpu", "A100:80GB"});
+    auto zero3 = run(
+        {"recommend", "--model", "llama-2-7b", "--task", "finetune", "--zero", "3", "--gpu", "A100:80GB"});
     REQUIRE(zero3.exit == 0);
     for (const auto& rec : zero3.json["recommendations"]) {
         CHECK(rec["gpu_count"].get<int>() >= 2);
@@ -149,8 +156,8 @@ TEST_CASE("spot appears only for --interruptible jobs, with its overhead", "[cli
         CHECK(rec["plan"] != "spot");
         for (const auto& alt : rec["alternatives"]) CHECK(alt["plan"] != "spot");
     }
-    auto spot = run({"recommend", "--model", "resnet50", "--runs-per-week", "5", "--top", "50", "--interruptible",
-                     "--checkpoint-minutes", "20"});
+    auto spot = run({"recommend", "--model", "resnet50", "--runs-per-week", "5", "--top", "50",
+                     "--interruptible", "--checkpoint-minutes", "20"});
     REQUIRE(spot.exit == 0);
     bool any_spot = false;
     for (const auto& rec : spot.json["recommendations"])
@@ -181,7 +188,8 @@ TEST_CASE("an impossible budget exits 3 and names the binding constraint and the
     CHECK(r.exit == 3);
     CHECK(r.json["recommendations"].empty());
     CHECK(r.json["nothing_fits"]["binding_constraint"] == "budget");
-    CHECK(r.json["nothing_fits"]["nearest_miss"].get<std::string>().find("over the budget") != std::string::npos);
+    CHECK(r.json["nothing_fits"]["nearest_miss"].get<std::string>().find("over the budget") !=
+          std::string::npos);
 }
 
 // #13: the feasible count must not change with --currency. A 0.1 % regional price difference was
@@ -191,14 +199,14 @@ TEST_CASE("the number of feasible options does not depend on --currency", "[cli]
     std::set<long> counts;
     for (const char* currency : {"USD", "EUR", "CNY"}) {
         for (const char* model : {"bert", "resnet50"}) {
-            auto r = run({"--catalog", hosts, "recommend", "--model", model, "--runs-per-week", "4", "--currency", currency,
-                          "--provider", "epsilon-hosts", "--gpu", "t4"});
+            auto r = run({"--catalog", hosts, "recommend", "--model", model, "--runs-per-week", "4",
+                          "--currency", currency, "--provider", "epsilon-hosts", "--gpu", "t4"});
             REQUIRE(r.exit == 0);
             counts.insert(std::string(model) == "bert" ? r.json["feasible_options"].get<long>()
                                                        : 1000 + r.json["feasible_options"].get<long>());
         }
     }
-    CHECK(counts.size() == 2);  // one count per model, whatever the currency
+    CHECK(counts.size() == 2);    // one count per model, whatever the currency
     CHECK(counts.count(2) == 1);  // the two regions' prices differ: two options, never merged
 }
 

@@ -20,7 +20,8 @@ namespace {
 using Result = gpuadvise::testing::CliResult;
 
 // The frozen test catalog (plus `extra` catalog files), or the shipped one when `shipped`.
-Result run(std::vector<std::string> args, bool json = true, bool shipped = false, std::vector<std::string> extra = {}) {
+Result run(std::vector<std::string> args, bool json = true, bool shipped = false,
+           std::vector<std::string> extra = {}) {
     return gpuadvise::testing::run_cli(std::move(args), json, shipped, extra);
 }
 
@@ -38,8 +39,10 @@ bool has_warning(const nlohmann::json& rec, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("a GPU-only price is completed with its host row, else marked and ranked after complete prices", "[cli]") {
-    auto r = run({"recommend", "--model", "bert", "--gpu", "T4", "--top", "10"}, true, false, {"gpu-only.yaml"});
+TEST_CASE("a GPU-only price is completed with its host row, else marked and ranked after complete prices",
+          "[cli]") {
+    auto r =
+        run({"recommend", "--model", "bert", "--gpu", "T4", "--top", "10"}, true, false, {"gpu-only.yaml"});
     REQUIRE(r.exit == 0);
     const auto& recs = r.json["recommendations"];
     bool completed = false, partial = false;
@@ -62,19 +65,24 @@ TEST_CASE("a GPU-only price is completed with its host row, else marked and rank
     }
     CHECK(completed);
     CHECK(partial);
-    auto text = run({"recommend", "--model", "bert", "--gpu", "T4", "--top", "10"}, false, false, {"gpu-only.yaml"});
+    auto text =
+        run({"recommend", "--model", "bert", "--gpu", "T4", "--top", "10"}, false, false, {"gpu-only.yaml"});
     CHECK(text.out.find("GPU only; host VM extra") != std::string::npos);
     CHECK(text.out.find("n1-highmem-8 8c/52G") != std::string::npos);
 }
 
-TEST_CASE("shipped catalog: no ranked option in the top 10 has a partial price unless marked, and marked ones come last", "[cli]") {
+TEST_CASE(
+    "shipped catalog: no ranked option in the top 10 has a partial price unless marked, and marked ones come "
+    "last",
+    "[cli]") {
     const std::vector<std::vector<std::string>> scenarios{
         {"--model", "bert", "--interruptible"},
         {"--model", "bert", "--gpu", "T4"},
         {"--model", "resnet50", "--runs-per-week", "10"},
         {"--model", "llama-2-7b", "--task", "lora"},
         {"--model", "lenet", "--interruptible", "--gpu", "T4,V100,P100"},
-        {"--model", "bert", "--provider", "gcp", "--gpu", "T4,V100"},  // only GPU-only prices: all ranked, all marked
+        {"--model", "bert", "--provider", "gcp", "--gpu",
+         "T4,V100"},  // only GPU-only prices: all ranked, all marked
     };
     int partial_seen = 0;
     for (const auto& s : scenarios) {
@@ -88,8 +96,8 @@ TEST_CASE("shipped catalog: no ranked option in the top 10 has a partial price u
         bool partial_before = false;
         for (const auto& rec : recs) {
             const bool partial = notes_say_gpu_only(rec);
-            CHECK(rec["price_complete"] == !partial);  // a partial price is always marked
-            if (!partial) CHECK_FALSE(partial_before); // complete prices first
+            CHECK(rec["price_complete"] == !partial);   // a partial price is always marked
+            if (!partial) CHECK_FALSE(partial_before);  // complete prices first
             partial_before = partial_before || partial;
             partial_seen += partial;
         }
@@ -97,11 +105,13 @@ TEST_CASE("shipped catalog: no ranked option in the top 10 has a partial price u
         if (std::find(s.begin(), s.end(), "gcp") == s.end()) CHECK(recs[0]["price_complete"] == true);
     }
     CHECK(partial_seen >= 1);  // the GCP-only scenario ranks some, marked
-    auto text = run({"recommend", "--model", "bert", "--provider", "gcp", "--gpu", "T4", "--top", "3"}, false, true);
+    auto text =
+        run({"recommend", "--model", "bert", "--provider", "gcp", "--gpu", "T4", "--top", "3"}, false, true);
     CHECK(text.out.find("GPU only; host VM extra") != std::string::npos);
 }
 
-TEST_CASE("a one-off job (--runs-per-week 0 or --runs 1) ranks by cost per run, with no monthly cost", "[cli]") {
+TEST_CASE("a one-off job (--runs-per-week 0 or --runs 1) ranks by cost per run, with no monthly cost",
+          "[cli]") {
     for (const char* how : {"--runs-per-week=0", "--runs=1"}) {
         auto r = run({"recommend", "--model", "resnet50", how, "--top", "20"});
         INFO(how);
@@ -124,7 +134,8 @@ TEST_CASE("a one-off job (--runs-per-week 0 or --runs 1) ranks by cost per run, 
     auto three = run({"recommend", "--model", "resnet50", "--runs", "3", "--top", "3"});
     REQUIRE(three.exit == 0);
     for (const auto& rec : three.json["recommendations"])
-        CHECK(rec["cost_of_runs"].get<double>() == Approx(3 * rec["cost_per_run"].get<double>()).epsilon(1e-3));
+        CHECK(rec["cost_of_runs"].get<double>() ==
+              Approx(3 * rec["cost_per_run"].get<double>()).epsilon(1e-3));
     auto both = run({"recommend", "--model", "resnet50", "--runs", "3", "--runs-per-week", "2"}, false);
     CHECK(both.exit == 2);
     auto text = run({"recommend", "--model", "resnet50", "--runs", "1"}, false);
@@ -134,26 +145,32 @@ TEST_CASE("a one-off job (--runs-per-week 0 or --runs 1) ranks by cost per run, 
 
 TEST_CASE("a workload of 224 h a week on one GPU is planned on parallel copies", "[cli]") {
     // 28 runs of 8 h a week (224 h, over the 168 h of a week) on one RTX 4090.
-    auto r = run({"recommend", "--model", "resnet50", "--provider", "beta-gpu", "--gpu", "RTX4090:1", "--runs-per-week", "28",
-                  "--hours-per-run", "8", "--measured-on", "rtx-4090", "--top", "1"});
+    auto r =
+        run({"recommend", "--model", "resnet50", "--provider", "beta-gpu", "--gpu", "RTX4090:1",
+             "--runs-per-week", "28", "--hours-per-run", "8", "--measured-on", "rtx-4090", "--top", "1"});
     REQUIRE(r.exit == 0);
     REQUIRE(r.json["recommendations"].size() == 1);
     const auto& rec = r.json["recommendations"][0];
     CHECK(rec["parallel_copies"] == 2);
     bool said = false;
-    for (const auto& x : rec["reasons"]) said = said || x.get<std::string>().find("more than the 168 h in a week") != std::string::npos;
+    for (const auto& x : rec["reasons"])
+        said = said || x.get<std::string>().find("more than the 168 h in a week") != std::string::npos;
     CHECK(said);
-    auto text = run({"recommend", "--model", "resnet50", "--provider", "beta-gpu", "--gpu", "RTX4090:1", "--runs-per-week", "28",
-                     "--hours-per-run", "8", "--measured-on", "rtx-4090", "--top", "1"},
-                    false);
+    auto text =
+        run({"recommend", "--model", "resnet50", "--provider", "beta-gpu", "--gpu", "RTX4090:1",
+             "--runs-per-week", "28", "--hours-per-run", "8", "--measured-on", "rtx-4090", "--top", "1"},
+            false);
     CHECK(text.out.find("2 in parallel") != std::string::npos);
-    auto light = run({"recommend", "--model", "resnet50", "--provider", "beta-gpu", "--gpu", "RTX4090:1", "--runs-per-week", "4",
-                      "--hours-per-run", "8", "--measured-on", "rtx-4090", "--top", "1"});
+    auto light =
+        run({"recommend", "--model", "resnet50", "--provider", "beta-gpu", "--gpu", "RTX4090:1",
+             "--runs-per-week", "4", "--hours-per-run", "8", "--measured-on", "rtx-4090", "--top", "1"});
     CHECK(light.json["recommendations"][0]["parallel_copies"] == 1);
 }
 
-TEST_CASE("deadlines are checked on the band's high end; --deadline-confidence point warns where it may miss", "[cli]") {
-    const std::vector<std::string> job{"recommend", "--model", "llama-2-7b", "--task", "lora", "--deadline-hours", "2", "--top", "50"};
+TEST_CASE("deadlines are checked on the band's high end; --deadline-confidence point warns where it may miss",
+          "[cli]") {
+    const std::vector<std::string> job{"recommend",        "--model", "llama-2-7b", "--task", "lora",
+                                       "--deadline-hours", "2",       "--top",      "50"};
     auto high = run(job);
     auto point_args = job;
     point_args.insert(point_args.end(), {"--deadline-confidence", "point"});
@@ -188,7 +205,8 @@ TEST_CASE("the top option says why it wins; the table shows the instance and hos
     CHECK(top.contains("ram_gb"));
     auto deadline = run({"recommend", "--model", "bert", "--runs-per-week", "4", "--deadline-hours", "10"});
     REQUIRE(deadline.exit == 0);
-    CHECK(deadline.json["recommendations"][0]["reasons"][1].get<std::string>().rfind("within the deadline", 0) == 0);
+    CHECK(deadline.json["recommendations"][0]["reasons"][1].get<std::string>().rfind("within the deadline",
+                                                                                     0) == 0);
     auto text = run({"recommend", "--model", "bert", "--runs-per-week", "4"}, false);
     CHECK(text.out.find("INSTANCE") != std::string::npos);
     CHECK(text.out.find("Why #1: cheapest for this workload's") != std::string::npos);

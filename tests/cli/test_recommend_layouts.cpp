@@ -37,7 +37,8 @@ bool sharded(const nlohmann::json& p) {
 
 }  // namespace
 
-TEST_CASE("recommend llama-2-13b (default job) exits 0 with sharded layouts, 80 GB-class among them", "[cli]") {
+TEST_CASE("recommend llama-2-13b (default job) exits 0 with sharded layouts, 80 GB-class among them",
+          "[cli]") {
     Result r = run({"recommend", "--model", "llama-2-13b", "--top", "10"});
     REQUIRE(r.exit == 0);
     REQUIRE_FALSE(r.json["recommendations"].empty());
@@ -58,7 +59,8 @@ TEST_CASE("recommend llama-2-70b --task finetune exits 0: sharded over 80 GB-cla
     Result r = run({"recommend", "--model", "llama-2-70b", "--task", "finetune", "--top", "10"});
     REQUIRE(r.exit == 0);
     for (const auto& c : r.json["recommendations"]) CHECK(sharded(c["parallelism"]));
-    Result h = run({"recommend", "--model", "llama-2-70b", "--task", "finetune", "--gpu", "H100:8", "--top", "5"});
+    Result h =
+        run({"recommend", "--model", "llama-2-70b", "--task", "finetune", "--gpu", "H100:8", "--top", "5"});
     REQUIRE(h.exit == 0);
     for (const auto& c : h.json["recommendations"]) {
         CHECK(c["parallelism"]["gpus_per_node"].get<int>() == 8);
@@ -67,9 +69,12 @@ TEST_CASE("recommend llama-2-70b --task finetune exits 0: sharded over 80 GB-cla
     }
 }
 
-TEST_CASE("no multi-node configuration below the scaling-efficiency floor is ranked unless --nodes pins it", "[cli]") {
-    for (std::vector<std::string> args : {std::vector<std::string>{"recommend", "--model", "llama-2-13b", "--zero", "3", "--top", "20"},
-                                          std::vector<std::string>{"recommend", "--model", "llama-2-13b", "--zero", "3", "--gpu", "H100", "--top", "20"}}) {
+TEST_CASE("no multi-node configuration below the scaling-efficiency floor is ranked unless --nodes pins it",
+          "[cli]") {
+    for (std::vector<std::string> args :
+         {std::vector<std::string>{"recommend", "--model", "llama-2-13b", "--zero", "3", "--top", "20"},
+          std::vector<std::string>{"recommend", "--model", "llama-2-13b", "--zero", "3", "--gpu", "H100",
+                                   "--top", "20"}}) {
         Result r = run(args);
         REQUIRE(r.exit == 0);
         for (const auto& c : r.json["recommendations"]) {
@@ -81,8 +86,10 @@ TEST_CASE("no multi-node configuration below the scaling-efficiency floor is ran
     }
 }
 
-TEST_CASE("recommend --task inference ranks by cost per million output tokens at the monthly volume", "[cli]") {
-    Result r = run({"recommend", "--model", "llama-2-7b", "--task", "inference", "--tokens-per-month", "1e9", "--top", "5"});
+TEST_CASE("recommend --task inference ranks by cost per million output tokens at the monthly volume",
+          "[cli]") {
+    Result r = run({"recommend", "--model", "llama-2-7b", "--task", "inference", "--tokens-per-month", "1e9",
+                    "--top", "5"});
     REQUIRE(r.exit == 0);
     double last = 0;
     for (const auto& c : r.json["recommendations"]) {
@@ -97,7 +104,8 @@ TEST_CASE("recommend --task inference ranks by cost per million output tokens at
         CHECK(c["serving"]["time_to_first_token_s"].get<double>() > 0);
         CHECK(c["serving"]["time_per_output_token_s"].get<double>() > 0);
     }
-    Result d = run({"recommend", "--model", "llama-2-7b", "--task", "inference", "--requests-per-day", "10000", "--top", "1"});
+    Result d = run({"recommend", "--model", "llama-2-7b", "--task", "inference", "--requests-per-day",
+                    "10000", "--top", "1"});
     REQUIRE(d.exit == 0);
 }
 

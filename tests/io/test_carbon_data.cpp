@@ -27,7 +27,8 @@ std::vector<std::string> errors_of(const std::string& yaml, Catalog& c) {
 
 }  // namespace
 
-TEST_CASE("carbon: data/carbon.yaml holds every region of the source CSV with its grid intensity, unchanged", "[io]") {
+TEST_CASE("carbon: data/carbon.yaml holds every region of the source CSV with its grid intensity, unchanged",
+          "[io]") {
     std::ifstream in(std::string(GPUADVISE_SOURCE_DIR) + "/data/carbon/gcp-region-carbon-2025.csv");
     REQUIRE(in);
     io::CatalogOptions options;
@@ -44,8 +45,9 @@ TEST_CASE("carbon: data/carbon.yaml holds every region of the source CSV with it
         const double value = std::stod(line.substr(line.rfind(',') + 1));
         ++rows;
         INFO(region);
-        auto it = std::find_if(builtin.grid_carbon.begin(), builtin.grid_carbon.end(),
-                               [&](const GridIntensity& g) { return g.provider == "gcp" && g.region == region; });
+        auto it =
+            std::find_if(builtin.grid_carbon.begin(), builtin.grid_carbon.end(),
+                         [&](const GridIntensity& g) { return g.provider == "gcp" && g.region == region; });
         REQUIRE(it != builtin.grid_carbon.end());
         CHECK(it->g_co2e_per_kwh == Approx(value).epsilon(1e-12));
         CHECK(it->source.find("region-carbon-info") != std::string::npos);
@@ -64,11 +66,12 @@ TEST_CASE("carbon: data/carbon.yaml holds every region of the source CSV with it
 
 TEST_CASE("carbon and billing keys: values are read, mistakes are located", "[io]") {
     Catalog c;
-    auto ok = errors_of("providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n"
-                        "    billing: {increment: minute, minimum_seconds: 120, stopped_bills_storage: false, source: b}\n"
-                        "    pue: 1.2\n    pue_source: ps\n"
-                        "grid_carbon:\n  - provider: p\n    source: g\n    regions: {r1: 100.5, r2: 0}\n",
-                        c);
+    auto ok = errors_of(
+        "providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n"
+        "    billing: {increment: minute, minimum_seconds: 120, stopped_bills_storage: false, source: b}\n"
+        "    pue: 1.2\n    pue_source: ps\n"
+        "grid_carbon:\n  - provider: p\n    source: g\n    regions: {r1: 100.5, r2: 0}\n",
+        c);
     CHECK(ok.empty());
     REQUIRE(c.providers.size() == 1);
     CHECK(c.providers[0].billing.increment_seconds == std::optional<int>(60));
@@ -80,16 +83,20 @@ TEST_CASE("carbon and billing keys: values are read, mistakes are located", "[io
     CHECK(c.grid_carbon[0].g_co2e_per_kwh == Approx(100.5));
 
     Catalog bad;
-    auto e = errors_of("providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n"
-                       "    billing: {increment: fortnight, source: b}\n    pue: 0.5\n"
-                       "grid_carbon:\n  - provider: p\n    source: g\n    regions: {r1: lots}\n",
-                       bad);
+    auto e = errors_of(
+        "providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n"
+        "    billing: {increment: fortnight, source: b}\n    pue: 0.5\n"
+        "grid_carbon:\n  - provider: p\n    source: g\n    regions: {r1: lots}\n",
+        bad);
     REQUIRE(e.size() == 3);  // the increment, the PUE (below 1), the intensity
-    CHECK(e[0].rfind("t.yaml:5:26: error: providers[0].billing.increment: unknown billing increment 'fortnight'", 0) == 0);
+    CHECK(e[0].rfind(
+              "t.yaml:5:26: error: providers[0].billing.increment: unknown billing increment 'fortnight'",
+              0) == 0);
     CHECK(e[1].rfind("t.yaml:6:10: error: providers[0].pue: number 0.5 is out of range", 0) == 0);
     CHECK(e[2] == "t.yaml:10:19: error: grid_carbon[0].regions.r1: expected a number, found 'lots'");
     Catalog no_source;
-    auto m = errors_of("providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n    pue: 1.2\n", no_source);
+    auto m =
+        errors_of("providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n    pue: 1.2\n", no_source);
     REQUIRE(m.size() == 1);
     CHECK(m[0] == "t.yaml:2:5: error: providers[0]: missing required key 'pue_source'");
 }

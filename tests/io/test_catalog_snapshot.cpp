@@ -2,10 +2,10 @@
 // data/ loads, alone and under every kind of --catalog layer; a damaged snapshot is a DataError.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "gpuadvise/errors.hpp"
 #include "io/builtin_catalog.hpp"
@@ -82,15 +82,73 @@ std::size_t offers_of(const Catalog& c, std::string_view provider, std::string_v
 // forgets comes back different. (catalog_snapshot.cpp also counts each struct's members.)
 io::BuiltinCatalog every_field_set() {
     const SourceLocation at{"f.yaml", 3, 4};
-    Gpu g{"id", "fam", "name", "vendor", "arch", "8.0", 80, 2039, {19.5, 156, 312, 312, 624}, 400, "sxm", "nvlink",
-          200, 2020, {"alias"}, {"fp8"}, "src", "notes", "most rented", 2, "dsrc"};
-    Provider p{"prov", "Prov", "EUR", ProviderKind::other, 100, true, 400, {"pytorch"}, {"free egress"}, "535.104.05",
-               "2025-01-01", "src", at, "private", PriceOrigin::update_cache, {60, 120, true, "billing src"}, 1.1, "pue src"};
-    Offer o{"prov", "id", 8, "eu", "p4d", "EUR", 1.5, 900, 0.5, 96, 1152, 8000, "2025-01-02", "src", {"note"}, at,
-            {{12, 1000.0, 0.3, 0.5, "machine type + region", "csrc", "2025-01-03", "cnote"}}, true};
-    ModelPreset m{"bert", {"bert-large"}, "BERT", ModelKind::cnn, "images", 3.4e8, 1e9, 2e9, 224, 512, 1024, 12.5,
-                  "basis", {24, 1024, 16, 8, 30522, 16, true}, 50,
-                  {"finetune", 1000, 3, 32, 128, 224, true, "desc"}, {"params"}, "src", "notes", at};
+    Gpu g{"id",
+          "fam",
+          "name",
+          "vendor",
+          "arch",
+          "8.0",
+          80,
+          2039,
+          {19.5, 156, 312, 312, 624},
+          400,
+          "sxm",
+          "nvlink",
+          200,
+          2020,
+          {"alias"},
+          {"fp8"},
+          "src",
+          "notes",
+          "most rented",
+          2,
+          "dsrc"};
+    Provider p{"prov",
+               "Prov",
+               "EUR",
+               ProviderKind::other,
+               100,
+               true,
+               400,
+               {"pytorch"},
+               {"free egress"},
+               "535.104.05",
+               "2025-01-01",
+               "src",
+               at,
+               "private",
+               PriceOrigin::update_cache,
+               {60, 120, true, "billing src"},
+               1.1,
+               "pue src"};
+    Offer o{"prov",
+            "id",
+            8,
+            "eu",
+            "p4d",
+            "EUR",
+            1.5,
+            900,
+            0.5,
+            96,
+            1152,
+            8000,
+            "2025-01-02",
+            "src",
+            {"note"},
+            at,
+            {{12, 1000.0, 0.3, 0.5, "machine type + region", "csrc", "2025-01-03", "cnote"}},
+            true};
+    ModelPreset m{"bert",     {"bert-large"},
+                  "BERT",     ModelKind::cnn,
+                  "images",   3.4e8,
+                  1e9,        2e9,
+                  224,        512,
+                  1024,       12.5,
+                  "basis",    {24, 1024, 16, 8, 30522, 16, true},
+                  50,         {"finetune", 1000, 3, 32, 128, 224, true, "desc"},
+                  {"params"}, "src",
+                  "notes",    at};
     CalibrationPoint cp{"bert", "id", "fp32", 100, 120, "sequences", 8, 32, 128, 224, "src", at};
     CompatTables compat{{{"2.1", {"cu118"}, "n", "s"}},
                         {{"12.2", "535.54.03", "s"}},
@@ -112,8 +170,12 @@ io::BuiltinCatalog every_field_set() {
     base.grid_carbon = {{"prov", "eu", 15.83, "grid src"}};
     base.skipped = {{"t.csv", {{"reason", 7}}, {{SkipKind::other, 7}}, {{"reason", SkipKind::other}}}};
     base.warnings.warning(at, "warned");
-    io::BuiltinTable t{{"prov", "skypilot", "p.csv", "skypilot/p.csv", true, at}, "2025-01-01", "src", {o},
-                       {{"p.csv", {{"merged", 2}}, {{SkipKind::merged, 2}}, {{"merged", SkipKind::merged}}}}, {{Severity::warning, at, "table warning"}}};
+    io::BuiltinTable t{{"prov", "skypilot", "p.csv", "skypilot/p.csv", true, at},
+                       "2025-01-01",
+                       "src",
+                       {o},
+                       {{"p.csv", {{"merged", 2}}, {{SkipKind::merged, 2}}, {{"merged", SkipKind::merged}}}},
+                       {{Severity::warning, at, "table warning"}}};
     return {base, {{Severity::error, at, "yaml"}}, {t}};
 }
 
@@ -163,9 +225,10 @@ TEST_CASE("snapshot: a damaged snapshot is a DataError, not a crash", "[io]") {
     CHECK(message_of("gpuadvise-snapshot-0\n" + bytes.substr(21)) ==
           "the built-in catalog snapshot is not in the format this gpuadvise reads");
     CHECK(message_of(bytes + "x") == "the built-in catalog snapshot is corrupt: 1 bytes after its end");
-    for (std::size_t cut : {std::size_t{21}, std::size_t{22}, std::size_t{29}, std::size_t{1000}, bytes.size() / 3,
-                            bytes.size() / 2, bytes.size() - 1})
-        CHECK(message_of(std::string_view(bytes).substr(0, cut)).starts_with("the built-in catalog snapshot is corrupt: "));
+    for (std::size_t cut : {std::size_t{21}, std::size_t{22}, std::size_t{29}, std::size_t{1000},
+                            bytes.size() / 3, bytes.size() / 2, bytes.size() - 1})
+        CHECK(message_of(std::string_view(bytes).substr(0, cut))
+                  .starts_with("the built-in catalog snapshot is corrupt: "));
 }
 
 // Layers given with --catalog are merged before the built-in SkyPilot tables are read, so some of
@@ -193,9 +256,10 @@ TEST_CASE("snapshot: user layers give the same catalog as parsing data/", "[io]"
         CHECK(c.skipped != plain.skipped);
     }
     SECTION("a built-in GPU repeated unchanged") {
-        options.files = {tmp.write("same.yaml", "gpus:\n  - id: rtx-4090\n    family: RTX4090\n"
-                                                "    name: NVIDIA GeForce RTX 4090\n    memory_gb: 24\n"
-                                                "    tflops: {fp32: 82.6}\n    source: test\n")};
+        options.files = {tmp.write("same.yaml",
+                                   "gpus:\n  - id: rtx-4090\n    family: RTX4090\n"
+                                   "    name: NVIDIA GeForce RTX 4090\n    memory_gb: 24\n"
+                                   "    tflops: {fp32: 82.6}\n    source: test\n")};
         load_both_ways(options);
     }
     SECTION("a redefined provider loses its built-in table") {
@@ -213,18 +277,22 @@ TEST_CASE("snapshot: user layers give the same catalog as parsing data/", "[io]"
         CHECK(offers_of(c, "aws") == 1);
     }
     SECTION("a SkyPilot table named after a built-in provider replaces its built-in table") {
-        options.files = {tmp.write("aws.csv", "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Region,Price\n"
-                                              "p5.test,H100,8,192,2048,us-east-1,50.0\n")};
+        options.files = {
+            tmp.write("aws.csv",
+                      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Region,Price\n"
+                      "p5.test,H100,8,192,2048,us-east-1,50.0\n")};
         const Catalog c = load_both_ways(options);
         auto from_builtin_table = [](const Catalog& cat) {
-            return std::count_if(cat.offers.begin(), cat.offers.end(),
-                                 [](const Offer& o) { return o.where.file == "<built-in>/skypilot/aws.csv"; });
+            return std::count_if(cat.offers.begin(), cat.offers.end(), [](const Offer& o) {
+                return o.where.file == "<built-in>/skypilot/aws.csv";
+            });
         };
         CHECK(from_builtin_table(plain) > 10);
         CHECK(from_builtin_table(c) == 0);
         CHECK(offers_of(c, "aws") == 1);
-        CHECK(std::count_if(c.offers.begin(), c.offers.end(),
-                            [](const Offer& o) { return o.instance_type == "p5.test" && o.gpu == "h100-sxm"; }) == 1);
+        CHECK(std::count_if(c.offers.begin(), c.offers.end(), [](const Offer& o) {
+                  return o.instance_type == "p5.test" && o.gpu == "h100-sxm";
+              }) == 1);
     }
     SECTION("policy, rates, models and a provider with an offer by alias") {
         options.files = {tmp.write("more.yaml", R"(policy:
@@ -245,7 +313,8 @@ providers:
         CHECK(c.warnings.warning_count() < plain.warnings.warning_count());  // the staleness policy changed
     }
     SECTION("errors in a layer are reported alike") {
-        options.files = {tmp.write("bad.yaml", "providers:\n  - id: x\n    offers: [{gpu: NOPE, count: 1}]\n")};
+        options.files = {
+            tmp.write("bad.yaml", "providers:\n  - id: x\n    offers: [{gpu: NOPE, count: 1}]\n")};
         CHECK_FALSE(compare_both_ways(options));
     }
 }

@@ -2,9 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include "gpuadvise/errors.hpp"
+#include "gpuadvise/layout_planner.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/catalog_sections.hpp"
-#include "gpuadvise/layout_planner.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace io_test_catalog_yaml {
@@ -26,22 +26,28 @@ std::vector<std::string> errors_of(const std::string& yaml) {
 }  // namespace
 
 TEST_CASE("a price that is not a number is located", "[io]") {
-    auto e = errors_of("providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n    offers:\n"
-                       "      - {gpu: t4, on_demand_per_hour: abc}\n");
+    auto e = errors_of(
+        "providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n    offers:\n"
+        "      - {gpu: t4, on_demand_per_hour: abc}\n");
     REQUIRE(e.size() == 1);
-    CHECK(e[0] == "t.yaml:6:39: error: providers[0].offers[0].on_demand_per_hour: expected a number, found 'abc'");
+    CHECK(e[0] ==
+          "t.yaml:6:39: error: providers[0].offers[0].on_demand_per_hour: expected a number, found 'abc'");
 }
 
 TEST_CASE("unknown keys get a did-you-mean", "[io]") {
-    auto e = errors_of("gpus:\n  - {id: t4, family: T4, name: T4, memory_gb: 16, tflops: {fp16: 65}, source: s, memroy_gb: 3}\n");
+    auto e = errors_of(
+        "gpus:\n  - {id: t4, family: T4, name: T4, memory_gb: 16, tflops: {fp16: 65}, source: s, memroy_gb: "
+        "3}\n");
     REQUIRE(e.size() == 1);
     CHECK(e[0].find("unknown key 'memroy_gb'; did you mean 'memory_gb'?") != std::string::npos);
 }
 
 TEST_CASE("NaN, infinity and huge numbers are refused", "[io]") {
     for (const char* v : {".nan", ".inf", "1e309", "-3"}) {
-        auto e = errors_of(std::string("providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n    offers:\n"
-                                       "      - {gpu: t4, on_demand_per_hour: ") + v + "}\n");
+        auto e =
+            errors_of(std::string("providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n    offers:\n"
+                                  "      - {gpu: t4, on_demand_per_hour: ") +
+                      v + "}\n");
         REQUIRE(e.size() == 1);
         CHECK(e[0].find("on_demand_per_hour") != std::string::npos);
     }
@@ -95,11 +101,13 @@ TEST_CASE("a missing catalog file is a data error naming the file", "[io]") {
         io::load_catalog(options);
         FAIL("expected DataError");
     } catch (const DataError& e) {
-        CHECK(std::string(e.what()) == "/nonexistent/catalog.yaml: cannot open the file: No such file or directory");
+        CHECK(std::string(e.what()) ==
+              "/nonexistent/catalog.yaml: cannot open the file: No such file or directory");
     }
 }
 
-TEST_CASE("instance networks are built in and a later file overrides one by provider and instance type", "[io]") {
+TEST_CASE("instance networks are built in and a later file overrides one by provider and instance type",
+          "[io]") {
     io::CatalogOptions options;
     const Catalog builtin = io::load_catalog(options);
     const InstanceNetwork* p5 = instance_network(builtin, "aws", "p5.48xlarge");
@@ -123,15 +131,19 @@ TEST_CASE("instance networks are built in and a later file overrides one by prov
 }
 
 TEST_CASE("a bad instance network is a located error", "[io]") {
-    auto e = errors_of("instance_networks:\n  - {provider: aws, instance_type: p5, gbps: 0, kind: EFA, source: s}\n");
+    auto e = errors_of(
+        "instance_networks:\n  - {provider: aws, instance_type: p5, gbps: 0, kind: EFA, source: s}\n");
     REQUIRE(e.size() == 1);
     CHECK(e[0].rfind("t.yaml:2:", 0) == 0);
     CHECK(e[0].find("error: instance_networks[0].gbps: gbps must be above 0") != std::string::npos);
-    e = errors_of("instance_networks:\n  - {provider: aws, instance_type: p5, gbps: 100, kind: IB, source: s}\n");
+    e = errors_of(
+        "instance_networks:\n  - {provider: aws, instance_type: p5, gbps: 100, kind: IB, source: s}\n");
     REQUIRE(e.size() == 1);
-    CHECK(e[0].find("instance_networks[0].kind: unknown network kind 'IB'; expected one of EFA, InfiniBand, RoCE, RDMA, "
+    CHECK(e[0].find("instance_networks[0].kind: unknown network kind 'IB'; expected one of EFA, InfiniBand, "
+                    "RoCE, RDMA, "
                     "Ethernet") != std::string::npos);
-    CHECK(errors_of("instance_networks:\n  - {provider: aws, instance_type: p5, gbps: 100, kind: EFA}\n").size() == 1);
+    CHECK(errors_of("instance_networks:\n  - {provider: aws, instance_type: p5, gbps: 100, kind: EFA}\n")
+              .size() == 1);
 }
 
 }  // namespace io_test_catalog_yaml

@@ -34,7 +34,8 @@ Parsed parse(const std::string& yaml) {
 const std::string kHead = "providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n    offers:\n";
 
 bool any_contains(const std::vector<std::string>& v, const std::string& text) {
-    return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.find(text) != std::string::npos; });
+    return std::any_of(v.begin(), v.end(),
+                       [&](const std::string& s) { return s.find(text) != std::string::npos; });
 }
 
 // A cut of the upstream format: two machine types, one region each, as Cyclenerd writes them.
@@ -93,11 +94,13 @@ compute:
 }  // namespace
 
 TEST_CASE("reserved_per_month is a 1-month commitment; commitments: lists terms", "[io]") {
-    auto p = parse(kHead + "      - gpu: t4\n        on_demand_per_hour: 2\n        reserved_per_month: 900\n"
-                           "        commitments:\n"
-                           "          - {term_months: 12, price_per_month: 800, upfront: 0.5, scope: instance + region}\n"
-                           "          - {term_months: 36, price_per_hour: 0.5}\n"
-                           "          - {term_months: 12, discount: 0.4}\n");
+    auto p =
+        parse(kHead +
+              "      - gpu: t4\n        on_demand_per_hour: 2\n        reserved_per_month: 900\n"
+              "        commitments:\n"
+              "          - {term_months: 12, price_per_month: 800, upfront: 0.5, scope: instance + region}\n"
+              "          - {term_months: 36, price_per_hour: 0.5}\n"
+              "          - {term_months: 12, discount: 0.4}\n");
     REQUIRE(p.messages.empty());
     const auto& k = p.catalog.offers.at(0).commitments;
     REQUIRE(k.size() == 4);
@@ -113,19 +116,29 @@ TEST_CASE("reserved_per_month is a 1-month commitment; commitments: lists terms"
     CHECK(*k[3].discount == Approx(0.4));
 }
 
-TEST_CASE("a commitment without a term, with a discount outside 0-95 %, or with two prices is an error", "[io]") {
-    auto no_term = parse(kHead + "      - {gpu: t4, on_demand_per_hour: 2, commitments: [{price_per_month: 800}]}\n");
+TEST_CASE("a commitment without a term, with a discount outside 0-95 %, or with two prices is an error",
+          "[io]") {
+    auto no_term =
+        parse(kHead + "      - {gpu: t4, on_demand_per_hour: 2, commitments: [{price_per_month: 800}]}\n");
     CHECK(any_contains(no_term.messages, "commitment without a term"));
-    auto discount = parse(kHead + "      - {gpu: t4, on_demand_per_hour: 2, commitments: [{term_months: 12, discount: 0.97}]}\n");
+    auto discount =
+        parse(kHead +
+              "      - {gpu: t4, on_demand_per_hour: 2, commitments: [{term_months: 12, discount: 0.97}]}\n");
     CHECK(any_contains(discount.messages, "outside 0-0.95"));
-    auto negative = parse(kHead + "      - {gpu: t4, on_demand_per_hour: 2, commitments: [{term_months: 12, discount: -0.1}]}\n");
+    auto negative =
+        parse(kHead +
+              "      - {gpu: t4, on_demand_per_hour: 2, commitments: [{term_months: 12, discount: -0.1}]}\n");
     CHECK(any_contains(negative.messages, "outside 0-0.95"));
-    auto two = parse(kHead + "      - {gpu: t4, on_demand_per_hour: 2, commitments: [{term_months: 12, price_per_month: 8, discount: 0.1}]}\n");
+    auto two = parse(kHead +
+                     "      - {gpu: t4, on_demand_per_hour: 2, commitments: [{term_months: 12, "
+                     "price_per_month: 8, discount: 0.1}]}\n");
     CHECK(any_contains(two.messages, "exactly one of"));
 }
 
 TEST_CASE("lint: a commitment dearer than on-demand at full use is flagged", "[io]") {
-    auto p = parse(kHead + "      - {gpu: t4, on_demand_per_hour: 1, commitments: [{term_months: 12, price_per_month: 800}]}\n");
+    auto p = parse(
+        kHead +
+        "      - {gpu: t4, on_demand_per_hour: 1, commitments: [{term_months: 12, price_per_month: 800}]}\n");
     REQUIRE(p.messages.empty());
     Diagnostics d = lint_catalog(p.catalog, "");
     std::vector<std::string> w;
@@ -156,7 +169,8 @@ TEST_CASE("the GCP price file: GPU machine types per region, 1-year and 3-year p
     CHECK(bad.has_errors());
 }
 
-TEST_CASE("GCP commitments attach to the offer of the same machine type and region; others become offers", "[io]") {
+TEST_CASE("GCP commitments attach to the offer of the same machine type and region; others become offers",
+          "[io]") {
     Catalog c;
     c.gpus.push_back(Gpu{});
     c.gpus.back().id = "a100-40gb-sxm";
@@ -193,10 +207,14 @@ TEST_CASE("GCP commitments attach to the offer of the same machine type and regi
     }));
 }
 
-TEST_CASE("the built-in catalog: GCP a2 1-year prices, g2 machines, Hyperstack reserved (term not stated), A/B/C monthly", "[io]") {
+TEST_CASE(
+    "the built-in catalog: GCP a2 1-year prices, g2 machines, Hyperstack reserved (term not stated), A/B/C "
+    "monthly",
+    "[io]") {
     io::CatalogOptions opt;
     const Catalog c = io::load_catalog(opt);
-    auto find = [&](const std::string& provider, const std::string& instance, const std::string& region) -> const Offer* {
+    auto find = [&](const std::string& provider, const std::string& instance,
+                    const std::string& region) -> const Offer* {
         for (const auto& o : c.offers)
             if (o.provider == provider && o.instance_type == instance && o.region == region) return &o;
         return nullptr;

@@ -28,7 +28,9 @@ TEST_CASE("built-in compat tables: every release's wheels have architectures and
         }
     }
     // The §5 facts the advisor rules rest on.
-    auto archs = [&](const char* wheel, const char* torch) { return t.archs_for(wheel, *parse_pytorch_version(torch))->archs; };
+    auto archs = [&](const char* wheel, const char* torch) {
+        return t.archs_for(wheel, *parse_pytorch_version(torch))->archs;
+    };
     CHECK_FALSE(archs_cover(archs("cu102", "1.12"), 80));
     CHECK(archs_cover(archs("cu102", "1.12"), 75));
     CHECK_FALSE(archs_cover(archs("cu128", "2.8"), 60));
@@ -103,7 +105,8 @@ compat:
     Diagnostics diags;
     io::parse_catalog_yaml(text, "gap.yaml", false, ".", out, tables, diags);
     REQUIRE(diags.error_count() == 1);
-    CHECK(format_diagnostic(diags.all()[0]).find("wheel cu121 of PyTorch 2.1 has no wheel_archs row") != std::string::npos);
+    CHECK(format_diagnostic(diags.all()[0]).find("wheel cu121 of PyTorch 2.1 has no wheel_archs row") !=
+          std::string::npos);
 }
 
 }  // namespace io_test_compat_yaml

@@ -52,7 +52,8 @@ TEST_CASE("csv records: plain and quoted fields, empty fields, CRLF", "[io]") {
     CHECK(r.lines == std::vector<int>{1, 2, 3, 4});
 }
 
-TEST_CASE("csv records: doubled quotes, blanks around fields, fields over several lines, blank lines", "[io]") {
+TEST_CASE("csv records: doubled quotes, blanks around fields, fields over several lines, blank lines",
+          "[io]") {
     auto r = read("\"a\"\"b\",c\n a , b\t\n\"multi\nline\",d\n\nlast,\"  kept  \"");
     REQUIRE(r.ok);
     REQUIRE(r.records.size() == 4);
@@ -65,7 +66,8 @@ TEST_CASE("csv records: doubled quotes, blanks around fields, fields over severa
 
 TEST_CASE("csv records: plain lines between irregular ones keep their line numbers and fields", "[io]") {
     std::string bytes = "h1,h2\n";
-    for (int i = 0; i < 50; ++i) bytes += i % 7 == 3 ? "\"q\"\"\",\"x\ny\"\n" : "p" + std::to_string(i) + ",\"g,i\"\n";
+    for (int i = 0; i < 50; ++i)
+        bytes += i % 7 == 3 ? "\"q\"\"\",\"x\ny\"\n" : "p" + std::to_string(i) + ",\"g,i\"\n";
     auto r = read(bytes);
     REQUIRE(r.ok);
     REQUIRE(r.records.size() == 51);
@@ -82,7 +84,8 @@ TEST_CASE("csv records: plain lines between irregular ones keep their line numbe
     }
 }
 
-TEST_CASE("csv records: a stray quote, text after a closing quote and an unclosed quote are located errors", "[io]") {
+TEST_CASE("csv records: a stray quote, text after a closing quote and an unclosed quote are located errors",
+          "[io]") {
     auto stray = read("a,b\nc\"d,e\n");
     CHECK_FALSE(stray.ok);
     REQUIRE(stray.errors.size() == 1);
@@ -97,7 +100,9 @@ TEST_CASE("csv records: a stray quote, text after a closing quote and an unclose
     auto open = read("a,b\nc,\"never closed\nmore\n");
     CHECK_FALSE(open.ok);
     REQUIRE(open.errors.size() == 1);
-    CHECK(open.errors[0].rfind("t.csv:2: error: malformed CSV: the quoted field that starts on this line is never closed", 0) == 0);
+    CHECK(open.errors[0].rfind(
+              "t.csv:2: error: malformed CSV: the quoted field that starts on this line is never closed",
+              0) == 0);
 }
 
 }  // namespace io_test_csv_records

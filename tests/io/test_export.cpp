@@ -30,12 +30,14 @@ Json sample() {
 
 }  // namespace
 
-TEST_CASE("csv: one row per item, flattened key names, raw numbers, empty for null, RFC 4180 quoting", "[io]") {
+TEST_CASE("csv: one row per item, flattened key names, raw numbers, empty for null, RFC 4180 quoting",
+          "[io]") {
     const std::string out = render_delimited(sample(), {"items", "/items", "", {}}, Delimited::csv);
     CHECK(out ==
           "name,price,count,ok,missing,nested.x,nested.y.z,tags,subs,extra\r\n"
           "\"a, \"\"b\"\"\",0.1234567,3,true,,1.5,deep,\"[\"\"p\"\",\"\"q\"\"]\","
-          "\"[{\"\"plan\"\":\"\"spot\"\",\"\"cost\"\":2},{\"\"plan\"\":\"\"on_demand\"\",\"\"cost\"\":3.25}]\",\r\n"
+          "\"[{\"\"plan\"\":\"\"spot\"\",\"\"cost\"\":2},{\"\"plan\"\":\"\"on_demand\"\",\"\"cost\"\":3.25}]"
+          "\",\r\n"
           "\"line\nbreak\ttab\\slash\",1e-07,0,false,,2,,[],[],only here\r\n");
 }
 
@@ -47,12 +49,17 @@ TEST_CASE("tsv: tabs, no quoting, tab/newline/CR/backslash escaped", "[io]") {
     CHECK(out.find('\r') == std::string::npos);
 }
 
-TEST_CASE("export sections: an exploded array keeps the item's keys; an object is one row; strings one column", "[io]") {
+TEST_CASE(
+    "export sections: an exploded array keeps the item's keys; an object is one row; strings one column",
+    "[io]") {
     CHECK(render_delimited(sample(), {"subs", "/items", "subs", {"name", "count"}}, Delimited::csv) ==
-          "name,count,subs.plan,subs.cost\r\n\"a, \"\"b\"\"\",3,spot,2\r\n\"a, \"\"b\"\"\",3,on_demand,3.25\r\n");
+          "name,count,subs.plan,subs.cost\r\n\"a, \"\"b\"\"\",3,spot,2\r\n\"a, "
+          "\"\"b\"\"\",3,on_demand,3.25\r\n");
     CHECK(render_delimited(sample(), {"one", "/one", "", {}}, Delimited::csv) == "k,n\r\nv,2\r\n");
-    CHECK(render_delimited(sample(), {"words", "/words", "", {}}, Delimited::csv) == "words\r\nfirst\r\nsecond\r\n");
-    CHECK(render_delimited(Json::parse(R"({"none": []})"), {"none", "/none", "", {}}, Delimited::csv).empty());
+    CHECK(render_delimited(sample(), {"words", "/words", "", {}}, Delimited::csv) ==
+          "words\r\nfirst\r\nsecond\r\n");
+    CHECK(
+        render_delimited(Json::parse(R"({"none": []})"), {"none", "/none", "", {}}, Delimited::csv).empty());
     CHECK_THROWS(render_delimited(sample(), {"absent", "/absent", "", {}}, Delimited::csv));
 }
 
@@ -63,7 +70,8 @@ TEST_CASE("export: control characters from a catalog cannot reach the terminal r
 
 TEST_CASE("markdown: the lead as paragraphs and lists, notes as a list, prose escaped", "[io]") {
     gpuadvise::io::TextDocument doc;
-    doc.lead = {"Workload: bert_large, 4 runs a week", "  assumed: batch *32*", "  assumed: fp16", "Times are estimates."};
+    doc.lead = {"Workload: bert_large, 4 runs a week", "  assumed: batch *32*", "  assumed: fp16",
+                "Times are estimates."};
     doc.tables.push_back({"Top options", {{"RANK", gpuadvise::io::Align::right}, {"GPU"}}, {{"1", "a|b"}}});
     doc.notes = {"Assumptions:", "  - seq <512>", "- install: torch", "#1 warning: [x]"};
     CHECK(gpuadvise::io::render_markdown(doc) ==

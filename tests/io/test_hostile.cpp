@@ -63,7 +63,8 @@ TableResult read_table(std::string_view csv, const std::string& provider = "aws"
     return r;
 }
 
-const std::string kHeader = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\n";
+const std::string kHeader =
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\n";
 
 }  // namespace
 
@@ -84,7 +85,8 @@ TEST_CASE("hostile: 100,000-deep block nesting is refused", "[io]") {
     CHECK(e[0].find("nesting deeper than 64 levels") != std::string::npos);
 
     std::string keys;  // key:\n  key:\n    key: ... one level per line
-    for (int i = 0; i < 1000; ++i) keys += std::string(static_cast<std::size_t>(2 * i), ' ') + "k:\n";  // 1 MB
+    for (int i = 0; i < 1000; ++i)
+        keys += std::string(static_cast<std::size_t>(2 * i), ' ') + "k:\n";  // 1 MB
     e = yaml_errors(keys);
     REQUIRE(e.size() == 1);
     CHECK(e[0].find("t.yaml:66:") == 0);
@@ -126,19 +128,24 @@ TEST_CASE("hostile: a 100 MB line is read without crashing", "[io][slow]") {
     CHECK(t.offers == 1);  // a region name of 100 MB is odd but not malformed
     auto bad = read_table(kHeader + "p3.2xlarge,V100,1,8,61," + line + ",,us-east-1\n");
     REQUIRE(bad.errors.size() == 1);
-    CHECK(bad.errors[0] == "<built-in>/vms.csv:2: error: Price: '" + std::string(40, 'a') + "...' is not a number");
-    e = yaml_errors("providers:\n  - id: p\n    offers:\n      - {gpu: t4, on_demand_per_hour: " + line + "}\n");
-    const std::string expected = "t.yaml:4:39: error: providers[0].offers[0].on_demand_per_hour: expected a number, found '" +
-                                 std::string(40, 'a') + "...'";
+    CHECK(bad.errors[0] ==
+          "<built-in>/vms.csv:2: error: Price: '" + std::string(40, 'a') + "...' is not a number");
+    e = yaml_errors("providers:\n  - id: p\n    offers:\n      - {gpu: t4, on_demand_per_hour: " + line +
+                    "}\n");
+    const std::string expected =
+        "t.yaml:4:39: error: providers[0].offers[0].on_demand_per_hour: expected a number, found '" +
+        std::string(40, 'a') + "...'";
     CHECK(std::find(e.begin(), e.end(), expected) != e.end());
 }
 
 TEST_CASE("hostile: duplicate keys are errors, not a silently ignored value", "[io]") {
-    auto e = yaml_errors("providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n    offers:\n"
-                         "      - {gpu: t4, on_demand_per_hour: 1.0, on_demand_per_hour: 0.01}\n");
+    auto e = yaml_errors(
+        "providers:\n  - id: p\n    as_of: 2026-01-01\n    source: s\n    offers:\n"
+        "      - {gpu: t4, on_demand_per_hour: 1.0, on_demand_per_hour: 0.01}\n");
     REQUIRE(e.size() == 1);
-    CHECK(e[0] == "t.yaml:6:44: error: providers[0].offers[0].on_demand_per_hour: duplicate key "
-                  "'on_demand_per_hour' (first on line 6); keep one of them");
+    CHECK(e[0] ==
+          "t.yaml:6:44: error: providers[0].offers[0].on_demand_per_hour: duplicate key "
+          "'on_demand_per_hour' (first on line 6); keep one of them");
     e = yaml_errors("policy: {a: 1}\npolicy: {}\n");
     REQUIRE(e.size() >= 1);
     CHECK(e[0] == "t.yaml:2:1: error: policy: duplicate key 'policy' (first on line 1); keep one of them");
@@ -147,26 +154,32 @@ TEST_CASE("hostile: duplicate keys are errors, not a silently ignored value", "[
 TEST_CASE("hostile: a UTF-16 file is named as such", "[io]") {
     auto e = yaml_errors(std::string("\xFF\xFEs\0c\0h\0", 8));
     REQUIRE(e.size() == 1);
-    CHECK(e[0] == "t.yaml: error: the file is UTF-16 encoded; save it as UTF-8 (catalogs are UTF-8 YAML or CSV)");
+    CHECK(e[0] ==
+          "t.yaml: error: the file is UTF-16 encoded; save it as UTF-8 (catalogs are UTF-8 YAML or CSV)");
 }
 
 TEST_CASE("hostile: CSV counts out of int range are skipped, not converted (UB)", "[io]") {
     // 1e12 GPUs reached static_cast<int>(double) before the range check: undefined behaviour.
-    auto t = read_table(kHeader + "p3.2xlarge,V100,1e12,8,61,3.06,,us-east-1\np3.2xlarge,V100,1e300,8,61,3.06,,us-east-1\n");
+    auto t = read_table(
+        kHeader + "p3.2xlarge,V100,1e12,8,61,3.06,,us-east-1\np3.2xlarge,V100,1e300,8,61,3.06,,us-east-1\n");
     CHECK(t.errors.empty());
     CHECK(t.offers == 0);
     CHECK(t.skipped["accelerator count not a whole number from 1 to 4096"] == 2);
     // GCP accelerator rows go through the host-type lookup first, with the same count.
-    auto g = read_table("InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region,AvailabilityZone\n"
-                        ",A100,1e12,2.9,1.1,us-central1,us-central1-a\n", "gcp");
+    auto g = read_table(
+        "InstanceType,AcceleratorName,AcceleratorCount,Price,SpotPrice,Region,AvailabilityZone\n"
+        ",A100,1e12,2.9,1.1,us-central1,us-central1-a\n",
+        "gcp");
     CHECK(g.errors.empty());
     CHECK(g.offers == 0);
 }
 
 TEST_CASE("hostile: a NUL byte in a CSV table is a located error", "[io]") {
-    auto t = read_table(kHeader + "p3.2xlarge,V100,1,8,61,3.06,,us-east-1\n" + std::string("p3.8xl\0arge,V100,4,32,244,12.24,,us-east-1\n", 43));
+    auto t = read_table(kHeader + "p3.2xlarge,V100,1,8,61,3.06,,us-east-1\n" +
+                        std::string("p3.8xl\0arge,V100,4,32,244,12.24,,us-east-1\n", 43));
     REQUIRE(t.errors.size() == 1);
-    CHECK(t.errors[0] == "<built-in>/vms.csv:3: error: the table contains a NUL byte; expected a CSV text file (UTF-8)");
+    CHECK(t.errors[0] ==
+          "<built-in>/vms.csv:3: error: the table contains a NUL byte; expected a CSV text file (UTF-8)");
     CHECK(t.offers == 0);
 }
 
@@ -180,7 +193,8 @@ TEST_CASE("hostile: catalog import of a bad table writes nothing", "[io]") {
         f << kHeader << "\"p3.2xlarge,V100,1,8,61,3.06,,us-east-1\n";
     }
     const std::string in = (dir / "aws.csv").string(), outdir = (dir / "out").string();
-    const char* argv[] = {"gpuadvise", "catalog", "import", "skypilot", in.c_str(), "--output", outdir.c_str()};
+    const char* argv[] = {"gpuadvise", "catalog",  "import",      "skypilot",
+                          in.c_str(),  "--output", outdir.c_str()};
     std::ostringstream out, err;
     const int code = cli::run(7, argv, out, err);
     CHECK(code == 1);

@@ -42,18 +42,23 @@ TEST_CASE("tick labels carry the decimals the step needs and thousands separator
 }
 
 TEST_CASE("escape covers the five HTML specials", "[io]") {
-    CHECK(svg::escape("<a href=\"x\">Tom & 'Jerry'</a>") == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;");
+    CHECK(svg::escape("<a href=\"x\">Tom & 'Jerry'</a>") ==
+          "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;");
 }
 
-TEST_CASE("a chart has its title, desc, axis labels, ticks, markers and escaped text, the same bytes every time", "[io]") {
+TEST_CASE(
+    "a chart has its title, desc, axis labels, ticks, markers and escaped text, the same bytes every time",
+    "[io]") {
     svg::Chart c;
     c.id = "c1";
     c.title = "Cost <per> month";
     c.desc = "what & why";
     c.x_label = "hours per run";
     c.y_label = "USD per month";
-    c.series.push_back({"on-demand", {{1, 100}, {2, 250}}, svg::Marker::circle, "#0072B2", "", false, true, 4});
-    c.series.push_back({"front <1>", {{1, 100}, {2, 250}}, svg::Marker::square, "#D55E00", "7 4", true, false, 4});
+    c.series.push_back(
+        {"on-demand", {{1, 100}, {2, 250}}, svg::Marker::circle, "#0072B2", "", false, true, 4});
+    c.series.push_back(
+        {"front <1>", {{1, 100}, {2, 250}}, svg::Marker::square, "#D55E00", "7 4", true, false, 4});
     c.labels.push_back({{1, 100}, "#1 alpha & co"});
     c.markers.push_back({1.5, "reserved takes over", "4 3"});
     const std::string out = svg::render(c);
@@ -63,8 +68,8 @@ TEST_CASE("a chart has its title, desc, axis labels, ticks, markers and escaped 
     CHECK(out.find(">USD per month</text>") != std::string::npos);
     CHECK(out.find(">250</text>") != std::string::npos);  // a y tick (0..250 by 50)
     CHECK(out.find("stroke-dasharray=\"7 4\"") != std::string::npos);
-    CHECK(out.find("<rect x=") != std::string::npos);     // the square markers
-    CHECK(out.find("<circle") != std::string::npos);      // the circles
+    CHECK(out.find("<rect x=") != std::string::npos);  // the square markers
+    CHECK(out.find("<circle") != std::string::npos);   // the circles
     CHECK(out.find("#1 alpha &amp; co") != std::string::npos);
     CHECK(out.find("front &lt;1&gt;") != std::string::npos);
     CHECK(out.find("reserved takes over") != std::string::npos);

@@ -31,10 +31,12 @@ std::vector<std::string> errors_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("jobs file: each job's workload, constraints, schedule and pool", "[io]") {
-    const auto jobs = io::parse_jobs_yaml("jobs:\n"
-                                          "  - {name: a, team: nlp, model: bert, runs_per_week: 3, schedule: night, gpu: A100, interruptible: true}\n"
-                                          "  - {model: resnet50, schedule: 8-18, days: weekdays, pool: vision, deadline_hours: 12}\n",
-                                          "jobs.yaml", builtin(), "USD");
+    const auto jobs = io::parse_jobs_yaml(
+        "jobs:\n"
+        "  - {name: a, team: nlp, model: bert, runs_per_week: 3, schedule: night, gpu: A100, interruptible: "
+        "true}\n"
+        "  - {model: resnet50, schedule: 8-18, days: weekdays, pool: vision, deadline_hours: 12}\n",
+        "jobs.yaml", builtin(), "USD");
     REQUIRE(jobs.size() == 2);
     CHECK(jobs[0].name == "a");
     CHECK(jobs[0].team == "nlp");
@@ -52,13 +54,16 @@ TEST_CASE("jobs file: each job's workload, constraints, schedule and pool", "[io
 }
 
 TEST_CASE("jobs file: errors are located at the key or value, with the fix", "[io]") {
-    const auto e = errors_of("jobs:\n  - name: x\n    modle: bert\n  - model: bertt\n  - model: bert\n    schedule: 9-9\n");
+    const auto e = errors_of(
+        "jobs:\n  - name: x\n    modle: bert\n  - model: bertt\n  - model: bert\n    schedule: 9-9\n");
     REQUIRE(e.size() == 4);
     CHECK(e[0] == "jobs.yaml:3:5: error: jobs[0].modle: unknown key 'modle'; did you mean 'model'?");
     CHECK(e[1].rfind("jobs.yaml:2:5: error: jobs[0]: missing required key 'model'", 0) == 0);
-    CHECK(e[2].rfind("jobs.yaml:4:12: error: jobs[1].model: unknown model 'bertt'; did you mean 'bert'?", 0) == 0);
+    CHECK(e[2].rfind("jobs.yaml:4:12: error: jobs[1].model: unknown model 'bertt'; did you mean 'bert'?",
+                     0) == 0);
     CHECK(e[3].rfind("jobs.yaml:6:15: error: jobs[2].schedule: '9-9' is not an hour range", 0) == 0);
-    CHECK(errors_of("jobs:\n  - {name: a, model: bert}\n  - {name: a, model: bert}\n").size() == 1);  // duplicate name
+    CHECK(errors_of("jobs:\n  - {name: a, model: bert}\n  - {name: a, model: bert}\n").size() ==
+          1);  // duplicate name
     CHECK(errors_of("").size() == 1);
     CHECK(errors_of("jobs: []\n").size() == 1);
 }

@@ -31,9 +31,12 @@ std::vector<std::map<std::string, std::string>> naive_csv(const std::string& pat
     for (std::size_t i = 0; i < text.size(); ++i) {
         char c = text[i];
         if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
-            else if (c == '"') quoted = false;
-            else field += c;
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"')
+                field += '"', ++i;
+            else if (c == '"')
+                quoted = false;
+            else
+                field += c;
         } else if (c == '"') {
             quoted = true;
         } else if (c == ',') {
@@ -51,7 +54,8 @@ std::vector<std::map<std::string, std::string>> naive_csv(const std::string& pat
     std::vector<std::map<std::string, std::string>> rows;
     for (std::size_t r = 1; r < records.size(); ++r) {
         std::map<std::string, std::string> row;
-        for (std::size_t k = 0; k < records[0].size() && k < records[r].size(); ++k) row[records[0][k]] = records[r][k];
+        for (std::size_t k = 0; k < records[0].size() && k < records[r].size(); ++k)
+            row[records[0][k]] = records[r][k];
         rows.push_back(row);
     }
     return rows;
@@ -74,7 +78,8 @@ Cheapest cheapest_a100_from_files() {
         auto rows = naive_csv(entry.path().string());
         std::map<std::string, double> host;  // "type|zone" -> price
         for (auto& r : rows)
-            if (r["AcceleratorName"].empty() && !r["Price"].empty()) host[r["InstanceType"] + "|" + r["AvailabilityZone"]] = std::stod(r["Price"]);
+            if (r["AcceleratorName"].empty() && !r["Price"].empty())
+                host[r["InstanceType"] + "|" + r["AvailabilityZone"]] = std::stod(r["Price"]);
         for (auto& r : rows) {
             const std::string& name = r["AcceleratorName"];
             if (name.rfind("A100", 0) != 0 || r["Price"].empty()) continue;
@@ -108,21 +113,25 @@ nlohmann::json run_json(std::vector<const char*> args, int expected_exit, std::s
 
 }  // namespace
 
-TEST_CASE("the cheapest A100 per GPU on the shipped data equals an independent computation over the CSVs", "[cli]") {
+TEST_CASE("the cheapest A100 per GPU on the shipped data equals an independent computation over the CSVs",
+          "[cli]") {
     const Cheapest expected = cheapest_a100_from_files();
     REQUIRE(expected.per_gpu < 100);
-    auto j = run_json({"offers", "--gpu", "A100", "--plan", "on-demand", "--sort", "price-per-gpu", "--format", "json"}, 0);
+    auto j = run_json(
+        {"offers", "--gpu", "A100", "--plan", "on-demand", "--sort", "price-per-gpu", "--format", "json"}, 0);
     REQUIRE(!j["offers"].empty());
     const auto& first = j["offers"][0];
     CHECK(first["provider"] == expected.provider);
     CHECK(first["instance_type"] == expected.instance);
     CHECK(first["price_per_gpu_hour_converted"].get<double>() == Approx(expected.per_gpu).epsilon(1e-6));
-    CHECK(first["region"].get<std::string>().find(expected.region.substr(0, expected.region.find(','))) != std::string::npos);
+    CHECK(first["region"].get<std::string>().find(expected.region.substr(0, expected.region.find(','))) !=
+          std::string::npos);
     CHECK(first["as_of"] == "2026-07-09");
 }
 
 TEST_CASE("catalog validate over the shipped data exits 0 and counts the SkyPilot quirks", "[cli]") {
-    setenv("GPUADVISE_TODAY", "2026-11-29", 1);  // the golden tests' date: the v8 files (as_of 2025-01-01) are stale
+    setenv("GPUADVISE_TODAY", "2026-11-29",
+           1);  // the golden tests' date: the v8 files (as_of 2025-01-01) are stale
     auto j = run_json({"catalog", "validate", "--format", "json"}, 0);
     unsetenv("GPUADVISE_TODAY");
     CHECK(j["valid"] == true);

@@ -60,11 +60,13 @@ void write(const fs::path& p, const std::string& text) {
 }
 
 const std::string kHeader =
-    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n";
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
+    "AvailabilityZone\n";
 
 std::string row(const std::string& instance, const std::string& gpu, int count, const std::string& price,
                 const std::string& region) {
-    return instance + "," + gpu + "," + std::to_string(count) + ",8,64,," + price + ",," + region + "," + region + "a\n";
+    return instance + "," + gpu + "," + std::to_string(count) + ",8,64,," + price + ",," + region + "," +
+           region + "a\n";
 }
 
 // Sets an environment variable for the scope of a test.
@@ -114,7 +116,8 @@ TEST_CASE("the shipped tables skip no GPU as not in the GPU catalog: only TPUs a
     CHECK(count("gcp", "p4") > 0);
 }
 
-TEST_CASE("a bare A100 or H100 is kept as the family's most conservative variant, marked and counted", "[io]") {
+TEST_CASE("a bare A100 or H100 is kept as the family's most conservative variant, marked and counted",
+          "[io]") {
     TempDir dir("bare");
     const fs::path csv = dir.path / "bare.csv";
     write(csv, kHeader + row("box-1", "A100", 1, "1.5", "r1") + row("box-2", "H100", 8, "20.25", "r1") +
@@ -167,9 +170,10 @@ TEST_CASE("a 100k-row table of bare A100/H100 names keeps every row", "[io]") {
         for (int n = 0; n < 100000; ++n) {
             const bool a100 = n % 2 == 0;
             const int count = counts[(n / 2) % 4];
-            out << (a100 ? "a100-" : "h100-") << count << "x-" << n << "," << (a100 ? "A100" : "H100") << "," << count
-                << ",16,128,\"{'Gpus': [{'Name': '" << (a100 ? "A100" : "H100") << "', 'Count': " << count
-                << "}]}\"," << (1.1 + (n % 97) * 0.01) * count << ",,region-" << (n % 48) << ",\n";
+            out << (a100 ? "a100-" : "h100-") << count << "x-" << n << "," << (a100 ? "A100" : "H100") << ","
+                << count << ",16,128,\"{'Gpus': [{'Name': '" << (a100 ? "A100" : "H100")
+                << "', 'Count': " << count << "}]}\"," << (1.1 + (n % 97) * 0.01) * count << ",,region-"
+                << (n % 48) << ",\n";
         }
     }
     gpuadvise::io::CatalogOptions o;
@@ -185,11 +189,15 @@ TEST_CASE("a 100k-row table of bare A100/H100 names keeps every row", "[io]") {
     CHECK(reasons_starting(c, "accelerator not in") == 0);
 }
 
-TEST_CASE("a catalog directory (--catalog DIR) reads a SkyPilot tree: providers named after their directories and the newest schema version",
-          "[io]") {
+TEST_CASE(
+    "a catalog directory (--catalog DIR) reads a SkyPilot tree: providers named after their directories and "
+    "the newest schema version",
+    "[io]") {
     TempDir dir("tree");
-    write(dir.path / "catalogs" / "v8" / "lambda" / "vms.csv", kHeader + row("gpu_1x_a10", "A10", 1, "0.5", "us-east-1"));
-    write(dir.path / "catalogs" / "v9" / "lambda" / "vms.csv", kHeader + row("gpu_1x_a10", "A10", 1, "0.75", "us-east-1"));
+    write(dir.path / "catalogs" / "v8" / "lambda" / "vms.csv",
+          kHeader + row("gpu_1x_a10", "A10", 1, "0.5", "us-east-1"));
+    write(dir.path / "catalogs" / "v9" / "lambda" / "vms.csv",
+          kHeader + row("gpu_1x_a10", "A10", 1, "0.75", "us-east-1"));
     write(dir.path / "catalogs" / "v9" / "runpod" / "vms.csv", kHeader + row("1x_L4", "L4", 1, "0.44", "CA"));
     write(dir.path / "catalogs" / "v99" / "future" / "vms.csv", kHeader + row("x", "L4", 1, "0.1", "CA"));
     gpuadvise::io::CatalogOptions o;
@@ -241,7 +249,10 @@ TEST_CASE("a catalog directory (--catalog DIR) reads a SkyPilot tree: providers 
     }
 }
 
-TEST_CASE("SkyPilot local copy (~/.sky/catalogs) is read when present and marked local copy and only newer tables replace built-in ones", "[io]") {
+TEST_CASE(
+    "SkyPilot local copy (~/.sky/catalogs) is read when present and marked local copy and only newer tables "
+    "replace built-in ones",
+    "[io]") {
     TempDir dir("sky");
     write(dir.path / "v9" / "lambda" / "vms.csv", kHeader + row("gpu_1x_a10", "A10", 1, "0.75", "us-east-1"));
     write(dir.path / "v9" / "aws" / "vms.csv", kHeader + row("g5.xlarge", "A10G", 1, "1.006", "us-east-1"));
@@ -269,9 +280,12 @@ TEST_CASE("JSON carries every catalog price exactly as the table writes it (a wh
         std::string cur;
         bool q = false;
         for (char ch : line) {
-            if (ch == '"') q = !q;
-            else if (ch == ',' && !q) f.push_back(cur), cur.clear();
-            else if (ch != '\r') cur += ch;
+            if (ch == '"')
+                q = !q;
+            else if (ch == ',' && !q)
+                f.push_back(cur), cur.clear();
+            else if (ch != '\r')
+                cur += ch;
         }
         f.push_back(cur);
         return f;
@@ -309,13 +323,14 @@ TEST_CASE("JSON carries every catalog price exactly as the table writes it (a wh
 
 TEST_CASE("catalog import skypilot reads a SkyPilot tree: one provider per cloud directory", "[cli]") {
     TempDir dir("import-tree");
-    write(dir.path / "catalogs" / "v9" / "lambda" / "vms.csv", kHeader + row("gpu_1x_a10", "A10", 1, "0.75", "us-east-1"));
+    write(dir.path / "catalogs" / "v9" / "lambda" / "vms.csv",
+          kHeader + row("gpu_1x_a10", "A10", 1, "0.75", "us-east-1"));
     write(dir.path / "catalogs" / "v9" / "runpod" / "vms.csv", kHeader + row("1x_L4", "L4", 1, "0.44", "CA"));
     Env sky("GPUADVISE_SKY_DIR", "");
     Env cache("GPUADVISE_CACHE_DIR", "/nonexistent/gpuadvise-cache");
     const fs::path out = dir.path / "out";
-    auto r = run({"catalog", "import", "skypilot", (dir.path / "catalogs" / "v9").string(), "--output", out.string(),
-                  "--as-of", "2026-11-20"});
+    auto r = run({"catalog", "import", "skypilot", (dir.path / "catalogs" / "v9").string(), "--output",
+                  out.string(), "--as-of", "2026-11-20"});
     INFO(r.err);
     REQUIRE(r.exit == 0);
     auto info = run({"--catalog", (out / "catalog.yaml").string(), "catalog", "info", "--json"});

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <string>
 
+#include "builtin_fixture.hpp"
 #include "gpuadvise/layout_planner.hpp"
 #include "gpuadvise/workload.hpp"
 #include "io/catalog_loader.hpp"
-#include "builtin_fixture.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace io_test_serving_memory {
@@ -21,8 +21,8 @@ using gpuadvise::testing::builtin;
 
 const Gpu& gpu(const char* id) { return gpuadvise::testing::builtin_gpu(id); }
 
-Estimate serve(const char* model, const char* gpu_id, int prompt, int output, int concurrency, const char* precision = nullptr,
-               int gpus_per_node = 1, int nodes = 1) {
+Estimate serve(const char* model, const char* gpu_id, int prompt, int output, int concurrency,
+               const char* precision = nullptr, int gpus_per_node = 1, int nodes = 1) {
     WorkloadRequest r;
     r.model = model;
     r.task = "inference";
@@ -45,7 +45,8 @@ Estimate serve(const char* model, const char* gpu_id, int prompt, int output, in
 //       vLLM 0.21, one H100-80GB-HBM3: time per output token 6.48 ms (p50) at concurrency 1 (short chat
 //       prompts; lengths not given, 128 + 128 assumed: at concurrency 1 TPOT hardly depends on them).
 // Llama 3.1 8B has Llama 3 8B's architecture (the llama-3-8b preset).
-TEST_CASE("serving: Llama-3-8B on A100 40GB and H100 within 30 % of published vLLM measurements", "[io][serving]") {
+TEST_CASE("serving: Llama-3-8B on A100 40GB and H100 within 30 % of published vLLM measurements",
+          "[io][serving]") {
     Estimate c1 = serve("llama-3-8b", "a100-40gb-sxm", 1024, 128, 1);
     REQUIRE(c1.serving);
     CHECK(c1.serving->tokens_per_s == Approx(75).epsilon(0.3));
@@ -60,7 +61,8 @@ TEST_CASE("serving: Llama-3-8B on A100 40GB and H100 within 30 % of published vL
     CHECK(c1.serving->time_to_first_token_s > 0);
 }
 
-TEST_CASE("serving: default concurrency is what the KV cache holds; tokens/s and cost follow", "[io][serving]") {
+TEST_CASE("serving: default concurrency is what the KV cache holds; tokens/s and cost follow",
+          "[io][serving]") {
     Estimate e = serve("llama-2-7b", "a100-80gb-sxm", 1024, 256, 0);
     REQUIRE(e.serving);
     CHECK(e.serving->concurrency_from_memory);
@@ -85,7 +87,8 @@ TEST_CASE("70B serving keeps tensor parallelism inside a host", "[io][serving]")
     CHECK(two.config.layout.tensor <= 4);
 }
 
-TEST_CASE("65B QLoRA with batch 1, 512 tokens and checkpointing fits one 48 GB GPU, as in the QLoRA paper", "[io][memory]") {
+TEST_CASE("65B QLoRA with batch 1, 512 tokens and checkpointing fits one 48 GB GPU, as in the QLoRA paper",
+          "[io][memory]") {
     // Dettmers et al. 2023 (QLoRA): LLaMA-65B fine-tuned on a single 48 GB GPU. NF4 linear layers;
     // embeddings and the output layer stay 16-bit.
     WorkloadRequest r;
@@ -112,7 +115,8 @@ TEST_CASE("65B QLoRA with batch 1, 512 tokens and checkpointing fits one 48 GB G
     CHECK(e.memory_required_gb < 48);
 }
 
-TEST_CASE("LoRA trainable share follows rank and target modules (PEFT's r=8 on q,v for Llama-2-7B is 4.19 M)", "[io][memory]") {
+TEST_CASE("LoRA trainable share follows rank and target modules (PEFT's r=8 on q,v for Llama-2-7B is 4.19 M)",
+          "[io][memory]") {
     WorkloadRequest r;
     r.model = "llama-2-7b";
     r.task = "lora";
@@ -127,7 +131,9 @@ TEST_CASE("LoRA trainable share follows rank and target modules (PEFT's r=8 on q
           estimate_job(builtin(), w, gpu("h100-sxm"), 1).memory.optimizer_gb * 30);
 }
 
-TEST_CASE("eager attention stores the scores: more activation memory than flash; flash is the default on sm80+", "[io][memory]") {
+TEST_CASE(
+    "eager attention stores the scores: more activation memory than flash; flash is the default on sm80+",
+    "[io][memory]") {
     WorkloadRequest r;
     r.model = "llama-2-7b";
     r.task = "lora";

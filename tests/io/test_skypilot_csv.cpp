@@ -32,11 +32,17 @@ Gpu gpu(std::string id, std::string family, double memory_gb, std::string form_f
 
 Catalog gpu_catalog() {
     Catalog c;
-    c.gpus = {gpu("a100-40gb-pcie", "A100", 40, "pcie"), gpu("a100-40gb-sxm", "A100", 40, "sxm"),
-              gpu("a100-80gb-pcie", "A100", 80, "pcie", {"A100-80G-PCIe"}), gpu("a100-80gb-sxm", "A100", 80, "sxm"),
-              gpu("h100-pcie", "H100", 80, "pcie"), gpu("h100-sxm", "H100", 80, "sxm", {"H100-MEGA"}),
-              gpu("h100-nvl", "H100", 94, "pcie"), gpu("l4", "L4", 24, "pcie"), gpu("t4", "T4", 16, "pcie"),
-              gpu("rtx-6000-ada", "RTX6000Ada", 48, "pcie", {"RTX6000-Ada"}), gpu("rtx-4090", "RTX4090", 24, "pcie")};
+    c.gpus = {gpu("a100-40gb-pcie", "A100", 40, "pcie"),
+              gpu("a100-40gb-sxm", "A100", 40, "sxm"),
+              gpu("a100-80gb-pcie", "A100", 80, "pcie", {"A100-80G-PCIe"}),
+              gpu("a100-80gb-sxm", "A100", 80, "sxm"),
+              gpu("h100-pcie", "H100", 80, "pcie"),
+              gpu("h100-sxm", "H100", 80, "sxm", {"H100-MEGA"}),
+              gpu("h100-nvl", "H100", 94, "pcie"),
+              gpu("l4", "L4", 24, "pcie"),
+              gpu("t4", "T4", 16, "pcie"),
+              gpu("rtx-6000-ada", "RTX6000Ada", 48, "pcie", {"RTX6000-Ada"}),
+              gpu("rtx-4090", "RTX4090", 24, "pcie")};
     for (const char* id : {"aws", "gcp", "cudo", "vast", "p"}) {
         Provider p;
         p.id = id;
@@ -65,20 +71,23 @@ Loaded load(const std::string& provider, const std::string& csv) {
 }
 
 const std::string kAwsHeader =
-    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n";
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
+    "AvailabilityZone\n";
 
 std::string gpu_info(int mib, int count = 1) {
     return "\"{'Gpus': [{'Name': 'X', 'Manufacturer': 'NVIDIA', 'Count': " + std::to_string(count) +
-           ", 'MemoryInfo': {'SizeInMiB': " + std::to_string(mib) + "}}], 'TotalGpuMemoryInMiB': " +
-           std::to_string(mib * count) + "}\"";
+           ", 'MemoryInfo': {'SizeInMiB': " + std::to_string(mib) +
+           "}}], 'TotalGpuMemoryInMiB': " + std::to_string(mib * count) + "}\"";
 }
 
 }  // namespace
 
 TEST_CASE("columns are found by name whatever their order; per-instance prices stay per instance", "[io]") {
-    auto l = load("cudo",
-                  "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
-                  "epyc-a100-pcie_2x,A100,2.0,8,16,2.7459999999999996,us-1," + gpu_info(81920, 2) + ",\n");
+    auto l =
+        load("cudo",
+             "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+             "epyc-a100-pcie_2x,A100,2.0,8,16,2.7459999999999996,us-1," +
+                 gpu_info(81920, 2) + ",\n");
     REQUIRE(l.errors.empty());
     REQUIRE(l.catalog.offers.size() == 1);
     const Offer& o = l.catalog.offers[0];
@@ -90,11 +99,15 @@ TEST_CASE("columns are found by name whatever their order; per-instance prices s
     CHECK(o.where.line == 2);
 }
 
-TEST_CASE("AWS p4d is A100 40 GB SXM, p4de A100 80 GB SXM; zone duplicates merge keeping the lowest spot", "[io]") {
+TEST_CASE("AWS p4d is A100 40 GB SXM, p4de A100 80 GB SXM; zone duplicates merge keeping the lowest spot",
+          "[io]") {
     auto l = load("aws", kAwsHeader + "p4d.24xlarge,A100,8.0,96,1152," + gpu_info(40960, 8) +
                              ",32.77,12.5,us-east-1,use1-az1\n"
-                             "p4d.24xlarge,A100,8.0,96,1152," + gpu_info(40960, 8) + ",32.77,11.25,us-east-1,use1-az2\n"
-                             "p4de.24xlarge,A100-80GB,8.0,96,1152," + gpu_info(81920, 8) + ",40.96,,us-east-1,use1-az1\n");
+                             "p4d.24xlarge,A100,8.0,96,1152," +
+                             gpu_info(40960, 8) +
+                             ",32.77,11.25,us-east-1,use1-az2\n"
+                             "p4de.24xlarge,A100-80GB,8.0,96,1152," +
+                             gpu_info(81920, 8) + ",40.96,,us-east-1,use1-az1\n");
     REQUIRE(l.errors.empty());
     REQUIRE(l.catalog.offers.size() == 2);
     CHECK(l.catalog.offers[0].gpu == "a100-40gb-sxm");
@@ -104,10 +117,11 @@ TEST_CASE("AWS p4d is A100 40 GB SXM, p4de A100 80 GB SXM; zone duplicates merge
 }
 
 TEST_CASE("quoted commas, CRLF line endings and JSON GpuInfo are read", "[io]") {
-    auto l = load("vast",
-                  "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\r\n"
-                  "1x-RTX_6000Ada,RTX6000-Ada,1,32,64.0,\"{\"\"Gpus\"\": [{\"\"Name\"\": \"\"RTX6000-Ada\"\", "
-                  "\"\"Count\"\": 1, \"\"MemoryInfo\"\": {\"\"SizeInMiB\"\": 49140}}]}\",0.77,0.00,\", US, NA\"\r\n");
+    auto l = load(
+        "vast",
+        "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\r\n"
+        "1x-RTX_6000Ada,RTX6000-Ada,1,32,64.0,\"{\"\"Gpus\"\": [{\"\"Name\"\": \"\"RTX6000-Ada\"\", "
+        "\"\"Count\"\": 1, \"\"MemoryInfo\"\": {\"\"SizeInMiB\"\": 49140}}]}\",0.77,0.00,\", US, NA\"\r\n");
     REQUIRE(l.errors.empty());
     REQUIRE(l.catalog.offers.size() == 1);
     CHECK(l.catalog.offers[0].gpu == "rtx-6000-ada");
@@ -118,25 +132,28 @@ TEST_CASE("quoted commas, CRLF line endings and JSON GpuInfo are read", "[io]") 
 
 TEST_CASE("GpuInfo holding the total memory of all GPUs (vast) still picks the per-GPU variant", "[io]") {
     // 2 x A100 with SizeInMiB 81920 = 2 x 40 GB; with 163840 = 2 x 80 GB.
-    auto l = load("vast", kAwsHeader + "2x-A100_SXM4,A100,2,32,64," +
-                              "\"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 81920}}], "
-                              "'TotalGpuMemoryInMiB': 81920}\",1.87,,Germany,\n" +
-                              "2x-A100_SXM4,A100,2,32,64," +
-                              "\"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 163840}}], "
-                              "'TotalGpuMemoryInMiB': 163840}\",1.90,,Montana,\n");
+    auto l =
+        load("vast", kAwsHeader + "2x-A100_SXM4,A100,2,32,64," +
+                         "\"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 81920}}], "
+                         "'TotalGpuMemoryInMiB': 81920}\",1.87,,Germany,\n" +
+                         "2x-A100_SXM4,A100,2,32,64," +
+                         "\"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 163840}}], "
+                         "'TotalGpuMemoryInMiB': 163840}\",1.90,,Montana,\n");
     REQUIRE(l.catalog.offers.size() == 2);
     CHECK(l.catalog.offers[0].gpu == "a100-40gb-sxm");
     CHECK(l.catalog.offers[1].gpu == "a100-80gb-sxm");
 }
 
 TEST_CASE("GCP accelerator rows are priced with the host row of their zone, or marked GPU-only", "[io]") {
-    auto l = load("gcp",
-                  "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice\n"
-                  "a2-highgpu-1g,12.0,85.0,,,,us-central1,us-central1-a,0.9,0.5\n"
-                  ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},us-central1,us-central1-a,2.9,1.2\n"
-                  ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-central1,us-central1-a,0.35,0.14\n"
-                  ",,,tpu-v6e-1,1,tpu-v6e-1,asia-east1,asia-east1-c,700.0,700.0\n"
-                  ",,,H100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 81920}}]},us-east4,us-east4-a,9.0,9.5\n");
+    auto l =
+        load("gcp",
+             "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,"
+             "Price,SpotPrice\n"
+             "a2-highgpu-1g,12.0,85.0,,,,us-central1,us-central1-a,0.9,0.5\n"
+             ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},us-central1,us-central1-a,2.9,1.2\n"
+             ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-central1,us-central1-a,0.35,0.14\n"
+             ",,,tpu-v6e-1,1,tpu-v6e-1,asia-east1,asia-east1-c,700.0,700.0\n"
+             ",,,H100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 81920}}]},us-east4,us-east4-a,9.0,9.5\n");
     REQUIRE(l.errors.empty());
     REQUIRE(l.catalog.offers.size() == 3);
     const Offer& a100 = l.catalog.offers[0];
@@ -152,7 +169,8 @@ TEST_CASE("GCP accelerator rows are priced with the host row of their zone, or m
     CHECK(t4.notes[0].find("GPU-only price") == 0);
     CHECK_FALSE(t4.price_complete);
     CHECK(a100.price_complete);
-    const Offer& h100 = l.catalog.offers[2];  // no a3 host row for that zone: GPU-only, spot above on-demand dropped
+    const Offer& h100 =
+        l.catalog.offers[2];  // no a3 host row for that zone: GPU-only, spot above on-demand dropped
     CHECK(h100.gpu == "h100-sxm");
     CHECK_FALSE(h100.price_complete);
     CHECK_FALSE(h100.spot_per_hour);
@@ -161,14 +179,18 @@ TEST_CASE("GCP accelerator rows are priced with the host row of their zone, or m
     CHECK(l.reasons["spot price not below on-demand (spot price dropped)"] == 1);
 }
 
-TEST_CASE("an N1 GPU is priced with the table's n1-highmem host of its zone (SkyPilot's default), else GPU-only", "[io]") {
-    auto l = load("gcp",
-                  "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,SpotPrice\n"
-                  "n1-highmem-8,8.0,52.0,,,,us-central1,us-central1-a,0.47,0.10\n"
-                  "n1-highmem-16,16.0,104.0,,,,us-central1,us-central1-a,0.95,0.20\n"
-                  ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-central1,us-central1-a,0.35,0.12\n"
-                  ",,,T4,2,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-central1,us-central1-a,0.70,0.24\n"
-                  ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},europe-west4,europe-west4-b,0.35,0.12\n");
+TEST_CASE(
+    "an N1 GPU is priced with the table's n1-highmem host of its zone (SkyPilot's default), else GPU-only",
+    "[io]") {
+    auto l = load(
+        "gcp",
+        "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,"
+        "SpotPrice\n"
+        "n1-highmem-8,8.0,52.0,,,,us-central1,us-central1-a,0.47,0.10\n"
+        "n1-highmem-16,16.0,104.0,,,,us-central1,us-central1-a,0.95,0.20\n"
+        ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-central1,us-central1-a,0.35,0.12\n"
+        ",,,T4,2,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-central1,us-central1-a,0.70,0.24\n"
+        ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},europe-west4,europe-west4-b,0.35,0.12\n");
     REQUIRE(l.errors.empty());
     REQUIRE(l.catalog.offers.size() == 3);
     const Offer& one = l.catalog.offers[0];
@@ -189,8 +211,9 @@ TEST_CASE("an N1 GPU is priced with the table's n1-highmem host of its zone (Sky
 }
 
 TEST_CASE("empty and zero prices are counted; rows without any price are dropped", "[io]") {
-    auto l = load("aws", kAwsHeader + "p5e.48xlarge,H100,8,192,2048," + gpu_info(81920, 8) + ",,44.8,ap-1,a\n" +
-                             "p5.48xlarge,H100,8,192,2048," + gpu_info(81920, 8) + ",0.0,,ap-1,a\n");
+    auto l =
+        load("aws", kAwsHeader + "p5e.48xlarge,H100,8,192,2048," + gpu_info(81920, 8) + ",,44.8,ap-1,a\n" +
+                        "p5.48xlarge,H100,8,192,2048," + gpu_info(81920, 8) + ",0.0,,ap-1,a\n");
     REQUIRE(l.catalog.offers.size() == 1);
     CHECK_FALSE(l.catalog.offers[0].on_demand_per_hour);
     CHECK(*l.catalog.offers[0].spot_per_hour == Approx(44.8));
@@ -199,23 +222,26 @@ TEST_CASE("empty and zero prices are counted; rows without any price are dropped
     CHECK(l.reasons["no usable price (row dropped)"] == 1);
 }
 
-TEST_CASE("unknown accelerators are skipped with a reason; an ambiguous variant is assumed, never optimistic", "[io]") {
+TEST_CASE("unknown accelerators are skipped with a reason; an ambiguous variant is assumed, never optimistic",
+          "[io]") {
     auto l = load("p", kAwsHeader + "x1,RTX9999,1,8,32," + gpu_info(32607) + ",0.5,,r,\n" +
-                           "x2,H100,1,8,32," + gpu_info(81920) + ",2.0,,r,\n" +        // SXM or PCIe?
-                           "x3,H100,1,8,32," + gpu_info(95830) + ",2.1,,r,\n" +        // 94 GB: the NVL
+                           "x2,H100,1,8,32," + gpu_info(81920) + ",2.0,,r,\n" +  // SXM or PCIe?
+                           "x3,H100,1,8,32," + gpu_info(95830) + ",2.1,,r,\n" +  // 94 GB: the NVL
                            "x4,Inferentia2,1,8,32,,0.7,,r,\n");
     REQUIRE(l.catalog.offers.size() == 2);
     CHECK(l.catalog.offers[0].gpu == "h100-pcie");  // issue 14: the conservative variant, marked
     REQUIRE(l.catalog.offers[0].notes.size() == 1);
-    CHECK(l.catalog.offers[0].notes[0] ==
-          "variant assumed: H100 could be h100-pcie, h100-sxm; h100-pcie assumed (least memory, slowest link)");
+    CHECK(
+        l.catalog.offers[0].notes[0] ==
+        "variant assumed: H100 could be h100-pcie, h100-sxm; h100-pcie assumed (least memory, slowest link)");
     CHECK(l.catalog.offers[1].gpu == "h100-nvl");
     CHECK(l.reasons["accelerator not in the GPU catalog: RTX9999"] == 1);
-    CHECK(l.reasons["variant assumed: H100 could be h100-pcie, h100-sxm; h100-pcie assumed (least memory, slowest "
-                    "link) (kept, marked in notes)"] == 1);
+    CHECK(l.reasons
+              ["variant assumed: H100 could be h100-pcie, h100-sxm; h100-pcie assumed (least memory, slowest "
+               "link) (kept, marked in notes)"] == 1);
     CHECK(l.reasons["not a GPU (Inferentia)"] == 1);
     REQUIRE(l.catalog.skipped.size() == 1);
-    CHECK(l.catalog.skipped[0].rows_by_kind.at(SkipKind::accelerator) == 2);      // skipped: RTX9999, Inferentia
+    CHECK(l.catalog.skipped[0].rows_by_kind.at(SkipKind::accelerator) == 2);  // skipped: RTX9999, Inferentia
     CHECK(l.catalog.skipped[0].rows_by_kind.at(SkipKind::variant_assumed) == 1);  // kept, marked
 }
 
@@ -223,8 +249,9 @@ TEST_CASE("malformed tables give located errors", "[io]") {
     SECTION("a missing column") {
         auto l = load("p", "InstanceType,AcceleratorName,AcceleratorCount,Region\nx,T4,1,r\n");
         REQUIRE(l.errors.size() == 1);
-        CHECK(l.errors[0] == "t.csv:1: error: SkyPilot table header lacks column 'Price'; a vms.csv needs "
-                             "InstanceType, AcceleratorName, AcceleratorCount, Price and Region");
+        CHECK(l.errors[0] ==
+              "t.csv:1: error: SkyPilot table header lacks column 'Price'; a vms.csv needs "
+              "InstanceType, AcceleratorName, AcceleratorCount, Price and Region");
     }
     SECTION("text in a price") {
         auto l = load("p", kAwsHeader + "x,T4,1,4,16,,0.35,,r,\nx,T4,1,4,16,,cheap,,r,\n");
@@ -232,9 +259,13 @@ TEST_CASE("malformed tables give located errors", "[io]") {
         CHECK(l.errors[0] == "t.csv:3: error: Price: 'cheap' is not a number");
     }
     SECTION("an unterminated quote") {
-        auto l = load("p", kAwsHeader + "x,T4,1,4,16,,0.35,,r,\ny,T4,1,4,16,\"{'Gpus': [,0.35,,r,\nz,T4,1,4,16,,0.4,,r,\n");
+        auto l =
+            load("p", kAwsHeader +
+                          "x,T4,1,4,16,,0.35,,r,\ny,T4,1,4,16,\"{'Gpus': [,0.35,,r,\nz,T4,1,4,16,,0.4,,r,\n");
         REQUIRE(l.errors.size() == 1);
-        CHECK(l.errors[0].rfind("t.csv:3: error: malformed CSV: the quoted field that starts on this line is never closed", 0) == 0);
+        CHECK(l.errors[0].rfind(
+                  "t.csv:3: error: malformed CSV: the quoted field that starts on this line is never closed",
+                  0) == 0);
     }
     SECTION("a row with too many fields") {
         auto l = load("p", kAwsHeader + "x,T4,1,4,16,,0.35,,r,,extra\n");
@@ -249,12 +280,14 @@ TEST_CASE("malformed tables give located errors", "[io]") {
 }
 
 TEST_CASE("GpuInfo scanning takes memory and counts from any of the upstream spellings", "[io]") {
-    auto lower = io::scan_gpu_info("{'gpus': [{'name': 'h100', 'count': 8.0, 'memoryinfo': {'sizeinmib': 81559}}], "
-                                   "'totalgpumemoryinmib': 81559}");
+    auto lower = io::scan_gpu_info(
+        "{'gpus': [{'name': 'h100', 'count': 8.0, 'memoryinfo': {'sizeinmib': 81559}}], "
+        "'totalgpumemoryinmib': 81559}");
     CHECK(lower.size_mib == Approx(81559));
     CHECK(lower.count == Approx(8));
-    auto quoted_count = io::scan_gpu_info("{'Gpus': [{'Name': 'A40', 'Count': '1.0', 'LogicalGpuCount': 4, "
-                                          "'MemoryInfo': {'SizeInMiB': 49152}}]}");
+    auto quoted_count = io::scan_gpu_info(
+        "{'Gpus': [{'Name': 'A40', 'Count': '1.0', 'LogicalGpuCount': 4, "
+        "'MemoryInfo': {'SizeInMiB': 49152}}]}");
     CHECK(quoted_count.count == Approx(1));
     CHECK_FALSE(quoted_count.total_mib);
     auto plain = io::scan_gpu_info("V100");
@@ -275,8 +308,9 @@ TEST_CASE("skypilot: the fast decimal path gives exactly the double from_chars g
         REQUIRE(got);
         CHECK(std::memcmp(&*got, &expected, sizeof expected) == 0);
     };
-    for (const char* text : {"0", "8", "64.0", "1.5863", "2.700300000001", "0.36979999999999996", "5.", ".5", "00.10",
-                             "123456789012345", "1234567890123456", "0.000000000000001", "98.76543210987654", "1e3"})
+    for (const char* text :
+         {"0", "8", "64.0", "1.5863", "2.700300000001", "0.36979999999999996", "5.", ".5", "00.10",
+          "123456789012345", "1234567890123456", "0.000000000000001", "98.76543210987654", "1e3"})
         check(text);
     for (int i = 0; i < 20000; ++i) {
         const int int_digits = static_cast<int>(rng() % 8), frac_digits = static_cast<int>(rng() % 16);
@@ -288,7 +322,8 @@ TEST_CASE("skypilot: the fast decimal path gives exactly the double from_chars g
     }
     CHECK_FALSE(io::parse_decimal("1.2.3"));
     CHECK_FALSE(io::parse_decimal("."));
-    CHECK(io::parse_decimal("-1") == -1.0);  // not a fast-path text: from_chars reads it (the reader rejects negatives)
+    CHECK(io::parse_decimal("-1") ==
+          -1.0);  // not a fast-path text: from_chars reads it (the reader rejects negatives)
 }
 
 }  // namespace io_test_skypilot_csv

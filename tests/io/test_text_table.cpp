@@ -21,15 +21,23 @@ std::size_t widest(const std::string& text) {
 
 TextDocument sample() {
     TextDocument doc;
-    doc.lead.push_back("Workload: a long lead line that says what the job is, which model, which task, how many samples "
-                       "and how many epochs, far wider than any terminal");
+    doc.lead.push_back(
+        "Workload: a long lead line that says what the job is, which model, which task, how many samples "
+        "and how many epochs, far wider than any terminal");
     TextTable t;
-    t.columns = {{"PROVIDER"}, {"GPU"}, {"REGION", Align::left, 2, true}, {"PRICE", Align::right},
-                 {"USD/TFLOPS-H", Align::right, 5}, {"NOTES", Align::left, 1, true}};
-    t.rows.push_back({"vast", "rtx-4090 x1", "Romania, RO, EU", "0.28", "0.0035", "pareto, measured, 1 warning"});
+    t.columns = {{"PROVIDER"},
+                 {"GPU"},
+                 {"REGION", Align::left, 2, true},
+                 {"PRICE", Align::right},
+                 {"USD/TFLOPS-H", Align::right, 5},
+                 {"NOTES", Align::left, 1, true}};
+    t.rows.push_back(
+        {"vast", "rtx-4090 x1", "Romania, RO, EU", "0.28", "0.0035", "pareto, measured, 1 warning"});
     t.rows.push_back({"hyperstack", "a100-80gb-pcie x1", "CANADA-1", "1.35", "0.0043", "stale price"});
     doc.tables.push_back(t);
-    doc.notes.push_back("  - an assumption listed with a bullet that is long enough to need wrapping at eighty columns or less");
+    doc.notes.push_back(
+        "  - an assumption listed with a bullet that is long enough to need wrapping at eighty columns or "
+        "less");
     return doc;
 }
 
@@ -37,7 +45,7 @@ TextDocument sample() {
 
 TEST_CASE("display_width counts code points, not bytes", "[io]") {
     CHECK(display_width("x1") == 2);
-    CHECK(display_width("\xC3\x97") == 1);  // ×
+    CHECK(display_width("\xC3\x97") == 1);        // ×
     CHECK(display_width("\xE2\x80\x93 a") == 3);  // – a
 }
 
@@ -69,9 +77,10 @@ TEST_CASE("render_table fits the width: wraps text columns, then hides the lowes
     const std::string narrow = render_table(doc, false, 60);
     // Priority 5 goes first: the header line no longer has it, the note under the table names it.
     const std::size_t header = narrow.find("PROVIDER");
-    CHECK(narrow.substr(header, narrow.find('\n', header) - header).find("USD/TFLOPS-H") == std::string::npos);
+    CHECK(narrow.substr(header, narrow.find('\n', header) - header).find("USD/TFLOPS-H") ==
+          std::string::npos);
     CHECK(narrow.find("USD/TFLOPS-H") > narrow.find("Hidden to fit"));
-    CHECK(narrow.find("PROVIDER") != std::string::npos);      // priority 0 stays
+    CHECK(narrow.find("PROVIDER") != std::string::npos);  // priority 0 stays
     CHECK(narrow.find("Hidden to fit 60 columns: ") != std::string::npos);
     CHECK(narrow.find("--wide shows") != std::string::npos);
     // Nothing is hidden while wrapping is enough.

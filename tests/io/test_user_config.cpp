@@ -27,16 +27,18 @@ std::vector<std::string> errors_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("config: every key, scalars and lists, with the place of each value", "[io]") {
-    const auto c = io::parse_user_config("currency: CNY\nobjective: time\ntop: 3\nproviders: [aws, gcp]\n"
-                                         "exclude_providers: vast\n",
-                                         "config.yaml");
+    const auto c = io::parse_user_config(
+        "currency: CNY\nobjective: time\ntop: 3\nproviders: [aws, gcp]\n"
+        "exclude_providers: vast\n",
+        "config.yaml");
     REQUIRE(c.settings.size() == 5);
     CHECK(c.find("currency")->values == std::vector<std::string>{"CNY"});
     CHECK(c.find("currency")->where.line == 1);
     CHECK(c.find("currency")->where.column == 11);
     CHECK(c.find("top")->values == std::vector<std::string>{"3"});
     CHECK(c.find("providers")->values == std::vector<std::string>{"aws", "gcp"});
-    CHECK(c.find("exclude_providers")->values == std::vector<std::string>{"vast"});  // one id without brackets
+    CHECK(c.find("exclude_providers")->values ==
+          std::vector<std::string>{"vast"});  // one id without brackets
     CHECK(c.find("exclude_providers")->where.line == 5);
 }
 
@@ -85,8 +87,10 @@ TEST_CASE("config: where the file is looked for", "[io]") {
     ::setenv("XDG_CONFIG_HOME", "relative/dir", 1);  // not absolute: ignored (XDG base directory spec)
     const auto fallback = io::user_config_location();
     CHECK((!fallback || fallback->from == io::ConfigSource::home));
-    if (old_xdg) ::setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
-    else ::unsetenv("XDG_CONFIG_HOME");
+    if (old_xdg)
+        ::setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
+    else
+        ::unsetenv("XDG_CONFIG_HOME");
 }
 
 }  // namespace io_test_user_config

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "builtin_fixture.hpp"
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/workload.hpp"
 #include "io/catalog_loader.hpp"
-#include "builtin_fixture.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace io_test_workload_builtin {
@@ -44,7 +44,10 @@ Band measured_band(const std::string& model, const std::string& gpu_id) {
 // 1,582; H100 SXM 2,616-2,791); BERT-Large SQuAD fine-tune seq/s from Lambda [S22] (V100 57; A100 152;
 // H100 SXM 301-311). "Widened by 40 %" = [lowest / 1.4, highest x 1.4]. The prediction is the pure model
 // (use_measurements = false), never the measurement itself.
-TEST_CASE("calibration: ResNet-50 and BERT-Large AMP training on V100, A100 80GB SXM, H100 SXM within the widened band, in order", "[io][calibration]") {
+TEST_CASE(
+    "calibration: ResNet-50 and BERT-Large AMP training on V100, A100 80GB SXM, H100 SXM within the widened "
+    "band, in order",
+    "[io][calibration]") {
     const Catalog& c = builtin();
     for (const char* model : {"resnet50", "bert-large"}) {
         WorkloadRequest r;
@@ -64,7 +67,8 @@ TEST_CASE("calibration: ResNet-50 and BERT-Large AMP training on V100, A100 80GB
             const Gpu& g = gpu(id);
             SingleGpuSpeed s = single_gpu_speed(c, w, g, resolve_precision(w, g), false);
             Band b = measured_band(model, id);
-            INFO(model << " on " << id << ": predicted " << s.samples_per_s << ", measured " << b.low << "-" << b.high);
+            INFO(model << " on " << id << ": predicted " << s.samples_per_s << ", measured " << b.low << "-"
+                       << b.high);
             REQUIRE(b.high > 0);
             CHECK(s.basis == TimeBasis::estimated);
             CHECK(s.samples_per_s >= b.low / 1.4);
@@ -75,7 +79,8 @@ TEST_CASE("calibration: ResNet-50 and BERT-Large AMP training on V100, A100 80GB
     }
 }
 
-TEST_CASE("with a measurement for the model and GPU the estimate uses it and says 'measured'", "[io][calibration]") {
+TEST_CASE("with a measurement for the model and GPU the estimate uses it and says 'measured'",
+          "[io][calibration]") {
     WorkloadRequest r;
     r.model = "resnet50";
     r.batch_size = 256;
@@ -90,7 +95,8 @@ TEST_CASE("with a measurement for the model and GPU the estimate uses it and say
     CHECK(t4.basis == TimeBasis::estimated);  // no T4 training measurement exists (gpu-facts §6)
 }
 
-TEST_CASE("llama-2-7b full fine-tune needs >= 16 B/param, fits sharded, min count is the best layout's", "[io][memory]") {
+TEST_CASE("llama-2-7b full fine-tune needs >= 16 B/param, fits sharded, min count is the best layout's",
+          "[io][memory]") {
     const Catalog& c = builtin();
     WorkloadRequest r;
     r.model = "llama-2-7b";
@@ -105,11 +111,13 @@ TEST_CASE("llama-2-7b full fine-tune needs >= 16 B/param, fits sharded, min coun
     // The planner shards (ZeRO / tensor parallel): a count exists, never 0.
     REQUIRE(one.min_gpu_count);
     CHECK(*one.min_gpu_count >= 2);
-    CHECK(std::any_of(one.notes.begin(), one.notes.end(), [](const std::string& n) { return n.find("sharded layout") != std::string::npos; }));
+    CHECK(std::any_of(one.notes.begin(), one.notes.end(),
+                      [](const std::string& n) { return n.find("sharded layout") != std::string::npos; }));
     Estimate at_min = estimate_job(c, w, h100, *one.min_gpu_count);
     CHECK(at_min.fits);
     CHECK(at_min.config.layout.gpus() == *one.min_gpu_count);
-    CHECK(at_min.config.layout.zero_stage + at_min.config.layout.tensor + at_min.config.layout.pipeline > 2);  // sharded
+    CHECK(at_min.config.layout.zero_stage + at_min.config.layout.tensor + at_min.config.layout.pipeline >
+          2);  // sharded
     CHECK_FALSE(estimate_job(c, w, h100, *one.min_gpu_count - 1).fits);
 
     // Pinned ZeRO-0 data parallelism never fits: more GPUs do not help, and the note says what would.
@@ -120,7 +128,8 @@ TEST_CASE("llama-2-7b full fine-tune needs >= 16 B/param, fits sharded, min coun
     Workload w0 = make_workload(c, r);
     Estimate ddp = estimate_job(c, w0, h100, 8);
     CHECK_FALSE(ddp.fits);
-    CHECK(std::any_of(ddp.notes.begin(), ddp.notes.end(), [](const std::string& n) { return n.find("drop the pins") != std::string::npos; }));
+    CHECK(std::any_of(ddp.notes.begin(), ddp.notes.end(),
+                      [](const std::string& n) { return n.find("drop the pins") != std::string::npos; }));
 
     WorkloadRequest lr;
     lr.model = "llama-2-7b";
@@ -148,7 +157,8 @@ TEST_CASE("llama-2-7b fp16 inference: about 13.5 GB of weights plus the KV cache
     CHECK(e.fits);
 }
 
-TEST_CASE("LeNet on an H100: tiny utilisation, and the output says a small GPU or a CPU would do", "[io][time]") {
+TEST_CASE("LeNet on an H100: tiny utilisation, and the output says a small GPU or a CPU would do",
+          "[io][time]") {
     WorkloadRequest r;
     r.model = "LeNet";
     Workload w = make_workload(builtin(), r);
@@ -166,10 +176,33 @@ TEST_CASE("LeNet on an H100: tiny utilisation, and the output says a small GPU o
 
 TEST_CASE("every preset of the issue is shipped and its default job is estimable", "[io]") {
     const Catalog& c = builtin();
-    for (const char* id : {"lenet", "resnet18", "resnet50", "resnet152", "mobilenet-v2", "efficientnet-b0", "yolov5s",
-                           "yolov8n", "yolov8s", "vit-base", "unet", "bert-base", "bert-large", "roberta-large", "gpt2",
-                           "gpt2-xl", "t5-base", "t5-large", "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b",
-                           "llama-3-70b", "mistral-7b", "stable-diffusion-1.5", "sdxl", "whisper-large"}) {
+    for (const char* id : {"lenet",
+                           "resnet18",
+                           "resnet50",
+                           "resnet152",
+                           "mobilenet-v2",
+                           "efficientnet-b0",
+                           "yolov5s",
+                           "yolov8n",
+                           "yolov8s",
+                           "vit-base",
+                           "unet",
+                           "bert-base",
+                           "bert-large",
+                           "roberta-large",
+                           "gpt2",
+                           "gpt2-xl",
+                           "t5-base",
+                           "t5-large",
+                           "llama-2-7b",
+                           "llama-2-13b",
+                           "llama-2-70b",
+                           "llama-3-8b",
+                           "llama-3-70b",
+                           "mistral-7b",
+                           "stable-diffusion-1.5",
+                           "sdxl",
+                           "whisper-large"}) {
         INFO(id);
         WorkloadRequest r;
         r.model = id;
@@ -195,7 +228,9 @@ TEST_CASE("every calibration point names a GPU of the built-in catalog", "[io]")
 // docs/methodology.md. Run: gpuadvise_tests "[.residuals]" -s
 TEST_CASE("print calibration residuals", "[.residuals]") {
     const Catalog& c = builtin();
-    std::printf("| model | GPU | precision | measured | source | predicted | predicted / measured |\n|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "| model | GPU | precision | measured | source | predicted | predicted / measured "
+        "|\n|---|---|---|---|---|---|---|\n");
     for (const auto& p : c.calibration) {
         const Gpu* g = c.find_gpu(p.gpu);
         if (!g) continue;
@@ -209,9 +244,11 @@ TEST_CASE("print calibration residuals", "[.residuals]") {
         Workload w = make_workload(c, r);
         SingleGpuSpeed s = single_gpu_speed(c, w, *g, resolve_precision(w, *g), false);
         const double mid = p.throughput_high > 0 ? std::sqrt(p.throughput * p.throughput_high) : p.throughput;
-        std::printf("| %s | %s | %s | %.0f%s | %s | %.0f | %.2f |\n", p.model.c_str(), p.gpu.c_str(), p.precision.c_str(),
-                    p.throughput, p.throughput_high > 0 ? ("-" + std::to_string(static_cast<int>(p.throughput_high))).c_str() : "",
-                    p.source.c_str(), s.samples_per_s, s.samples_per_s / mid);
+        std::printf(
+            "| %s | %s | %s | %.0f%s | %s | %.0f | %.2f |\n", p.model.c_str(), p.gpu.c_str(),
+            p.precision.c_str(), p.throughput,
+            p.throughput_high > 0 ? ("-" + std::to_string(static_cast<int>(p.throughput_high))).c_str() : "",
+            p.source.c_str(), s.samples_per_s, s.samples_per_s / mid);
     }
 }
 

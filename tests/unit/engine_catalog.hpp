@@ -64,8 +64,8 @@ struct Prices {
     std::optional<double> on_demand, reserved, spot;
 };
 
-inline Offer make_offer(std::string provider, std::string gpu, int count, Prices prices, std::string region = "r1",
-                        std::string instance_type = "") {
+inline Offer make_offer(std::string provider, std::string gpu, int count, Prices prices,
+                        std::string region = "r1", std::string instance_type = "") {
     Offer o;
     o.provider = std::move(provider);
     o.gpu = std::move(gpu);
@@ -128,7 +128,8 @@ inline void add(Catalog& c, Provider p, std::vector<Offer> offers) {
 
 // A request for a preset; `measured_hours` on `measured_on` fixes the run time on that GPU exactly.
 inline RecommendRequest request(const Catalog& c, const std::string& model, double runs_per_week = 1,
-                                std::optional<double> measured_hours = std::nullopt, std::string measured_on = "") {
+                                std::optional<double> measured_hours = std::nullopt,
+                                std::string measured_on = "") {
     WorkloadRequest w;
     w.model = model;
     if (measured_hours) {
@@ -153,7 +154,8 @@ inline bool is_measured(const Estimate& e) { return e.basis == TimeBasis::measur
 inline std::vector<std::string> ranked_names(const Recommendation& r) {
     std::vector<std::string> out;
     for (const auto& c : r.ranked)
-        out.push_back(c.offer->provider + "/" + c.offer->gpu + " x" + std::to_string(c.gpu_count) + "@" + c.offer->region);
+        out.push_back(c.offer->provider + "/" + c.offer->gpu + " x" + std::to_string(c.gpu_count) + "@" +
+                      c.offer->region);
     return out;
 }
 
@@ -174,16 +176,19 @@ inline std::vector<const Finding*> findings(const Recommendation& r, const std::
 
 inline bool contains(const std::string& text, const std::string& part) {
     const bool found = text.find(part) != std::string::npos;
-    if (!found && std::getenv("ENGINE_DEBUG")) std::fprintf(stderr, "TEXT[%s]\n  LACKS[%s]\n", text.c_str(), part.c_str());
+    if (!found && std::getenv("ENGINE_DEBUG"))
+        std::fprintf(stderr, "TEXT[%s]\n  LACKS[%s]\n", text.c_str(), part.c_str());
     return found;
 }
 
 inline bool has_warning(const Candidate& c, const std::string& part) {
-    return std::any_of(c.warnings.begin(), c.warnings.end(), [&](const OptionWarning& w) { return contains(w.message, part); });
+    return std::any_of(c.warnings.begin(), c.warnings.end(),
+                       [&](const OptionWarning& w) { return contains(w.message, part); });
 }
 
 inline bool has_reason(const Candidate& c, const std::string& part) {
-    return std::any_of(c.reasons.begin(), c.reasons.end(), [&](const std::string& w) { return contains(w, part); });
+    return std::any_of(c.reasons.begin(), c.reasons.end(),
+                       [&](const std::string& w) { return contains(w, part); });
 }
 
 inline std::vector<const Rejection*> rejections(const Recommendation& r, const std::string& constraint) {

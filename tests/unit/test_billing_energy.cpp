@@ -38,7 +38,10 @@ constexpr double kRun = 1.0 + 5.0 / 60.0;  // 1 h 05 min
 
 }  // namespace
 
-TEST_CASE("billing: a per-second and a per-hour provider at the same price bill a 1 h 05 min run as their increments say", "[core]") {
+TEST_CASE(
+    "billing: a per-second and a per-hour provider at the same price bill a 1 h 05 min run as their "
+    "increments say",
+    "[core]") {
     Catalog c = two_providers();
     auto sec = cost_plan(c, c.offers[0], 1, Plan::on_demand, kRun, 1, {}, "USD", 0,
                          billing_assumptions(c, c.find_provider("per-second"), 0));
@@ -48,7 +51,7 @@ TEST_CASE("billing: a per-second and a per-hour provider at the same price bill 
     REQUIRE(hour);
     CHECK(sec->billed_hours_per_run == Approx(kRun));
     CHECK(sec->cost_per_run == Approx(3.0 * 65.0 / 60.0));  // 3900 s at 3/h
-    CHECK(hour->billed_hours_per_run == Approx(2.0));        // rounded up to the second hour
+    CHECK(hour->billed_hours_per_run == Approx(2.0));       // rounded up to the second hour
     CHECK(hour->cost_per_run == Approx(6.0));
     CHECK(hour->cost_per_month == Approx(6.0 * 52.0 / 12.0));
     CHECK(sec->cost_per_run < hour->cost_per_run);
@@ -57,8 +60,10 @@ TEST_CASE("billing: a per-second and a per-hour provider at the same price bill 
 TEST_CASE("billing: --idle-minutes 30 raises the cost by the idle half-hour", "[core]") {
     Catalog c = two_providers();
     const Provider* p = c.find_provider("per-second");
-    auto none = cost_plan(c, c.offers[0], 1, Plan::on_demand, kRun, 1, {}, "USD", 0, billing_assumptions(c, p, 0));
-    auto idle = cost_plan(c, c.offers[0], 1, Plan::on_demand, kRun, 1, {}, "USD", 0, billing_assumptions(c, p, 30));
+    auto none =
+        cost_plan(c, c.offers[0], 1, Plan::on_demand, kRun, 1, {}, "USD", 0, billing_assumptions(c, p, 0));
+    auto idle =
+        cost_plan(c, c.offers[0], 1, Plan::on_demand, kRun, 1, {}, "USD", 0, billing_assumptions(c, p, 30));
     REQUIRE(none);
     REQUIRE(idle);
     CHECK(idle->cost_per_run - none->cost_per_run == Approx(0.5 * 3.0));
@@ -69,7 +74,8 @@ TEST_CASE("billing: --idle-minutes 30 raises the cost by the idle half-hour", "[
     CHECK(idle->prompt_release_saving_per_run == Approx(25.0 / 60.0 * 3.0));
     CHECK(none->prompt_release_saving_per_run == Approx(0));
     // Two instances pay the idle tail twice.
-    auto two = cost_plan(c, c.offers[0], 2, Plan::on_demand, kRun, 1, {}, "USD", 0, billing_assumptions(c, p, 30));
+    auto two =
+        cost_plan(c, c.offers[0], 2, Plan::on_demand, kRun, 1, {}, "USD", 0, billing_assumptions(c, p, 30));
     CHECK(two->idle_cost_per_run == Approx(3.0));
 }
 
@@ -77,10 +83,11 @@ TEST_CASE("billing: the minimum charge and a provider without billing data", "[c
     Catalog c = two_providers();
     auto b = billing_assumptions(c, c.find_provider("per-second"), 0);
     CHECK(billed_hours(b, 10.0 / 3600.0, 0) == Approx(60.0 / 3600.0));  // a 10 s run pays the 60 s minimum
-    CHECK(billed_hours(b, 1.0, 0) == Approx(1.0));                     // no rounding error at a whole hour
+    CHECK(billed_hours(b, 1.0, 0) == Approx(1.0));                      // no rounding error at a whole hour
     auto unknown = billing_assumptions(c, c.find_provider("unknown-billing"), 0);
     CHECK(unknown.increment_assumed);
-    CHECK(unknown.increment_seconds == Approx(60));  // policy default_billing_increment_seconds: per minute, never silently per second
+    CHECK(unknown.increment_seconds ==
+          Approx(60));  // policy default_billing_increment_seconds: per minute, never silently per second
     CHECK(billed_hours(unknown, 61.0 / 3600.0, 0) == Approx(120.0 / 3600.0));
     c.policy.set("default_billing_increment_seconds", 3600);
     CHECK(billing_assumptions(c, c.find_provider("unknown-billing"), 0).increment_seconds == Approx(3600));
@@ -94,13 +101,15 @@ TEST_CASE("billing: the minimum charge and a provider without billing data", "[c
     CHECK(spot->cost_per_run == Approx(2.0));
 }
 
-TEST_CASE("billing: reserved capacity is not rounded; the idle tail costs what it adds to the month", "[core]") {
+TEST_CASE("billing: reserved capacity is not rounded; the idle tail costs what it adds to the month",
+          "[core]") {
     Catalog c;
     Offer o;
     o.provider = "p";
     o.gpu = "a100";
     o.on_demand_per_hour = 4.0;
-    o.commitments.push_back({1, 1460, std::nullopt, 0, "instance", "test", "2026-01-01", ""});  // 2/h at full use
+    o.commitments.push_back(
+        {1, 1460, std::nullopt, 0, "instance", "test", "2026-01-01", ""});  // 2/h at full use
     c.offers.push_back(o);
     BillingAssumptions b{3600, 3600, 30, 5, false, std::nullopt, "test"};
     auto r = cost_plan(c, c.offers[0], 1, Plan::reserved, 10, 40, {}, "USD", 0, b);
@@ -110,7 +119,8 @@ TEST_CASE("billing: reserved capacity is not rounded; the idle tail costs what i
     CHECK(r->idle_cost_per_run >= 0);
 }
 
-TEST_CASE("energy: kWh = share of TDP x GPUs x hours x PUE; carbon = kWh x the region's grid intensity", "[core]") {
+TEST_CASE("energy: kWh = share of TDP x GPUs x hours x PUE; carbon = kWh x the region's grid intensity",
+          "[core]") {
     Catalog c;
     Gpu g;
     g.id = "a100";
@@ -137,7 +147,8 @@ TEST_CASE("energy: kWh = share of TDP x GPUs x hours x PUE; carbon = kWh x the r
     CHECK(*e->co2e_kg_per_run == Approx(kwh * 15.83 / 1000.0));
     CHECK(*e->co2e_kg_per_month == Approx(kwh * 52.0 / 12.0 * 15.83 / 1000.0));
     o.region = "US-Central1";  // regions match ignoring case
-    CHECK(*run_energy(c, grid, g, c.find_provider("gcp"), o, 8, 2.0, 1)->co2e_kg_per_run == Approx(kwh * 431.95 / 1000.0));
+    CHECK(*run_energy(c, grid, g, c.find_provider("gcp"), o, 8, 2.0, 1)->co2e_kg_per_run ==
+          Approx(kwh * 431.95 / 1000.0));
 
     // A region without data: unknown, never a guess; a provider without a PUE: the policy default.
     Offer other = o;

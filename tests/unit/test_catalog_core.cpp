@@ -17,7 +17,8 @@ using namespace gpuadvise;
 
 namespace {
 
-Gpu gpu(std::string id, std::string family, double memory, double fp16, std::vector<std::string> aliases = {}) {
+Gpu gpu(std::string id, std::string family, double memory, double fp16,
+        std::vector<std::string> aliases = {}) {
     Gpu g;
     g.id = std::move(id);
     g.family = std::move(family);
@@ -27,8 +28,9 @@ Gpu gpu(std::string id, std::string family, double memory, double fp16, std::vec
     return g;
 }
 
-Offer offer(std::string provider, std::string gpu_id, int count, double on_demand, std::optional<double> spot = {},
-            std::optional<double> reserved = {}, std::string currency = "USD") {
+Offer offer(std::string provider, std::string gpu_id, int count, double on_demand,
+            std::optional<double> spot = {}, std::optional<double> reserved = {},
+            std::string currency = "USD") {
     Offer o;
     o.provider = std::move(provider);
     o.gpu = std::move(gpu_id);
@@ -44,7 +46,8 @@ Offer offer(std::string provider, std::string gpu_id, int count, double on_deman
 Catalog sample() {
     Catalog c;
     c.gpus = {gpu("t4", "T4", 16, 65), gpu("a100-40gb-pcie", "A100", 40, 312, {"A100-40GB-PCIe"}),
-              gpu("a100-80gb-sxm", "A100", 80, 312, {"A100-80GB-SXM"}), gpu("v100-16gb-sxm", "V100", 16, 125)};
+              gpu("a100-80gb-sxm", "A100", 80, 312, {"A100-80GB-SXM"}),
+              gpu("v100-16gb-sxm", "V100", 16, 125)};
     Provider usd;
     usd.id = "cheapco";
     usd.currency = "USD";
@@ -54,7 +57,8 @@ Catalog sample() {
     c.providers = {usd, cny};
     c.rates = {{"CNY", 0.14, "2024-06-28", "test"}};
     c.offers = {offer("cheapco", "t4", 1, 0.35, 0.12), offer("cheapco", "a100-80gb-sxm", 8, 16.0, 6.0),
-                offer("yuan", "a100-40gb-pcie", 1, 9.2, {}, 5800, "CNY"), offer("cheapco", "a100-40gb-pcie", 4, 8.0)};
+                offer("yuan", "a100-40gb-pcie", 1, 9.2, {}, 5800, "CNY"),
+                offer("cheapco", "a100-40gb-pcie", 4, 8.0)};
     return c;
 }
 
@@ -159,7 +163,8 @@ TEST_CASE("compare finds the cheapest price per GPU and plan, relative to the fi
     CHECK(*a100_40.relative_fp16 == Approx(312.0 / 65));
 }
 
-TEST_CASE("lint flags spot above on-demand, costly reserved, zero prices, duplicates and staleness", "[core]") {
+TEST_CASE("lint flags spot above on-demand, costly reserved, zero prices, duplicates and staleness",
+          "[core]") {
     Catalog c = sample();
     c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 1, 1.0, 1.5));
     c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 2, 2.0, {}, 2000));
@@ -181,19 +186,19 @@ TEST_CASE("lint flags spot above on-demand, costly reserved, zero prices, duplic
 
 TEST_CASE("each lint warning carries its kind, which code matches instead of the text", "[core]") {
     Catalog c = sample();
-    c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 1, 1.0, 1.5));     // spot not below on-demand
-    c.offers.push_back(offer("cheapco", "t4", 2, 0.0));                      // zero price
+    c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 1, 1.0, 1.5));  // spot not below on-demand
+    c.offers.push_back(offer("cheapco", "t4", 2, 0.0));                  // zero price
     c.offers.push_back(offer("cheapco", "t4", 4, 1.0));
-    c.offers.back().as_of = "2020-01-01";                                   // stale
+    c.offers.back().as_of = "2020-01-01";  // stale
     c.offers.push_back(offer("cheapco", "t4", 8, 2.0));
-    c.offers.back().as_of = "2027-06-01";                                   // future
+    c.offers.back().as_of = "2027-06-01";  // future
     c.offers.push_back(offer("cheapco", "t4", 3, 2.0));
-    c.offers.back().as_of = "";                                             // undated
+    c.offers.back().as_of = "";  // undated
     c.offers.push_back(offer("cheapco", "t4", 5, 2.0));
-    c.offers.back().as_of = "June";                                         // not a date
-    c.offers.push_back(c.offers.front());                                   // duplicate
+    c.offers.back().as_of = "June";        // not a date
+    c.offers.push_back(c.offers.front());  // duplicate
     c.calibration.push_back({});
-    c.calibration.back().model = "no-such-model";                           // unused calibration point
+    c.calibration.back().model = "no-such-model";  // unused calibration point
     std::map<DiagnosticKind, int> kinds;
     const Diagnostics d = lint_catalog(c, "2026-11-29");
     for (const auto& x : d.all()) ++kinds[x.kind];

@@ -41,7 +41,8 @@ TEST_CASE("a job needing 3 instances with 2 committed pays the third on demand",
     CHECK(std::isinf(cost_with_commitment(1000, std::nullopt, 3, 2, 100, 730).total_per_month));
 }
 
-TEST_CASE("a copy busier than the month takes a second slot only when that is cheaper than on-demand", "[core]") {
+TEST_CASE("a copy busier than the month takes a second slot only when that is cheaper than on-demand",
+          "[core]") {
     // 800 h a month on one instance: 1 slot + 70 h on demand (1000 + 140) beats 2 slots (2000).
     CHECK(best_committed_slots(1000, 2.0, 1, 800, 730) == 1);
     // 1400 h: 1 slot + 670 h (1000 + 1340) loses to 2 slots (2000).
@@ -63,8 +64,9 @@ TEST_CASE("break-even utilisation and the crossover in runs a week", "[core]") {
 }
 
 TEST_CASE("reserved picks the commitment term that costs the workload least", "[core]") {
-    Catalog c = committed_offer(3.673385, {{12, 1689.3711392, {}, 0, "machine type + region", "s", "2026-07-30", ""},
-                                           {36, 938.56707798, {}, 0, "machine type + region", "s", "2026-07-30", ""}});
+    Catalog c = committed_offer(3.673385,
+                                {{12, 1689.3711392, {}, 0, "machine type + region", "s", "2026-07-30", ""},
+                                 {36, 938.56707798, {}, 0, "machine type + region", "s", "2026-07-30", ""}});
     const Offer& o = c.offers[0];
     auto any = cost_plan(c, o, 1, Plan::reserved, 8.5, 40, {}, "USD");
     REQUIRE(any);

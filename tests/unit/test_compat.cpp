@@ -53,10 +53,14 @@ CompatTables tables() {
 
 Catalog catalog() {
     Catalog c;
-    c.gpus = {gpu("t4", "T4", "7.5", 16),           gpu("a100-40gb-pcie", "A100", "8.0", 40),
-              gpu("a100-80gb-sxm", "A100", "8.0", 80), gpu("h100-sxm", "H100", "9.0", 80),
-              gpu("p100-pcie", "P100", "6.0", 16),  gpu("v100-16gb-sxm2", "V100", "7.0", 16),
-              gpu("l4", "L4", "8.9", 24),           gpu("mi300x", "MI300X", "gfx942", 192)};
+    c.gpus = {gpu("t4", "T4", "7.5", 16),
+              gpu("a100-40gb-pcie", "A100", "8.0", 40),
+              gpu("a100-80gb-sxm", "A100", "8.0", 80),
+              gpu("h100-sxm", "H100", "9.0", 80),
+              gpu("p100-pcie", "P100", "6.0", 16),
+              gpu("v100-16gb-sxm2", "V100", "7.0", 16),
+              gpu("l4", "L4", "8.9", 24),
+              gpu("mi300x", "MI300X", "gfx942", 192)};
     c.gpus.back().vendor = "AMD";
     c.compat = tables();
     return c;
@@ -74,7 +78,8 @@ bool any_suggestion_contains(const CompatReport& r, const std::string& text) {
     return false;
 }
 
-EnvQuery query(std::optional<std::string> gpu, std::optional<std::string> pytorch, std::optional<std::string> driver = {}) {
+EnvQuery query(std::optional<std::string> gpu, std::optional<std::string> pytorch,
+               std::optional<std::string> driver = {}) {
     EnvQuery q;
     q.gpu = std::move(gpu);
     q.pytorch = std::move(pytorch);
@@ -289,10 +294,13 @@ TEST_CASE("fit_pytorch: whether any wheel fits a GPU, and the driver it needs", 
     CHECK(t4.wheels == std::vector<std::string>{"cu102", "cu113", "cu116"});
     CHECK(t4.min_driver->text == "440.33");
 
-    PytorchFit old_driver = fit_pytorch(t, *c.find_gpu("h100-sxm"), *parse_pytorch_version("2.1"), parse_version("470.57.02"));
+    PytorchFit old_driver =
+        fit_pytorch(t, *c.find_gpu("h100-sxm"), *parse_pytorch_version("2.1"), parse_version("470.57.02"));
     CHECK(old_driver.supported);
     CHECK(old_driver.wheels == std::vector<std::string>{"cu118"});
-    CHECK_FALSE(fit_pytorch(t, *c.find_gpu("h100-sxm"), *parse_pytorch_version("2.1"), parse_version("418.67")).supported);
+    CHECK_FALSE(
+        fit_pytorch(t, *c.find_gpu("h100-sxm"), *parse_pytorch_version("2.1"), parse_version("418.67"))
+            .supported);
 
     PytorchFit amd = fit_pytorch(t, *c.find_gpu("mi300x"), *parse_pytorch_version("2.1"));
     CHECK(amd.supported);
@@ -320,7 +328,9 @@ TEST_CASE("a GPU's own minimum driver: H100 on 470 and B200 on 535 are not compa
     Catalog c = catalog();
     c.gpus.push_back(gpu("b200", "B200", "10.0", 180));
     c.gpus.push_back(gpu("b300", "B300", "10.3", 270));
-    c.compat.gpu_drivers = {{"8.0", "450.51.05", "A100", "t"}, {"9.0", "520.61.05", "H100", "t"}, {"10.0", "570.26", "B200", "t"}};
+    c.compat.gpu_drivers = {{"8.0", "450.51.05", "A100", "t"},
+                            {"9.0", "520.61.05", "H100", "t"},
+                            {"10.0", "570.26", "B200", "t"}};
 
     // cu118 alone needs 450.80.02, so only the GPU's floor refuses 470.
     CompatReport h100 = check_compat(c, query("h100-sxm", "2.1+cu118", "470.57.02"));
@@ -354,7 +364,9 @@ TEST_CASE("a GPU's own minimum driver: H100 on 470 and B200 on 535 are not compa
     // The floor also raises what `offers/recommend --pytorch` say and refuse.
     const PytorchFit fit = fit_pytorch(c.compat, *c.find_gpu("h100-sxm"), *parse_pytorch_version("2.1"));
     CHECK(fit.requirement == "needs driver ≥ 520.61.05 (cu118) or ≥ 525.60.13 (cu121)");
-    CHECK_FALSE(fit_pytorch(c.compat, *c.find_gpu("b200"), *parse_pytorch_version("2.8"), parse_version("535.104.05")).supported);
+    CHECK_FALSE(
+        fit_pytorch(c.compat, *c.find_gpu("b200"), *parse_pytorch_version("2.8"), parse_version("535.104.05"))
+            .supported);
 }
 
 TEST_CASE("an AMD GPU is 'unknown', never 'Compatible'; a CUDA build on it is not compatible", "[core]") {

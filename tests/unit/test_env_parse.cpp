@@ -48,14 +48,22 @@ Gpu gpu(const std::string& id, const std::string& family, double memory_gb, cons
 
 Catalog catalog() {
     Catalog c;
-    c.gpus = {gpu("a100-40gb-pcie", "A100", 40, "pcie"), gpu("a100-40gb-sxm", "A100", 40, "sxm"),
-              gpu("a100-80gb-pcie", "A100", 80, "pcie"), gpu("a100-80gb-sxm", "A100", 80, "sxm"),
-              gpu("h100-pcie", "H100", 80, "pcie"),     gpu("h100-sxm", "H100", 80, "sxm"),
-              gpu("h100-nvl", "H100", 94, "pcie"),      gpu("v100-16gb-sxm2", "V100", 16, "sxm"),
-              gpu("v100-32gb-sxm2", "V100", 32, "sxm"), gpu("v100s-pcie", "V100S", 32, "pcie"),
-              gpu("t4", "T4", 16, "pcie"),              gpu("l4", "L4", 24, "pcie"),
-              gpu("l40s", "L40S", 48, "pcie"),          gpu("rtx-4090", "RTX4090", 24, "pcie"),
-              gpu("rtx-6000-ada", "RTX6000Ada", 48, "pcie"), gpu("a10", "A10", 24, "pcie")};
+    c.gpus = {gpu("a100-40gb-pcie", "A100", 40, "pcie"),
+              gpu("a100-40gb-sxm", "A100", 40, "sxm"),
+              gpu("a100-80gb-pcie", "A100", 80, "pcie"),
+              gpu("a100-80gb-sxm", "A100", 80, "sxm"),
+              gpu("h100-pcie", "H100", 80, "pcie"),
+              gpu("h100-sxm", "H100", 80, "sxm"),
+              gpu("h100-nvl", "H100", 94, "pcie"),
+              gpu("v100-16gb-sxm2", "V100", 16, "sxm"),
+              gpu("v100-32gb-sxm2", "V100", 32, "sxm"),
+              gpu("v100s-pcie", "V100S", 32, "pcie"),
+              gpu("t4", "T4", 16, "pcie"),
+              gpu("l4", "L4", 24, "pcie"),
+              gpu("l40s", "L40S", 48, "pcie"),
+              gpu("rtx-4090", "RTX4090", 24, "pcie"),
+              gpu("rtx-6000-ada", "RTX6000Ada", 48, "pcie"),
+              gpu("a10", "A10", 24, "pcie")};
     return c;
 }
 
@@ -87,7 +95,8 @@ TEST_CASE("nvidia-smi CSV: several GPUs, unusual names, [N/A] memory", "[core]")
     CHECK(old.gpus[0].compute_capability.empty());
     CHECK(old.gpus[0].memory_mib == 11441);
 
-    SmiParse bad = parse_nvidia_smi_csv("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n");
+    SmiParse bad = parse_nvidia_smi_csv(
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n");
     CHECK(bad.gpus.empty());
     CHECK(bad.problems.size() == 1);
     CHECK(parse_nvidia_smi_csv("").gpus.empty());
@@ -121,7 +130,8 @@ TEST_CASE("nvcc --version: the release line", "[core]") {
 }
 
 TEST_CASE("python torch probe: version, CUDA and arch list", "[core]") {
-    auto p = parse_torch_probe("2.1.0+cu121\n12.1\n['sm_50', 'sm_60', 'sm_70', 'sm_75', 'sm_80', 'sm_86', 'sm_90']\n");
+    auto p = parse_torch_probe(
+        "2.1.0+cu121\n12.1\n['sm_50', 'sm_60', 'sm_70', 'sm_75', 'sm_80', 'sm_86', 'sm_90']\n");
     REQUIRE(p);
     CHECK(p->version == "2.1.0+cu121");
     CHECK(p->cuda == "12.1");
@@ -132,8 +142,10 @@ TEST_CASE("python torch probe: version, CUDA and arch list", "[core]") {
     CHECK_FALSE(cpu->cuda);
     CHECK(cpu->arch_list.empty());
     // A warning printed to stdout before the three lines is skipped.
-    CHECK(parse_torch_probe("UserWarning: something\n1.12.1+cu102\n10.2\n['sm_37', 'sm_50', 'sm_60', 'sm_70']\n"));
-    CHECK_FALSE(parse_torch_probe("Traceback (most recent call last):\nModuleNotFoundError: No module named 'torch'\n"));
+    CHECK(parse_torch_probe(
+        "UserWarning: something\n1.12.1+cu102\n10.2\n['sm_37', 'sm_50', 'sm_60', 'sm_70']\n"));
+    CHECK_FALSE(parse_torch_probe(
+        "Traceback (most recent call last):\nModuleNotFoundError: No module named 'torch'\n"));
 }
 
 }  // namespace unit_test_env_parse

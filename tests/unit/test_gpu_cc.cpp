@@ -23,11 +23,32 @@ std::optional<double> by_from_chars(const std::string& text) {
 }  // namespace
 
 TEST_CASE("compute capability reads as from_chars does", "[core]") {
-    std::vector<std::string> texts = {"", ".", "8", "8.", ".5", "8.0.1", "8,0", "x", "8.x", "-8.0", "+8.0", "1e1",
-                                      "8.9", "9.0", "12.0", "10.10", "0.1", "3.7", "7.5", "12.345678", "123456789012345.6",
-                                      "1234567890123456.7", "00008.90"};
+    std::vector<std::string> texts = {"",
+                                      ".",
+                                      "8",
+                                      "8.",
+                                      ".5",
+                                      "8.0.1",
+                                      "8,0",
+                                      "x",
+                                      "8.x",
+                                      "-8.0",
+                                      "+8.0",
+                                      "1e1",
+                                      "8.9",
+                                      "9.0",
+                                      "12.0",
+                                      "10.10",
+                                      "0.1",
+                                      "3.7",
+                                      "7.5",
+                                      "12.345678",
+                                      "123456789012345.6",
+                                      "1234567890123456.7",
+                                      "00008.90"};
     for (int major = 0; major <= 20; ++major)
-        for (int minor = 0; minor <= 99; ++minor) texts.push_back(std::to_string(major) + "." + std::to_string(minor));
+        for (int minor = 0; minor <= 99; ++minor)
+            texts.push_back(std::to_string(major) + "." + std::to_string(minor));
     for (const auto& text : texts) {
         INFO("'" << text << "'");
         Gpu g;

@@ -28,17 +28,19 @@ TEST_CASE("step 1: the source's size tiers name T4, V100 or A100; the policy mov
     auto small = recommend(c, request(c, "tinynet"));
     CHECK(small.heuristic_gpu_family == "T4");
     REQUIRE(finding(small, "1.tier_heuristic"));
-    CHECK(finding(small, "1.tier_heuristic")->message == "the guide's rule of thumb: 1M parameters is small (LeNet-class) -> T4");
+    CHECK(finding(small, "1.tier_heuristic")->message ==
+          "the guide's rule of thumb: 1M parameters is small (LeNet-class) -> T4");
     auto medium = recommend(c, request(c, "midnet"));
     CHECK(medium.heuristic_gpu_family == "V100");
-    CHECK(finding(medium, "1.tier_heuristic")->message == "the guide's rule of thumb: 25M parameters is medium (ResNet-class) -> V100");
+    CHECK(finding(medium, "1.tier_heuristic")->message ==
+          "the guide's rule of thumb: 25M parameters is medium (ResNet-class) -> V100");
     auto large = recommend(c, request(c, "bignet"));
     CHECK(large.heuristic_gpu_family == "A100");
     CHECK(kind_of(*finding(large, "1.tier_heuristic")) == "heuristic");
 
     c.policy.set("tier_medium_max_params", 1e7);  // 25 M is now "large"
     CHECK(recommend(c, request(c, "midnet")).heuristic_gpu_family == "A100");
-    c.policy.set("tier_small_max_params", 3e7);   // ... and now "small"
+    c.policy.set("tier_small_max_params", 3e7);  // ... and now "small"
     CHECK(recommend(c, request(c, "midnet")).heuristic_gpu_family == "T4");
 }
 
@@ -54,12 +56,14 @@ TEST_CASE("step 1: the computed memory need names the smallest GPU that holds th
     CHECK(contains(vs->message, "the guide's rule of thumb asks for A100, but the job fits a 16 GB GPU"));
     // The cheapest option is not an A100, and the output says what the A100 would have cost.
     CHECK(r.ranked[0].gpu->family != "A100");
-    CHECK(contains(r.why_not_heuristic, "the guide's size rule of thumb picks A100; its best option (p a100 x1, on-demand)"));
+    CHECK(contains(r.why_not_heuristic,
+                   "the guide's size rule of thumb picks A100; its best option (p a100 x1, on-demand)"));
 
     c.models.push_back(make_cnn("widenet", 1.5e9, 1000));  // 24 GB of states: too big for 16 GB
     auto wide = recommend(c, request(c, "widenet"));
     REQUIRE(finding(wide, "1.memory_need"));
-    CHECK(contains(finding(wide, "1.memory_need")->message, "the smallest GPU that holds it alone is a100 (80 GB)"));
+    CHECK(contains(finding(wide, "1.memory_need")->message,
+                   "the smallest GPU that holds it alone is a100 (80 GB)"));
 }
 
 TEST_CASE("step 2: more than 3 runs a week is the source's reserved rule; the break-even decides", "[core]") {
@@ -67,25 +71,29 @@ TEST_CASE("step 2: more than 3 runs a week is the source's reserved rule; the br
     add(c, make_provider("p"), {make_offer("p", "a100", 1, {2.0, 500.0, {}})});
     auto often = recommend(c, request(c, "midnet", 4, 1.0, "a100"));  // 17 h a month: far below 250 h
     REQUIRE(finding(often, "2.frequency_heuristic"));
-    CHECK(finding(often, "2.frequency_heuristic")->message == "the guide's rule of thumb: 4 runs a week is more than 3 -> monthly reserved");
+    CHECK(finding(often, "2.frequency_heuristic")->message ==
+          "the guide's rule of thumb: 4 runs a week is more than 3 -> monthly reserved");
     CHECK(often.ranked[0].cost.plan == Plan::on_demand);
     REQUIRE(finding(often, "2.heuristic_differs"));
-    CHECK(contains(finding(often, "2.heuristic_differs")->message, "the guide's rule of thumb would pick reserved"));
+    CHECK(contains(finding(often, "2.heuristic_differs")->message,
+                   "the guide's rule of thumb would pick reserved"));
 
     auto rare = recommend(c, request(c, "midnet", 2, 1.0, "a100"));
-    CHECK(finding(rare, "2.frequency_heuristic")->message == "the guide's rule of thumb: 2 runs a week is not more than 3 -> on-demand");
+    CHECK(finding(rare, "2.frequency_heuristic")->message ==
+          "the guide's rule of thumb: 2 runs a week is not more than 3 -> on-demand");
     CHECK_FALSE(finding(rare, "2.heuristic_differs"));  // both say on-demand
 
     c.policy.set("reserved_runs_per_week_heuristic", 5);
     auto moved = recommend(c, request(c, "midnet", 4, 1.0, "a100"));
-    CHECK(finding(moved, "2.frequency_heuristic")->message == "the guide's rule of thumb: 4 runs a week is not more than 5 -> on-demand");
+    CHECK(finding(moved, "2.frequency_heuristic")->message ==
+          "the guide's rule of thumb: 4 runs a week is not more than 5 -> on-demand");
     CHECK_FALSE(finding(moved, "2.heuristic_differs"));
 }
 
 TEST_CASE("step 3: dataset rules (none given, high-resolution images, storage, host RAM)", "[core]") {
     Catalog c = base_catalog();
     Offer small_host = make_offer("p", "t4", 1, {0.30, {}, {}});
-    small_host.ram_gb = 20;          // below 2 x 16 GB
+    small_host.ram_gb = 20;  // below 2 x 16 GB
     small_host.local_disk_gb = 200;
     Offer big_host = make_offer("p", "a100", 1, {2.00, {}, {}});
     big_host.ram_gb = 256;
@@ -103,7 +111,8 @@ TEST_CASE("step 3: dataset rules (none given, high-resolution images, storage, h
     CHECK_FALSE(has_warning(t4, "host RAM"));
     CHECK_FALSE(has_warning(a100, "host RAM"));
     REQUIRE(finding(plain, "3.host_ram_heuristic"));
-    CHECK(contains(finding(plain, "3.host_ram_heuristic")->message, "the guide's rule of thumb: host RAM of at least 2x"));
+    CHECK(contains(finding(plain, "3.host_ram_heuristic")->message,
+                   "the guide's rule of thumb: host RAM of at least 2x"));
     REQUIRE(finding(plain, "3.host_ram"));
 
     auto req = request(c, "midnet");
@@ -129,7 +138,8 @@ TEST_CASE("step 3: dataset rules (none given, high-resolution images, storage, h
     CHECK(tight.ranked[0].gpu->id == "a100");
     bool rejected = false;
     for (const auto& r : tight.rejected)
-        if (r.constraint == Constraint::host_ram && r.offer->gpu == "t4") rejected = contains(r.reason, "host RAM 20 GB cannot hold the checkpoint");
+        if (r.constraint == Constraint::host_ram && r.offer->gpu == "t4")
+            rejected = contains(r.reason, "host RAM 20 GB cannot hold the checkpoint");
     CHECK(rejected);
 }
 
@@ -156,7 +166,8 @@ TEST_CASE("step 4: one GPU needs no interconnect", "[core]") {
     auto r = recommend(c, request(c, "midnet"));
     REQUIRE(finding(r, "4.single_gpu"));
     CHECK_FALSE(finding(r, "4.multi_node"));
-    CHECK(finding(r, "pitfall.network")->message == "every listed option runs inside one node: no inter-node network needed");
+    CHECK(finding(r, "pitfall.network")->message ==
+          "every listed option runs inside one node: no inter-node network needed");
 }
 
 TEST_CASE("step 4: several nodes want RDMA; without it a warning, or exclusion by policy", "[core]") {
@@ -169,13 +180,16 @@ TEST_CASE("step 4: several nodes want RDMA; without it a warning, or exclusion b
         INFO(x.offer->provider);
         CHECK(x.instances == 2);
         CHECK(x.gpu_count == 16);
-        CHECK(has_warning(x, "2 nodes over a 10 Gbps network without RDMA (the source asks for >= 25 Gbps RDMA)") ==
+        CHECK(has_warning(
+                  x, "2 nodes over a 10 Gbps network without RDMA (the source asks for >= 25 Gbps RDMA)") ==
               (x.offer->provider == "plain-cloud"));
     }
     REQUIRE(finding(r, "4.multi_node"));
     CHECK(kind_of(*finding(r, "4.multi_node")) == "constraint");
-    CHECK(contains(finding(r, "4.multi_node")->message, "2 nodes: each needs NVLink inside and RDMA of >= 25 Gbps"));
-    CHECK(finding(r, "pitfall.network")->message == "multi-node options listed: check the network warnings on each");
+    CHECK(contains(finding(r, "4.multi_node")->message,
+                   "2 nodes: each needs NVLink inside and RDMA of >= 25 Gbps"));
+    CHECK(finding(r, "pitfall.network")->message ==
+          "multi-node options listed: check the network warnings on each");
 
     c.policy.set("multi_node_without_rdma_exclude", 1);
     auto strict = recommend(c, req);
@@ -204,19 +218,22 @@ TEST_CASE("step 4: a 1 Gbit/s network between nodes is flagged; scaling plans lo
     CHECK(contains(finding(r, "4.communication")->message, "16 GPUs: scaling efficiency about"));
 
     Catalog one = every_gpu();
-    add(one, make_provider("big"), {make_offer("big", "a100", 1, {2.5, {}, {}}), make_offer("big", "a100", 8, {20.0, {}, {}})});
+    add(one, make_provider("big"),
+        {make_offer("big", "a100", 1, {2.5, {}, {}}), make_offer("big", "a100", 8, {20.0, {}, {}})});
     auto grow = request(one, "midnet");
     grow.gpu.names = {"A100"};
     grow.providers = {"big"};
     grow.scale_to = 8;
     auto g = recommend(one, grow);
     REQUIRE(finding(g, "4.scale_to"));
-    CHECK(finding(g, "4.scale_to")->message == "big offers 8x a100 in one node: growing to 8 GPUs stays on one node");
+    CHECK(finding(g, "4.scale_to")->message ==
+          "big offers 8x a100 in one node: growing to 8 GPUs stays on one node");
     grow.scale_to = 32;
     auto far = recommend(one, grow);
     REQUIRE(finding(far, "4.scale_to"));
     CHECK(kind_of(*finding(far, "4.scale_to")) == "warning");
-    CHECK(contains(finding(far, "4.scale_to")->message, "growing to 32 GPUs needs several nodes at big, which lists no RDMA"));
+    CHECK(contains(finding(far, "4.scale_to")->message,
+                   "growing to 32 GPUs needs several nodes at big, which lists no RDMA"));
 }
 
 TEST_CASE("step 4: communication above the policy's share of step time is warned about", "[core]") {
@@ -253,7 +270,8 @@ RecommendRequest only_a100(const Catalog& c, const std::string& model) {
 
 }  // namespace
 
-TEST_CASE("over-buying: a cheaper GPU with at least 85% of the speed is named on the premium option", "[core]") {
+TEST_CASE("over-buying: a cheaper GPU with at least 85% of the speed is named on the premium option",
+          "[core]") {
     Catalog c = overbuy();
     auto r = recommend(c, only_a100(c, "tinynet"));
     REQUIRE(r.ranked.size() == 1);
@@ -271,7 +289,8 @@ TEST_CASE("over-buying: a cheaper GPU with at least 85% of the speed is named on
     CHECK(contains(pitfall->message, "a100: over-buying: t4 x1 (cheapco)"));
 }
 
-TEST_CASE("over-buying: not when the cheaper GPU is too slow, barely cheaper, or the policy asks for more", "[core]") {
+TEST_CASE("over-buying: not when the cheaper GPU is too slow, barely cheaper, or the policy asks for more",
+          "[core]") {
     Catalog c = overbuy();
     c.policy.set("run_setup_minutes", 0);  // midnet without set-up: the T4 is several times slower
     auto slow = recommend(c, only_a100(c, "midnet"));
@@ -279,7 +298,8 @@ TEST_CASE("over-buying: not when the cheaper GPU is too slow, barely cheaper, or
     CHECK_FALSE(has_warning(slow.ranked[0], "over-buying"));
     REQUIRE(finding(slow, "pitfall.over_buying"));
     CHECK(kind_of(*finding(slow, "pitfall.over_buying")) == "explanation");
-    CHECK(finding(slow, "pitfall.over_buying")->message == "no listed option is beaten by a cheaper GPU reaching 85% of its speed");
+    CHECK(finding(slow, "pitfall.over_buying")->message ==
+          "no listed option is beaten by a cheaper GPU reaching 85% of its speed");
 
     Catalog close = overbuy(1.97);  // the T4 costs about as much per run as the A100
     auto same = recommend(close, only_a100(close, "tinynet"));
@@ -292,7 +312,8 @@ TEST_CASE("over-buying: not when the cheaper GPU is too slow, barely cheaper, or
     CHECK(contains(finding(never, "pitfall.over_buying")->message, "reaching 101% of its speed"));
 }
 
-TEST_CASE("step 1 and the estimate: a tiny model, 'a CPU would do' and tight memory follow the policy", "[core]") {
+TEST_CASE("step 1 and the estimate: a tiny model, 'a CPU would do' and tight memory follow the policy",
+          "[core]") {
     Catalog c = every_gpu();
     auto notes_of = [](const Recommendation& r) {
         std::string all;
@@ -324,7 +345,8 @@ TEST_CASE("step 1 and the estimate: a tiny model, 'a CPU would do' and tight mem
     CHECK_FALSE(contains(notes_of(busy), "too small to keep it busy"));
 
     c.policy.set("tight_memory_share", 0.01);  // any job that fits uses more than 1 % of the memory
-    CHECK(contains(notes_of(recommend(c, request(c, "tinynet"))), "tight: less than 99 % of memory to spare"));
+    CHECK(
+        contains(notes_of(recommend(c, request(c, "tinynet"))), "tight: less than 99 % of memory to spare"));
 }
 
 }  // namespace unit_test_needs_rules

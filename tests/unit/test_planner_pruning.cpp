@@ -88,8 +88,8 @@ bool beats(const PlannedLayout& a, const PlannedLayout& b, double comfortable_gb
 // of two inside the NVLink node dividing the heads; pipeline: divisors of the rest up to the layers;
 // ZeRO 0-3 on several GPUs; checkpointing on or off; micro-batches 1, 2, 4 ... clipped to the
 // per-rank batch), each planned alone with every part pinned.
-PlannedLayout full_search(const Catalog& c, const Workload& base, const Gpu& gpu, int gpus_per_node, const LinkSpec& link,
-                          int* layouts = nullptr) {
+PlannedLayout full_search(const Catalog& c, const Workload& base, const Gpu& gpu, int gpus_per_node,
+                          const LinkSpec& link, int* layouts = nullptr) {
     const Precision p = resolve_precision(base, gpu);
     const int total = gpus_per_node * link.nodes;
     const double comfortable = c.policy.get("tight_memory_share") * gpu.memory_gb;
@@ -112,7 +112,8 @@ PlannedLayout full_search(const Catalog& c, const Workload& base, const Gpu& gpu
                         w.grad_checkpointing_pinned = true;
                         w.grad_checkpointing = ckpt;
                         const PlannedLayout x = plan_layout(c, w, gpu, p, gpus_per_node, link);
-                        if (x.layout.gpus() != total || x.layout.tensor != tp || x.layout.pipeline != pp) continue;
+                        if (x.layout.gpus() != total || x.layout.tensor != tp || x.layout.pipeline != pp)
+                            continue;
                         ++n;
                         if (!have || beats(x, best, comfortable)) {
                             best = x;
@@ -133,12 +134,13 @@ void check_same_choice(const Catalog& c, const Workload& w, const Gpu& gpu, int 
     int layouts = 0;
     const PlannedLayout full = full_search(c, w, gpu, gpus_per_node, link, &layouts);
     const PlannedLayout fast = plan_layout(c, w, gpu, p, gpus_per_node, link);
-    INFO(gpu.id << " " << gpu.memory_gb << " GB, " << gpus_per_node << " x " << nodes << ", " << layouts << " layouts; full: dp"
-                << full.layout.data << " tp" << full.layout.tensor << " pp" << full.layout.pipeline << " z"
-                << full.layout.zero_stage << " mb" << full.layout.micro_batch << " ckpt" << full.layout.checkpointing << " "
-                << full.timing.samples_per_s << "/s; planner: dp" << fast.layout.data << " tp" << fast.layout.tensor << " pp"
-                << fast.layout.pipeline << " z" << fast.layout.zero_stage << " mb" << fast.layout.micro_batch << " ckpt"
-                << fast.layout.checkpointing << " " << fast.timing.samples_per_s << "/s");
+    INFO(gpu.id << " " << gpu.memory_gb << " GB, " << gpus_per_node << " x " << nodes << ", " << layouts
+                << " layouts; full: dp" << full.layout.data << " tp" << full.layout.tensor << " pp"
+                << full.layout.pipeline << " z" << full.layout.zero_stage << " mb" << full.layout.micro_batch
+                << " ckpt" << full.layout.checkpointing << " " << full.timing.samples_per_s
+                << "/s; planner: dp" << fast.layout.data << " tp" << fast.layout.tensor << " pp"
+                << fast.layout.pipeline << " z" << fast.layout.zero_stage << " mb" << fast.layout.micro_batch
+                << " ckpt" << fast.layout.checkpointing << " " << fast.timing.samples_per_s << "/s");
     REQUIRE(layouts > 1);
     const double comfortable = c.policy.get("tight_memory_share") * gpu.memory_gb;
     // The planner's choice is as good as the best of all layouts (equal up to a tie of equal key).
@@ -204,19 +206,23 @@ TEST_CASE("planner: any_layout_fits and the cached minimum count agree with a fu
     }
 }
 
-TEST_CASE("recommend: the minimum count of a GPU model without planning one GPU is the 1-GPU estimate's", "[core]") {
+TEST_CASE("recommend: the minimum count of a GPU model without planning one GPU is the 1-GPU estimate's",
+          "[core]") {
     const Catalog c = pruning_catalog();
     std::vector<Gpu> gpus;
-    for (double mem : {4.0, 16.0, 40.0, 80.0}) gpus.push_back(make_gpu("g" + std::to_string(static_cast<int>(mem)), "8.0", mem, 2000, 312));
+    for (double mem : {4.0, 16.0, 40.0, 80.0})
+        gpus.push_back(make_gpu("g" + std::to_string(static_cast<int>(mem)), "8.0", mem, 2000, 312));
     gpus.push_back(make_gpu("old", "7.0", 32, 900, 125));  // no bf16 or fp8: a precision it cannot run
     for (const char* model : {"bert", "llama-2-7b"})
-        for (std::optional<Precision> precision : {std::optional<Precision>{}, std::optional<Precision>{Precision::bf16},
-                                                   std::optional<Precision>{Precision::fp8}}) {
+        for (std::optional<Precision> precision :
+             {std::optional<Precision>{}, std::optional<Precision>{Precision::bf16},
+              std::optional<Precision>{Precision::fp8}}) {
             Workload w = workload(c, model);
             w.precision = precision;
             detail::EstimateCache fast(c, w), planned(c, w);
             for (const Gpu& g : gpus) {
-                INFO(model << " on " << g.id << ", precision " << (precision ? to_string(*precision) : "mixed"));
+                INFO(model << " on " << g.id << ", precision "
+                           << (precision ? to_string(*precision) : "mixed"));
                 CHECK(fast.min_gpus(g) == planned.get(g, 1, LinkSpec{}).min_gpu_count.value_or(0));
             }
         }

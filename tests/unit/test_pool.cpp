@@ -50,9 +50,9 @@ TEST_CASE("parse_schedule: day, night, hour ranges and days of the week", "[core
     CHECK(parse_schedule("day", "all")->slots() == 84);
     const auto night = parse_schedule("night", "all");
     CHECK(night->slots() == 84);
-    CHECK(night->on[0]);    // Monday 00:00
-    CHECK(!night->on[8]);   // Monday 08:00
-    CHECK(night->on[20]);   // Monday 20:00
+    CHECK(night->on[0]);                                  // Monday 00:00
+    CHECK(!night->on[8]);                                 // Monday 08:00
+    CHECK(night->on[20]);                                 // Monday 20:00
     CHECK(parse_schedule("22-6", "all")->slots() == 56);  // wraps past midnight
     CHECK(parse_schedule("0-24", "all")->slots() == 168);
     CHECK(parse_schedule("8-12,13-17", "weekdays")->slots() == 40);
@@ -87,7 +87,8 @@ TEST_CASE("size_pool: commits only where the committed price beats the overflow"
     CHECK(big.peak_instances == Approx(2.4));
 }
 
-TEST_CASE("size_pool: no overflow price covers the peak; no committed price commits nothing", "[core][pool]") {
+TEST_CASE("size_pool: no overflow price covers the peak; no committed price commits nothing",
+          "[core][pool]") {
     WeekDemand d{};
     d[10] = 2.5;
     CHECK(size_pool(d, 1000.0, std::nullopt).committed_instances == 3);
@@ -97,7 +98,8 @@ TEST_CASE("size_pool: no overflow price covers the peak; no committed price comm
 TEST_CASE("plan_pools: three jobs share fewer committed instances than each alone needs", "[core][pool]") {
     const Catalog c = pool_catalog();
     // Each job keeps 0.8 of an instance busy all week (134.4 instance-hours): alone, each commits one.
-    std::vector<PoolJob> jobs = {job(c, "a", 134.4, "any"), job(c, "b", 134.4, "any"), job(c, "c", 134.4, "any")};
+    std::vector<PoolJob> jobs = {job(c, "a", 134.4, "any"), job(c, "b", 134.4, "any"),
+                                 job(c, "c", 134.4, "any")};
     const PoolResult r = plan_pools(c, jobs);
     REQUIRE(r.pools.size() == 1);
     const PoolPlan& p = r.pools[0];
@@ -115,7 +117,8 @@ TEST_CASE("plan_pools: three jobs share fewer committed instances than each alon
     CHECK(p.jobs[0].alone.utilisation.value() == Approx(0.8));
 }
 
-TEST_CASE("plan_pools: schedules that do not overlap share an instance; overlapping ones do not", "[core][pool]") {
+TEST_CASE("plan_pools: schedules that do not overlap share an instance; overlapping ones do not",
+          "[core][pool]") {
     const Catalog c = pool_catalog();
     // Training by day and serving by night, each 84 h a week: one instance busy all week.
     std::vector<PoolJob> day_night = {job(c, "train", 84, "day"), job(c, "serve", 84, "night")};

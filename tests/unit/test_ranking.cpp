@@ -29,12 +29,13 @@ TEST_CASE("ranking: the cheapest offer comes first, with its cost per run and pe
     Catalog c = three_prices();
     auto r = recommend(c, request(c, "midnet", 3, 2.0, "a100"));
     REQUIRE(r.ranked.size() == 3);
-    CHECK(ranked_names(r) == std::vector<std::string>{"p-cheap/a100 x1@r1", "p-mid/a100 x1@r1", "p-dear/a100 x1@r1"});
+    CHECK(ranked_names(r) ==
+          std::vector<std::string>{"p-cheap/a100 x1@r1", "p-mid/a100 x1@r1", "p-dear/a100 x1@r1"});
     const auto& top = r.ranked[0];
     CHECK(top.rank == 1);
     CHECK(top.cost.plan == Plan::on_demand);
     CHECK(top.cost.hours_per_run == Approx(2.0));
-    CHECK(top.cost.cost_per_run == Approx(3.0));                // 2 h x 1.50
+    CHECK(top.cost.cost_per_run == Approx(3.0));                  // 2 h x 1.50
     CHECK(top.cost.cost_per_month == Approx(3.0 * 3 * 52 / 12));  // 3 runs a week
     CHECK(r.feasible == 3);
 }
@@ -68,7 +69,8 @@ TEST_CASE("ranking: equal cost and time are ordered by name, whatever the catalo
 TEST_CASE("ranking: the same instance at the same price in two regions is one option", "[core]") {
     Catalog c = base_catalog();
     add(c, make_provider("p"),
-        {make_offer("p", "a100", 1, {2.0, {}, {}}, "us", "a1"), make_offer("p", "a100", 1, {2.0, {}, {}}, "eu", "a1"),
+        {make_offer("p", "a100", 1, {2.0, {}, {}}, "us", "a1"),
+         make_offer("p", "a100", 1, {2.0, {}, {}}, "eu", "a1"),
          make_offer("p", "a100", 1, {2.5, {}, {}}, "ap", "a1")});
     add(c, make_provider("q"), {make_offer("q", "a100", 1, {2.0, {}, {}}, "sa", "a1")});
     auto r = recommend(c, request(c, "midnet", 1, 2.0, "a100"));
@@ -129,7 +131,8 @@ TEST_CASE("ranking: each objective orders by its own key and picks its own winne
         min_hours = std::min(min_hours, x.cost.hours_per_run);
     }
     for (std::size_t k = 1; k < 3; ++k)
-        CHECK(balanced_score(balanced.ranked[k - 1], min_cost, min_hours) <= balanced_score(balanced.ranked[k], min_cost, min_hours));
+        CHECK(balanced_score(balanced.ranked[k - 1], min_cost, min_hours) <=
+              balanced_score(balanced.ranked[k], min_cost, min_hours));
     // Neither the cheapest nor the fastest: the A100 balances both (prices chosen so).
     CHECK(balanced.ranked[0].gpu->id == "a100");
 }

@@ -121,7 +121,8 @@ TEST_CASE("plan: a deadline that spot's overhead would miss keeps on-demand", "[
     auto req = request(c, "midnet", 1, 10.0, "a100");
     req.interruptible = true;
     req.deadline_hours = 10.1;  // spot takes 10.2 h
-    req.deadline_confidence = DeadlineConfidence::point;  // on the estimate: the band's high end is over 10.1 h
+    req.deadline_confidence =
+        DeadlineConfidence::point;  // on the estimate: the band's high end is over 10.1 h
     auto r = recommend(c, req);
     REQUIRE(r.ranked.size() == 1);
     CHECK(r.ranked[0].cost.plan == Plan::on_demand);
@@ -177,12 +178,15 @@ TEST_CASE("budget: nothing fits -> the budget binds and the cheapest option is t
     CHECK(r.ranked.empty());
     CHECK(r.feasible == 0);
     CHECK(binding_constraint(r) == "budget");
-    CHECK(r.nearest_miss == "cheap a100 x1 (on-demand) costs 43.33 USD a month, over the budget of 10.00 USD");
+    CHECK(r.nearest_miss ==
+          "cheap a100 x1 (on-demand) costs 43.33 USD a month, over the budget of 10.00 USD");
 }
 
-TEST_CASE("deadline: slower options are removed; nothing fast enough -> the fastest is the nearest miss", "[core]") {
+TEST_CASE("deadline: slower options are removed; nothing fast enough -> the fastest is the nearest miss",
+          "[core]") {
     Catalog c = base_catalog();
-    add(c, make_provider("p"), {make_offer("p", "t4", 1, {0.3, {}, {}}), make_offer("p", "a100", 1, {2.0, {}, {}})});
+    add(c, make_provider("p"),
+        {make_offer("p", "t4", 1, {0.3, {}, {}}), make_offer("p", "a100", 1, {2.0, {}, {}})});
     auto req = request(c, "midnet", 1, 10.0, "a100");  // 10 h on the A100, longer on the T4
     req.deadline_hours = 12;
     auto r = recommend(c, req);
@@ -194,13 +198,16 @@ TEST_CASE("deadline: slower options are removed; nothing fast enough -> the fast
     auto none = recommend(c, req);
     CHECK(none.ranked.empty());
     CHECK(binding_constraint(none) == "deadline");
-    CHECK(none.nearest_miss == "p a100 x1 takes 11 h per run at the high end of the time band (estimate 10 h), over the deadline of 5.0 h");
+    CHECK(none.nearest_miss ==
+          "p a100 x1 takes 11 h per run at the high end of the time band (estimate 10 h), over the deadline "
+          "of 5.0 h");
 }
 
 TEST_CASE("nothing fits: memory binds when no GPU holds the model, filters when nothing matches", "[core]") {
     Catalog c = base_catalog();
     c.models.push_back(make_cnn("hugenet", 20e9, 1000));  // 320 GB of model states, data parallel only
-    add(c, make_provider("p"), {make_offer("p", "t4", 1, {0.3, {}, {}}), make_offer("p", "a100", 8, {16.0, {}, {}})});
+    add(c, make_provider("p"),
+        {make_offer("p", "t4", 1, {0.3, {}, {}}), make_offer("p", "a100", 8, {16.0, {}, {}})});
     auto huge = request(c, "hugenet", 1);
     huge.workload.zero_stage = 0;  // --zero 0: data parallel only, the states are not sharded
     huge.workload.zero_pinned = true;
@@ -220,7 +227,8 @@ TEST_CASE("nothing fits: memory binds when no GPU holds the model, filters when 
 TEST_CASE("a job that needs several GPUs rents enough of them, on one node or several", "[core]") {
     Catalog c = base_catalog();
     c.models.push_back(make_cnn("widenet", 1.5e9, 1000));  // 24 GB of model states: more than a T4 holds
-    add(c, make_provider("p"), {make_offer("p", "t4", 1, {0.3, {}, {}}), make_offer("p", "a100", 1, {2.0, {}, {}})});
+    add(c, make_provider("p"),
+        {make_offer("p", "t4", 1, {0.3, {}, {}}), make_offer("p", "a100", 1, {2.0, {}, {}})});
     auto wide = request(c, "widenet", 1);
     wide.workload.zero_stage = 0;  // --zero 0: data parallel only
     wide.workload.zero_pinned = true;
@@ -234,7 +242,8 @@ TEST_CASE("a job that needs several GPUs rents enough of them, on one node or se
     CHECK(rejections(r, "memory").size() == 1);
 }
 
-TEST_CASE("prices in another currency are converted for ranking and shown in the request's currency", "[core]") {
+TEST_CASE("prices in another currency are converted for ranking and shown in the request's currency",
+          "[core]") {
     Catalog c = base_catalog();
     add(c, make_provider("yuan", "CNY"), {make_offer("yuan", "a100", 1, {10.0, {}, {}})});  // 1.40 USD
     add(c, make_provider("usd"), {make_offer("usd", "a100", 1, {1.5, {}, {}})});
@@ -249,9 +258,11 @@ TEST_CASE("prices in another currency are converted for ranking and shown in the
     CHECK(cny.ranked[1].cost.cost_per_run == Approx(2 * 1.5 / 0.14));
 }
 
-TEST_CASE("network: an offer's nodes are joined by its instance family's network from the catalog", "[core]") {
+TEST_CASE("network: an offer's nodes are joined by its instance family's network from the catalog",
+          "[core]") {
     Catalog c = base_catalog();
-    add(c, make_provider("p"), {make_offer("p", "h100", 8, {2.0, std::nullopt, std::nullopt}, "r1", "fab.8x")});
+    add(c, make_provider("p"),
+        {make_offer("p", "h100", 8, {2.0, std::nullopt, std::nullopt}, "r1", "fab.8x")});
     c.networks = {{"p", "fab.", 400, NetworkKind::efa, "test: fab family"}};
     auto req = request(c, "midnet");
     req.nodes = 2;

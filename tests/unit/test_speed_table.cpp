@@ -144,7 +144,8 @@ TEST_CASE("speed table: a hit returns the fresh computation; each key part has i
         for (const Gpu* g : {&a100, &h100}) {
             Workload x = w;
             x.grad_checkpointing = ckpt;
-            check_same(fresh(*g, Precision::bf16, w.batch_size, ckpt), single_gpu_speed(c, x, *g, Precision::bf16));
+            check_same(fresh(*g, Precision::bf16, w.batch_size, ckpt),
+                       single_gpu_speed(c, x, *g, Precision::bf16));
         }
 
     SpeedTable shared(c, w);
@@ -172,7 +173,8 @@ TEST_CASE("plans and estimates through one shared speed table equal fresh ones",
             for (const Gpu& g : c.gpus)
                 for (int count : {1, 2, 8}) {
                     for (const LinkSpec& link : {LinkSpec{}, two_nodes}) {
-                        INFO(model << " on " << count << " x " << g.id << ", nodes " << link.nodes << ", round " << round);
+                        INFO(model << " on " << count << " x " << g.id << ", nodes " << link.nodes
+                                   << ", round " << round);
                         const Estimate cached = estimate_job(shared, g, count, link);
                         const Estimate plain = estimate_job(c, w, g, count, link);
                         check_same(cached, plain);

@@ -11,9 +11,14 @@ namespace unit_test_text {
 using namespace gpuadvise;
 
 TEST_CASE("same_folded_name agrees with comparing fold_name results", "[core]") {
-    const std::vector<std::pair<std::string, std::string>> pairs{
-        {"RTX 6000-Ada", "rtx6000ada"}, {"A100-80GB", "a100_80gb"}, {"h100", "H100 "}, {"-", ""},
-        {"a100", "a10"},                {"v100", "v1000"},          {"t4", "t-5"},     {"", ""}};
+    const std::vector<std::pair<std::string, std::string>> pairs{{"RTX 6000-Ada", "rtx6000ada"},
+                                                                 {"A100-80GB", "a100_80gb"},
+                                                                 {"h100", "H100 "},
+                                                                 {"-", ""},
+                                                                 {"a100", "a10"},
+                                                                 {"v100", "v1000"},
+                                                                 {"t4", "t-5"},
+                                                                 {"", ""}};
     for (const auto& [a, b] : pairs) {
         INFO(a << " vs " << b);
         CHECK(same_folded_name(a, b) == (fold_name(a) == fold_name(b)));

@@ -147,7 +147,8 @@ TEST_CASE("gradient checkpointing cuts transformer activations from 34·s·h to 
           Approx((34.0 * 2048 * 4096 + 5.0 * 32 * 2048 * 2048) * 32));
     r.grad_checkpointing = true;
     Workload ck = make_workload(c, r);
-    CHECK(estimate_memory(ck, Precision::bf16, 1).activations_gb < estimate_memory(full, Precision::bf16, 1).activations_gb / 5);
+    CHECK(estimate_memory(ck, Precision::bf16, 1).activations_gb <
+          estimate_memory(full, Precision::bf16, 1).activations_gb / 5);
 }
 
 TEST_CASE("precision rules: no BF16 below CC 8.0, FP8 only from 8.9, mixed picks bf16 or fp16", "[core]") {
