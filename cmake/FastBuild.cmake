@@ -1,4 +1,4 @@
-# gpuadvise_fast_build(target [NO_UNITY]): unity batches (GPUADVISE_UNITY) of GPUADVISE_UNITY_BATCH source files.
+# gpuadvise_fast_build(target): unity batches (GPUADVISE_UNITY) of GPUADVISE_UNITY_BATCH source files.
 #
 # In a unity batch several source files are one translation unit, and which files share a batch moves
 # as files are added: two files of a unity target must not define the same name at namespace scope, in
@@ -6,13 +6,12 @@
 # set_source_files_properties(FILE PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON). The core (engine code,
 # cheap to compile) is not a unity target.
 #
-# No precompiled headers: measured on a fresh build (docs/performance.md), GCC 12 loading the ~100 MB
-# .gch of CLI11 + nlohmann/json + Catch2 took longer than parsing them (a test file 13.4 s with it, 9.2 s
-# without; an io batch 37.6 s against 35.1 s).
+# No precompiled headers: measured (docs/performance.md), GCC 12 loading the ~100 MB .gch of CLI11 +
+# nlohmann/json + Catch2 took longer than parsing them for a test file (13.4 s against 9.2 s) and saved
+# under 10 % on a library batch.
 set(GPUADVISE_UNITY_BATCH 8 CACHE STRING "Source files per unity batch")
 function(gpuadvise_fast_build target)
-  cmake_parse_arguments(FAST "NO_UNITY" "" "" ${ARGN})
-  if(GPUADVISE_UNITY AND NOT FAST_NO_UNITY)
+  if(GPUADVISE_UNITY)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE BATCH
                           UNITY_BUILD_BATCH_SIZE ${GPUADVISE_UNITY_BATCH})
   endif()
