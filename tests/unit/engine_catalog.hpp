@@ -97,6 +97,37 @@ inline ModelPreset make_cnn(std::string id, double params, double samples, doubl
     return m;
 }
 
+// BERT-Large (336 M parameters, 24 layers; a default fine-tune of 100,000 sequences x 2 epochs, batch 24
+// at 384 tokens) and Llama 2 7B (6.74 B, 32 layers, 4096 tokens; 1,000 sequences, batch 1 at 2048 tokens,
+// checkpointing), as in data/models.yaml. Tests change the default job where they need another.
+inline ModelPreset bert_large() {
+    ModelPreset m;
+    m.id = "bert-large";
+    m.aliases = {"bert"};
+    m.name = "BERT-Large";
+    m.unit = "sequences";
+    m.params = 336e6;
+    m.flops_per_token = 0.604e9;
+    m.shape = {24, 1024, 16, 16, 30522, 0, false};
+    m.default_job = {"finetune", 100000, 2, 24, 384, 0, false, "test"};
+    return m;
+}
+
+inline ModelPreset llama2_7b() {
+    ModelPreset m;
+    m.id = "llama-2-7b";
+    m.name = "Llama 2 7B";
+    m.kind = ModelKind::transformer;
+    m.unit = "tokens";
+    m.params = 6.74e9;
+    m.flops_per_token = 13.5e9;
+    m.max_seq_len = 4096;
+    m.shape = {32, 4096, 32, 32, 32000, 0, true};
+    m.default_job = {"finetune", 1000, 1, 1, 2048, 0, true, "test"};
+    m.source = "test";
+    return m;
+}
+
 // Four GPUs (t4 < v100 < a100 < h100 in speed), three models of the three size tiers (small 1 M,
 // medium 25 M, large 300 M parameters), no offers and no providers yet. The set-up time each run is
 // billed for is 0 unless a test sets it, so hours and costs are exactly the estimate's.

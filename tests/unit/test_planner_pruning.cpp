@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "core/recommend_candidates.hpp"
+#include "engine_catalog.hpp"
 #include "gpuadvise/layout_planner.hpp"
 #include "gpuadvise/workload.hpp"
 
@@ -39,27 +40,9 @@ Gpu make_gpu(std::string id, std::string cc, double mem, double bw, double fp16)
 
 Catalog pruning_catalog() {
     Catalog c;
-    ModelPreset bert;
-    bert.id = "bert-large";
-    bert.aliases = {"bert"};
-    bert.name = "BERT-Large";
-    bert.unit = "sequences";
-    bert.params = 336e6;
-    bert.flops_per_token = 0.604e9;
-    bert.shape = {24, 1024, 16, 16, 30522, 0, false};
-    bert.default_job = {"finetune", 100000, 2, 24, 384, 0, false, "test"};
-    c.models.push_back(bert);
-    ModelPreset llama;
-    llama.id = "llama-2-7b";
-    llama.name = "Llama 2 7B";
-    llama.kind = ModelKind::transformer;
-    llama.unit = "tokens";
-    llama.params = 6.74e9;
-    llama.flops_per_token = 13.5e9;
-    llama.max_seq_len = 4096;
-    llama.shape = {32, 4096, 32, 32, 32000, 0, true};
-    llama.default_job = {"finetune", 1000, 1, 8, 2048, 0, true, "test"};
-    llama.source = "test";
+    c.models.push_back(enginetest::bert_large());
+    ModelPreset llama = enginetest::llama2_7b();
+    llama.default_job.batch_size = 8;
     c.models.push_back(llama);
     return c;
 }

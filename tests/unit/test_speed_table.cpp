@@ -3,6 +3,7 @@
 // each part of its key (GPU, precision, micro-batch, checkpointing) must keep its own entry.
 #include <catch2/catch.hpp>
 
+#include "engine_catalog.hpp"
 #include "gpuadvise/layout_planner.hpp"
 #include "gpuadvise/workload.hpp"
 
@@ -35,28 +36,8 @@ Catalog speed_catalog() {
     Catalog c;
     c.gpus.push_back(make_gpu("a100", "8.0", 80, 2039, 312, 19.5));
     c.gpus.push_back(make_gpu("h100", "9.0", 80, 3350, 989.4, 67));
-    ModelPreset bert;
-    bert.id = "bert-large";
-    bert.aliases = {"bert"};
-    bert.name = "BERT-Large";
-    bert.unit = "sequences";
-    bert.params = 336e6;
-    bert.flops_per_token = 0.604e9;
-    bert.shape = {24, 1024, 16, 16, 30522, 0, false};
-    bert.default_job = {"finetune", 100000, 2, 24, 384, 0, false, "test"};
-    c.models.push_back(bert);
-    ModelPreset llama;
-    llama.id = "llama-2-7b";
-    llama.name = "Llama 2 7B";
-    llama.kind = ModelKind::transformer;
-    llama.unit = "tokens";
-    llama.params = 6.74e9;
-    llama.flops_per_token = 13.5e9;
-    llama.max_seq_len = 4096;
-    llama.shape = {32, 4096, 32, 32, 32000, 0, true};
-    llama.default_job = {"finetune", 1000, 1, 1, 2048, 0, true, "test"};
-    llama.source = "test";
-    c.models.push_back(llama);
+    c.models.push_back(enginetest::bert_large());
+    c.models.push_back(enginetest::llama2_7b());
     CalibrationPoint m;
     m.model = "bert-large";
     m.gpu = "A100";  // by another spelling: the lookup folds names

@@ -1,6 +1,7 @@
 // The workload model's formulas on a catalog built in code (no files).
 #include <catch2/catch.hpp>
 
+#include "engine_catalog.hpp"
 #include "gpuadvise/errors.hpp"
 #include "gpuadvise/workload.hpp"
 
@@ -32,28 +33,11 @@ Catalog test_catalog() {
     c.gpus.push_back(make_gpu("t4", "7.5", 16, 320, 65, std::nullopt, std::nullopt));
     c.gpus.push_back(make_gpu("a100", "8.0", 80, 2039, 312, 312, std::nullopt));
     c.gpus.push_back(make_gpu("h100", "9.0", 80, 3350, 989.4, 989.4, 1978.9));
-    ModelPreset llama;
-    llama.id = "llama-2-7b";
+    ModelPreset llama = enginetest::llama2_7b();
     llama.aliases = {"llama2"};
-    llama.name = "Llama 2 7B";
-    llama.kind = ModelKind::transformer;
-    llama.unit = "tokens";
-    llama.params = 6.74e9;
-    llama.flops_per_token = 13.5e9;
-    llama.max_seq_len = 4096;
-    llama.shape = {32, 4096, 32, 32, 32000, 0, true};
-    llama.default_job = {"finetune", 1000, 1, 1, 2048, 0, true, "test"};
-    llama.source = "test";
     c.models.push_back(llama);
-    ModelPreset bert;
-    bert.id = "bert-large";
-    bert.aliases = {"bert"};
-    bert.name = "BERT-Large";
-    bert.unit = "sequences";
-    bert.params = 336e6;
-    bert.flops_per_token = 0.604e9;
-    bert.shape = {24, 1024, 16, 16, 30522, 0, false};
-    bert.default_job = {"finetune", 1000, 2, 24, 384, 0, false, "test"};
+    ModelPreset bert = enginetest::bert_large();
+    bert.default_job.samples = 1000;
     c.models.push_back(bert);
     return c;
 }
