@@ -5,9 +5,9 @@
 #include <string_view>
 
 #include "fuzz_common.hpp"
-#include "gpuadvise/catalog_lint.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
+#include "gpuadvise/market/catalog_lint.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/catalog_sections.hpp"
 

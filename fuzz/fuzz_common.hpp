@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
 #include "io/catalog_loader.hpp"
 
 namespace gpuadvise::fuzz {

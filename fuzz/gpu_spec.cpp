@@ -5,8 +5,8 @@
 #include <string_view>
 
 #include "fuzz_common.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace gpuadvise;

@@ -10,7 +10,7 @@
 #include <iostream>
 #include <iterator>
 
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
 #include "io/builtin_catalog.hpp"
 
 using namespace gpuadvise;

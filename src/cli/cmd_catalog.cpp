@@ -6,9 +6,9 @@
 #include <set>
 
 #include "cli/commands.hpp"
-#include "gpuadvise/dates.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/dates.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/offer_tables.hpp"
 #include "io/terminal.hpp"

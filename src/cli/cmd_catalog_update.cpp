@@ -14,9 +14,9 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/names.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/names.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/embedded_data.hpp"
 #include "io/http_fetch.hpp"

@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "gpuadvise/compat.hpp"
-#include "gpuadvise/env_parse.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/compat/compat.hpp"
+#include "gpuadvise/compat/env_parse.hpp"
 #include "io/env_probe.hpp"
 
 namespace gpuadvise::cli {

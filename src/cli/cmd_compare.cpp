@@ -7,9 +7,9 @@
 #include "cli/freshness.hpp"
 #include "cli/gpu_json.hpp"
 #include "cli/workload_options.hpp"
-#include "gpuadvise/compare.hpp"
-#include "gpuadvise/format.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/advice/compare.hpp"
+#include "gpuadvise/base/format.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "io/terminal.hpp"
 
 namespace gpuadvise::cli {
@@ -228,8 +228,9 @@ io::TextDocument to_document(const Comparison& c, const CompareOptions& opt,
     if (workload)
         doc.notes.push_back(
             "Hours and cost per run are estimates for the job on the fewest GPUs of each model that hold it "
-            "(up to 8), at the cheapest on-demand price per GPU, set-up time not included; speed is "
-            "relative to the first column. 'gpuadvise recommend' prices whole instances and plans.");
+            "(up to 8), at the cheapest on-demand price per GPU; the cost is billed as recommend bills a run "
+            "(set-up and idle tail added, rounded up to the provider's increment); speed is relative to the "
+            "first column. 'gpuadvise recommend' prices whole instances and plans.");
     return doc;
 }
 

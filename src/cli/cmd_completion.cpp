@@ -9,8 +9,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/docgen.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
 
 namespace gpuadvise::cli {
 namespace {

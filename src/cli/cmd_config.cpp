@@ -5,7 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/config.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/text.hpp"
 
 namespace gpuadvise::cli {
 namespace {

@@ -6,10 +6,10 @@
 #include "cli/commands.hpp"
 #include "cli/gpu_json.hpp"
 #include "cli/workload_options.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/format.hpp"
-#include "gpuadvise/gpu_query.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/format.hpp"
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
 
 namespace gpuadvise::cli {
 namespace {

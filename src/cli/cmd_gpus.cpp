@@ -3,8 +3,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/gpu_json.hpp"
-#include "gpuadvise/gpu_query.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
 
 namespace gpuadvise::cli {
 namespace {

@@ -4,9 +4,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/workload_options.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/text.hpp"
-#include "gpuadvise/workload.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/model/workload.hpp"
 
 namespace gpuadvise::cli {
 namespace {

@@ -6,11 +6,11 @@
 #include "cli/commands.hpp"
 #include "cli/freshness.hpp"
 #include "cli/pytorch_option.hpp"
-#include "gpuadvise/compat.hpp"
-#include "gpuadvise/dates.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/offer_query.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/dates.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/compat/compat.hpp"
+#include "gpuadvise/market/offer_query.hpp"
 #include "io/terminal.hpp"
 
 namespace gpuadvise::cli {

@@ -3,8 +3,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/workload_options.hpp"
-#include "gpuadvise/pool.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/advice/pool.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/jobs_yaml.hpp"
 
@@ -138,26 +138,17 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
                      {"UTILISATION", io::Align::right},       {"OVERFLOW INST-H/MONTH", io::Align::right, 2},
                      {"COMMITTED COST", io::Align::right, 1}, {"OVERFLOW COST", io::Align::right, 1},
                      {"TOTAL/MONTH", io::Align::right}};
-        double alone_committed_cost = 0, alone_overflow_cost = 0, alone_overflow_hours = 0, alone_served = 0;
-        for (const auto& x : p.jobs) {
-            alone_committed_cost += x.alone.committed_cost_per_month;
-            alone_overflow_cost += x.alone.overflow_cost_per_month;
-            alone_overflow_hours += x.alone.overflow_hours_per_week;
-            alone_served += x.alone.served_hours_per_week;
-        }
-        const std::optional<double> alone_util =
-            p.alone_committed_instances > 0
-                ? std::optional<double>(alone_served / (p.alone_committed_instances * double(kWeekSlots)))
-                : std::nullopt;
+        const PoolSizing alone = alone_total(p);
         if (p.dedicated_instances > 0)
             s.rows.push_back({"each job on its own instances", std::to_string(p.dedicated_instances),
                               percent(p.dedicated_utilisation), "0",
                               io::fmt_number(p.dedicated_cost_per_month, 0), "0",
                               io::fmt_number(p.dedicated_cost_per_month, 0)});
-        s.rows.push_back({"each job alone, cheapest", std::to_string(p.alone_committed_instances),
-                          percent(alone_util), io::fmt_number(alone_overflow_hours * kWeeksPerMonth, 0),
-                          io::fmt_number(alone_committed_cost, 0), io::fmt_number(alone_overflow_cost, 0),
-                          io::fmt_number(p.alone_cost_per_month, 0)});
+        s.rows.push_back(
+            {"each job alone, cheapest", std::to_string(p.alone_committed_instances),
+             percent(alone.utilisation), io::fmt_number(alone.overflow_hours_per_week * kWeeksPerMonth, 0),
+             io::fmt_number(alone.committed_cost_per_month, 0),
+             io::fmt_number(alone.overflow_cost_per_month, 0), io::fmt_number(p.alone_cost_per_month, 0)});
         s.rows.push_back({"pooled", std::to_string(p.pooled.committed_instances),
                           percent(p.pooled.utilisation),
                           io::fmt_number(p.pooled.overflow_hours_per_week * kWeeksPerMonth, 0),

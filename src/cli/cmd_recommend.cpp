@@ -9,9 +9,10 @@
 #include "cli/freshness.hpp"
 #include "cli/pytorch_option.hpp"
 #include "cli/workload_options.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/recommend.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/advice/recommend.hpp"
+#include "gpuadvise/base/calendar.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "io/terminal.hpp"
 
 namespace gpuadvise::cli {
@@ -74,9 +75,9 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
             throw UsageError("give --tokens-per-month or --requests-per-day, not both");
         const double tokens = opt.tokens_per_month
                                   ? *opt.tokens_per_month
-                                  : *opt.requests_per_day * *w.serving.output_len * 365.0 / 12.0;
+                                  : *opt.requests_per_day * *w.serving.output_len * kDaysPerMonth;
         const double per_run = w.total_samples() * *w.serving.output_len;
-        r.runs_per_week = tokens / per_run * 12.0 / 52.0;
+        r.runs_per_week = runs_per_week_of_month(tokens / per_run);
         r.workload.serving.tokens_per_month = tokens;
         r.workload.assumptions.push_back("serving volume: " + format_count(tokens) +
                                          " output tokens a month");

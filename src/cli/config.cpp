@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
 
 namespace gpuadvise::cli {
 namespace {

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/html_report.hpp"
 #include "io/terminal.hpp"

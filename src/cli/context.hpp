@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/output.hpp"
 #include "io/text_table.hpp"

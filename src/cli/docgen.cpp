@@ -4,7 +4,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
 #include "io/builtin_date.hpp"
 
 #ifndef GPUADVISE_VERSION

@@ -3,8 +3,8 @@
 #include <map>
 #include <set>
 
-#include "gpuadvise/dates.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/dates.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "io/text_table.hpp"
 
 namespace gpuadvise::cli {

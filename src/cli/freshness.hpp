@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli/context.hpp"
-#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
 
 namespace gpuadvise::cli {
 

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpuadvise/gpu.hpp"
+#include "gpuadvise/catalog/gpu.hpp"
 
 namespace gpuadvise::cli {
 

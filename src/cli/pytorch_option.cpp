@@ -1,6 +1,6 @@
 #include "cli/pytorch_option.hpp"
 
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
 
 namespace gpuadvise::cli {
 

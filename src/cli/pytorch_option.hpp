@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "gpuadvise/catalog.hpp"
-#include "gpuadvise/compat.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
+#include "gpuadvise/compat/compat.hpp"
 
 namespace gpuadvise::cli {
 

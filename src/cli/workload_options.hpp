@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpuadvise/format.hpp"  // format_count for the tables that show a workload
-#include "gpuadvise/workload.hpp"
+#include "gpuadvise/base/format.hpp"  // format_count for the tables that show a workload
+#include "gpuadvise/model/workload.hpp"
 
 namespace gpuadvise::cli {
 

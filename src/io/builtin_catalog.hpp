@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/table_ref.hpp"
 

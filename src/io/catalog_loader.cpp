@@ -10,10 +10,10 @@
 #include <set>
 #include <tuple>
 
-#include "gpuadvise/catalog_lint.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/gpu_query.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
+#include "gpuadvise/market/catalog_lint.hpp"
 #include "io/builtin_catalog.hpp"
 #include "io/catalog_sections.hpp"
 #include "io/commitment_tables.hpp"

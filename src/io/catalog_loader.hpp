@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
 
 namespace gpuadvise::io {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
 #include "io/table_ref.hpp"
 #include "io/yaml_context.hpp"
 

@@ -16,7 +16,7 @@
 #include <streambuf>
 #include <unordered_map>
 
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
 #include "io/builtin_catalog.hpp"
 
 namespace gpuadvise {
@@ -81,13 +81,13 @@ void serialize(Archive& ar, DenseTflops& x) {
     ar(x.fp32, x.tf32, x.fp16, x.bf16, x.fp8);
 }
 
-GPUADVISE_MEMBERS(Gpu, 21);
+GPUADVISE_MEMBERS(Gpu, 23);
 template <class Archive>
 void serialize(Archive& ar, Gpu& x) {
     ar(x.id, x.family, x.name, x.vendor, x.architecture, x.compute_capability, x.memory_gb,
-       x.memory_bandwidth_gb_per_s, x.tflops, x.tdp_w, x.form_factor, x.interconnect,
-       x.intra_node_busbw_gb_per_s, x.year, x.aliases, x.uncertain, x.source, x.notes, x.family_default,
-       x.devices_per_package, x.devices_source);
+       x.memory_bandwidth_gb_per_s, x.tflops, x.tdp_w, x.form_factor, x.interconnect, x.nvlink_domain,
+       x.pcie_generation, x.intra_node_busbw_gb_per_s, x.year, x.aliases, x.uncertain, x.source, x.notes,
+       x.family_default, x.devices_per_package, x.devices_source);
 }
 
 GPUADVISE_MEMBERS(BillingTerms, 4);

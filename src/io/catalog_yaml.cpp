@@ -3,7 +3,8 @@
 
 #include <algorithm>
 
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/calendar.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "io/catalog_sections.hpp"
 #include "io/commitment_tables.hpp"
 
@@ -31,6 +32,30 @@ void read_tflops(const YAML::Node& node, YamlContext& ctx, const std::string& pa
     t.fp8 = ctx.number(node, path, "fp8", false, 0.001, 1e6);
 }
 
+// The interconnect a datasheet names, typed (catalog/gpu.hpp): SXM/OAM boards join 8 GPUs by
+// NVLink/NVSwitch, a hybrid cube mesh or Infinity Fabric; bridges join pairs; PCIe-only parts none.
+// The PCIe generation from "PCIe3"/"PCIe 3" ... "PCIe6". Read once here, so the core never parses prose.
+struct InterconnectClass {
+    int nvlink_domain = 1;
+    int pcie_generation = 0;
+};
+InterconnectClass classify_interconnect(const std::string& form_factor, const std::string& interconnect) {
+    const std::string ic = to_lower(interconnect);
+    auto has = [&](std::string_view word) { return ic.find(word) != std::string::npos; };
+    InterconnectClass c;
+    const bool bridge = has("bridge") || has("pairs") || has("2-way") || has("2-gpu");
+    if ((form_factor == "sxm" || form_factor == "oam") && (has("nvlink") || has("infinity fabric")))
+        c.nvlink_domain = 8;
+    else if (bridge && has("nvlink"))
+        c.nvlink_domain = 2;
+    for (int gen = 3; gen <= 6; ++gen)
+        if (has("pcie" + std::to_string(gen)) || has("pcie " + std::to_string(gen))) {
+            c.pcie_generation = gen;
+            break;
+        }
+    return c;
+}
+
 Gpu read_gpu(const YAML::Node& node, YamlContext& ctx, const std::string& path) {
     Gpu g;
     ctx.check_keys(node, path,
@@ -46,6 +71,8 @@ Gpu read_gpu(const YAML::Node& node, YamlContext& ctx, const std::string& path) 
                     "tdp_w",
                     "form_factor",
                     "interconnect",
+                    "nvlink_domain",
+                    "pcie_generation",
                     "intra_node_busbw_gb_per_s",
                     "year",
                     "aliases",
@@ -70,6 +97,11 @@ Gpu read_gpu(const YAML::Node& node, YamlContext& ctx, const std::string& path) 
     g.tdp_w = ctx.number(node, path, "tdp_w", false, 1, 100000);
     g.form_factor = ctx.text(node, path, "form_factor").value_or("");
     g.interconnect = ctx.text(node, path, "interconnect").value_or("");
+    const InterconnectClass typed = classify_interconnect(g.form_factor, g.interconnect);
+    g.nvlink_domain = static_cast<int>(
+        ctx.integer(node, path, "nvlink_domain", false, 1, 576).value_or(typed.nvlink_domain));
+    g.pcie_generation = static_cast<int>(
+        ctx.integer(node, path, "pcie_generation", false, 1, 7).value_or(typed.pcie_generation));
     g.intra_node_busbw_gb_per_s = ctx.number(node, path, "intra_node_busbw_gb_per_s", false, 0.1, 1e5);
     g.year = static_cast<int>(ctx.integer(node, path, "year", false, 1990, 2100).value_or(0));
     g.aliases = ctx.text_list(node, path, "aliases");
@@ -103,7 +135,6 @@ void read_commitments(const YAML::Node& node, YamlContext& ctx, const std::strin
     if (!list.IsDefined() || list.IsNull()) return;
     const std::string cpath = key_path(path, "commitments");
     if (!ctx.expect_sequence(list, cpath)) return;
-    constexpr double kHoursPerMonth = 730;  // policy hours_per_month's default: 8760 / 12
     for (std::size_t i = 0; i < list.size(); ++i) {
         const std::string cp = index_path(cpath, i);
         const YAML::Node& n = list[i];

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
 #include "io/table_ref.hpp"
 
 namespace gpuadvise::io {

@@ -9,17 +9,15 @@
 #include <regex>
 #include <unordered_map>
 
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/gpu_query.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/calendar.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
 #include "io/commitment_tables.hpp"
 #include "io/offer_tables.hpp"
 
 namespace gpuadvise::io {
 namespace {
-
-constexpr double kHoursPerMonth =
-    730;  // the upstream files' month (hour x 730), and policy hours_per_month's default
 
 // The GPU a GCP price file's key means: the machine families carry one GPU model each.
 const char* gcp_gpu_name(std::string_view key) {
@@ -232,7 +230,9 @@ void load_commitments_csv(const TableRef& ref, std::string_view bytes, Catalog& 
         o.where = {file, line, 0};
         Commitment c;
         c.term_months = term;
-        c.price_per_month = price * kHoursPerMonth;  // per GPU; scaled to the offer's GPUs when attached
+        c.price_per_month =
+            price *
+            kHoursPerMonth;  // the upstream files' month (hour x 730), per GPU; scaled to the offer's GPUs when attached
         c.scope = "GPU model" + std::string(o.region.empty() ? ", any region" : ", " + o.region) +
                   " (per GPU-hour)";
         c.source = o.source;

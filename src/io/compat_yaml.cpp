@@ -3,7 +3,7 @@
 // wheel names and sm_ names are checked here so the core can trust them.
 #include <algorithm>
 
-#include "gpuadvise/compat.hpp"
+#include "gpuadvise/compat/compat.hpp"
 #include "io/catalog_sections.hpp"
 
 namespace gpuadvise::io {

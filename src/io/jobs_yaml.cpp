@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/gpu_query.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
 #include "io/yaml_context.hpp"
 
 namespace gpuadvise::io {

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuadvise/catalog.hpp"
-#include "gpuadvise/pool.hpp"
+#include "gpuadvise/advice/pool.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
 
 namespace gpuadvise::io {
 

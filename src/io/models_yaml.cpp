@@ -4,8 +4,8 @@
 // --no-default-catalog), so they are not load errors.
 #include <set>
 
-#include "gpuadvise/text.hpp"
-#include "gpuadvise/workload.hpp"
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/model/workload.hpp"
 #include "io/catalog_sections.hpp"
 
 namespace gpuadvise::io {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
 #include "io/catalog_sections.hpp"
 
 namespace gpuadvise::io {

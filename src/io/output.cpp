@@ -80,7 +80,7 @@ void reserve_standard_descriptors() {
 #include <map>
 #include <string_view>
 
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/text.hpp"
 
 namespace gpuadvise::io {
 namespace {

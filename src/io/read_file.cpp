@@ -10,7 +10,7 @@
 #include <cstring>
 #include <string>
 
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/huge_pages.hpp"
 

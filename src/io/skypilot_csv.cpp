@@ -13,7 +13,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/huge_pages.hpp"
 #include "io/offer_tables.hpp"

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <tuple>
 
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/gpu_query.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
 
 namespace gpuadvise::io {
 namespace {

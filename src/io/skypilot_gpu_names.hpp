@@ -12,8 +12,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "gpuadvise/catalog.hpp"
-#include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
 #include "io/skypilot_records.hpp"
 
 namespace gpuadvise::io {

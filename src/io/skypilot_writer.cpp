@@ -16,7 +16,7 @@
 #include <filesystem>
 #include <random>
 
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
 
 namespace gpuadvise::io {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
 
 namespace gpuadvise::io {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "gpuadvise/offer.hpp"
+#include "gpuadvise/catalog/offer.hpp"
 
 namespace gpuadvise::io {
 

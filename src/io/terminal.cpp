@@ -1,7 +1,7 @@
 #include "io/terminal.hpp"
 
-#include "gpuadvise/dates.hpp"
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/dates.hpp"
+#include "gpuadvise/base/errors.hpp"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

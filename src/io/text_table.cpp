@@ -1,7 +1,7 @@
 #include "io/text_table.hpp"
 
-#include "gpuadvise/format.hpp"
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/format.hpp"
+#include "gpuadvise/base/text.hpp"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/yaml_context.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/text.hpp"
 
 namespace gpuadvise::io {
 

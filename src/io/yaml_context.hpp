@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuadvise/diagnostics.hpp"
+#include "gpuadvise/base/diagnostics.hpp"
 
 namespace gpuadvise::io {
 

@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/catalog.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
 #include "io/catalog_loader.hpp"
 
 namespace gpuadvise::testing {

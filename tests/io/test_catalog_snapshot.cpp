@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
 #include "io/builtin_catalog.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
@@ -82,27 +82,9 @@ std::size_t offers_of(const Catalog& c, std::string_view provider, std::string_v
 // forgets comes back different. (catalog_snapshot.cpp also counts each struct's members.)
 io::BuiltinCatalog every_field_set() {
     const SourceLocation at{"f.yaml", 3, 4};
-    Gpu g{"id",
-          "fam",
-          "name",
-          "vendor",
-          "arch",
-          "8.0",
-          80,
-          2039,
-          {19.5, 156, 312, 312, 624},
-          400,
-          "sxm",
-          "nvlink",
-          200,
-          2020,
-          {"alias"},
-          {"fp8"},
-          "src",
-          "notes",
-          "most rented",
-          2,
-          "dsrc"};
+    Gpu g{"id",  "fam",   "name",        "vendor", "arch", "8.0", 80,   2039,      {19.5, 156, 312, 312, 624},
+          400,   "sxm",   "nvlink",      8,        4,      200,   2020, {"alias"}, {"fp8"},
+          "src", "notes", "most rented", 2,        "dsrc"};
     Provider p{"prov",
                "Prov",
                "EUR",

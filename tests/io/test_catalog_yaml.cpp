@@ -1,8 +1,8 @@
 // The YAML catalog reader: located, collected errors and override rules, from strings.
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/layout_planner.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/model/layout_planner.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/catalog_sections.hpp"
 
@@ -144,6 +144,42 @@ TEST_CASE("a bad instance network is a located error", "[io]") {
                     "Ethernet") != std::string::npos);
     CHECK(errors_of("instance_networks:\n  - {provider: aws, instance_type: p5, gbps: 100, kind: EFA}\n")
               .size() == 1);
+}
+
+}  // namespace io_test_catalog_yaml
+
+namespace io_test_catalog_yaml {
+
+// The interconnect is typed when the catalog is read (issue 24): the planner reads nvlink_domain and
+// pcie_generation, never the free text.
+TEST_CASE("the GPU reader types the interconnect: NVLink domain and PCIe generation", "[io]") {
+    auto gpu_of = [](const std::string& fields) {
+        Catalog c;
+        std::vector<io::TableRef> tables;
+        Diagnostics d;
+        io::parse_catalog_yaml(
+            "gpus:\n  - {id: g, family: G, name: G, memory_gb: 80, tflops: {bf16: 300}, source: s, " +
+                fields + "}\n",
+            "t.yaml", false, ".", c, tables, d);
+        REQUIRE(d.all().empty());
+        REQUIRE(c.gpus.size() == 1);
+        return c.gpus[0];
+    };
+    const Gpu sxm = gpu_of("form_factor: sxm, interconnect: 'NVLink4 900 GB/s bidir, NVSwitch; PCIe5'");
+    CHECK(sxm.nvlink_domain == 8);
+    CHECK(sxm.pcie_generation == 5);
+    const Gpu pair =
+        gpu_of("form_factor: pcie, interconnect: 'NVLink bridge 112.5 GB/s (2 GPUs); PCIe4 x16'");
+    CHECK(pair.nvlink_domain == 2);
+    CHECK(pair.pcie_generation == 4);
+    const Gpu old = gpu_of("form_factor: pcie, interconnect: 'PCIe3 x16'");
+    CHECK(old.nvlink_domain == 1);
+    CHECK(old.pcie_generation == 3);
+    // An explicit key wins over the text.
+    const Gpu stated =
+        gpu_of("form_factor: sxm, interconnect: 'NVLink', nvlink_domain: 72, pcie_generation: 6");
+    CHECK(stated.nvlink_domain == 72);
+    CHECK(stated.pcie_generation == 6);
 }
 
 }  // namespace io_test_catalog_yaml

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "gpuadvise/catalog_lint.hpp"
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/market/catalog_lint.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/catalog_sections.hpp"
 #include "io/commitment_tables.hpp"

@@ -1,8 +1,8 @@
 // [io] data/compat.yaml as built into the binary, and the reader's located errors.
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/compat.hpp"
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/compat/compat.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/catalog_sections.hpp"
 

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "cli/app.hpp"
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/catalog_sections.hpp"
 #include "io/offer_tables.hpp"

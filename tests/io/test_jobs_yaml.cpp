@@ -1,7 +1,7 @@
 // The jobs file reader of `gpuadvise plan` (io/jobs_yaml.hpp): fields, schedules, pools and located errors.
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/jobs_yaml.hpp"
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "builtin_fixture.hpp"
-#include "gpuadvise/layout_planner.hpp"
-#include "gpuadvise/workload.hpp"
+#include "gpuadvise/model/layout_planner.hpp"
+#include "gpuadvise/model/workload.hpp"
 #include "io/catalog_loader.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).

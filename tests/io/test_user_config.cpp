@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
 #include "io/user_config.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).

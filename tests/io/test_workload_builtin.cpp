@@ -7,8 +7,8 @@
 #include <cstdio>
 
 #include "builtin_fixture.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/workload.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/model/workload.hpp"
 #include "io/catalog_loader.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).

@@ -16,7 +16,7 @@
 #include <cstdlib>
 #include <ostream>
 
-#include "gpuadvise/recommend.hpp"
+#include "gpuadvise/advice/recommend.hpp"
 
 // Shared per-table strings print as their text in failed assertions and INFO lines.
 namespace gpuadvise {

@@ -1,8 +1,8 @@
 // Billing increments, minimum charges and the idle tail (issue 19); energy and carbon per run.
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/cost_model.hpp"
-#include "gpuadvise/energy.hpp"
+#include "gpuadvise/market/cost_model.hpp"
+#include "gpuadvise/model/energy.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_billing_energy {

@@ -3,12 +3,12 @@
 
 #include <map>
 
-#include "gpuadvise/catalog_lint.hpp"
-#include "gpuadvise/compare.hpp"
-#include "gpuadvise/dates.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/gpu_query.hpp"
-#include "gpuadvise/offer_query.hpp"
+#include "gpuadvise/advice/compare.hpp"
+#include "gpuadvise/base/dates.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
+#include "gpuadvise/market/catalog_lint.hpp"
+#include "gpuadvise/market/offer_query.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_catalog_core {

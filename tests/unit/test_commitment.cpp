@@ -2,8 +2,9 @@
 // utilisation and the crossover in runs a week.
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/commitment.hpp"
-#include "gpuadvise/cost_model.hpp"
+#include "gpuadvise/catalog/commitment.hpp"
+#include "gpuadvise/market/commitment_cost.hpp"
+#include "gpuadvise/market/cost_model.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_commitment {

@@ -1,9 +1,9 @@
 // [core] compatibility checks on small in-memory tables (the logic), independent of data/compat.yaml.
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/catalog.hpp"
-#include "gpuadvise/compat.hpp"
-#include "gpuadvise/errors.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/catalog/catalog.hpp"
+#include "gpuadvise/compat/compat.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_compat {

@@ -1,7 +1,7 @@
 // The cost model: plan costs, break-even, reserved capacity and spot overhead.
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/cost_model.hpp"
+#include "gpuadvise/market/cost_model.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_cost_model {

@@ -2,7 +2,7 @@
 // tools print, and nvidia-smi names -> catalog GPUs.
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/env_parse.hpp"
+#include "gpuadvise/compat/env_parse.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_env_parse {

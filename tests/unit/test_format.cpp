@@ -1,7 +1,7 @@
 // The one formatting module (issue 11): counts, money, hours, percentages and nouns that agree.
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/format.hpp"
+#include "gpuadvise/base/format.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_format {

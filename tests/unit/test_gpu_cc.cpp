@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "gpuadvise/gpu.hpp"
+#include "gpuadvise/catalog/gpu.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_gpu_cc {

@@ -1,8 +1,8 @@
 // GPU specs: a bare model number is a name ("4090"); a count is ":N" after it or "xN".
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/gpu_query.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_gpu_spec_numbers {

@@ -5,7 +5,7 @@
 #include <cctype>
 #include <string>
 
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/text.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_iequals {

@@ -1,9 +1,9 @@
 // Name tables: one list per enum drives printing, parsing, "did you mean" and CLI11 choices.
 #include <catch2/catch.hpp>
 
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/names.hpp"
-#include "gpuadvise/recommend.hpp"
+#include "gpuadvise/advice/recommend.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/names.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_names {

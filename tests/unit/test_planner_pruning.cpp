@@ -10,10 +10,10 @@
 #include <cmath>
 #include <tuple>
 
-#include "core/recommend_candidates.hpp"
+#include "core/advice/recommend_candidates.hpp"
 #include "engine_catalog.hpp"
-#include "gpuadvise/layout_planner.hpp"
-#include "gpuadvise/workload.hpp"
+#include "gpuadvise/model/layout_planner.hpp"
+#include "gpuadvise/model/workload.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_planner_pruning {
@@ -28,6 +28,7 @@ Gpu make_gpu(std::string id, std::string cc, double mem, double bw, double fp16)
     g.family = g.id;
     g.form_factor = "sxm";
     g.interconnect = "NVLink";
+    g.nvlink_domain = 8;
     g.compute_capability = std::move(cc);
     g.memory_gb = mem;
     g.memory_bandwidth_gb_per_s = bw;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine_catalog.hpp"
-#include "gpuadvise/pool.hpp"
+#include "gpuadvise/advice/pool.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_pool {

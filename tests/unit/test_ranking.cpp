@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "core/recommend_candidates.hpp"
+#include "core/advice/recommend_candidates.hpp"
 #include "engine_catalog.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).

@@ -3,7 +3,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpuadvise/text.hpp"
+#include "gpuadvise/base/text.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_text {

@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "engine_catalog.hpp"
-#include "gpuadvise/errors.hpp"
-#include "gpuadvise/workload.hpp"
+#include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/model/workload.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_workload {

@@ -1,0 +1,424 @@
+#include "needs_rules.hpp"
+
+#include "recommend_candidates.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "gpuadvise/base/format.hpp"
+#include "gpuadvise/base/text.hpp"
+
+namespace gpuadvise::detail {
+namespace {
+
+std::string fmt(const char* format, double a, double b = 0, double c = 0) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, format, a, b, c);
+    return buf;
+}
+
+std::vector<const Gpu*> gpus_by_memory(const Catalog& catalog) {
+    std::vector<const Gpu*> gpus;
+    for (const auto& g : catalog.gpus) gpus.push_back(&g);
+    std::stable_sort(gpus.begin(), gpus.end(),
+                     [](const Gpu* a, const Gpu* b) { return a->memory_gb < b->memory_gb; });
+    return gpus;
+}
+
+}  // namespace
+
+StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) {
+    StepReport s{"1", "model size", {}};
+    const Workload& w = in.request.workload;
+    const Policy& policy = in.catalog.policy;
+    // The guide's three tiers name a model of each size; above a billion parameters "BERT-class"
+    // would mislead, so the large tier is named by its size class (the guide's answer stays A100).
+    const char* tier = w.params <= 1e9    ? "large (BERT-class)"
+                       : w.params <= 2e10 ? "large (a multi-billion-parameter LLM)"
+                                          : "very large (a 20B+ parameter LLM)";
+    heuristic_family = "A100";
+    if (w.params <= policy.get("tier_small_max_params")) {
+        tier = "small (LeNet-class)";
+        heuristic_family = "T4";
+    } else if (w.params <= policy.get("tier_medium_max_params")) {
+        tier = "medium (ResNet-class)";
+        heuristic_family = "V100";
+    }
+    s.findings.push_back({"1.tier_heuristic", FindingKind::heuristic,
+                          "the guide's rule of thumb: " + format_count(w.params) + " parameters is " + tier +
+                              " -> " + heuristic_family});
+
+    const Gpu* smallest_single = nullptr;
+    double need_gb = 0;
+    for (const Gpu* g : gpus_by_memory(in.catalog)) {
+        const Estimate& e = in.estimates.get(*g, 1, LinkSpec{});
+        if (e.fits) {
+            smallest_single = g;
+            need_gb = e.memory_required_gb;
+            break;
+        }
+    }
+    // "A CPU would do" as estimate_job says it (policy cpu_max_*).
+    const bool cpu_would_do = in.winner && gpuadvise::cpu_would_do(w, in.winner->estimate, in.catalog.policy);
+    if (in.winner && in.winner->estimate.utilisation < in.catalog.policy.get("tiny_utilisation"))
+        s.findings.push_back(
+            {"1.tiny_model", FindingKind::explanation,
+             fmt("the model keeps the GPU about %.2f%% busy (estimate): it is too small to fill any GPU, "
+                 "so the cheapest GPU per hour wins",
+                 100 * in.winner->estimate.utilisation) +
+                 std::string(cpu_would_do ? " (a CPU would do too)" : "")});
+    if (smallest_single) {
+        s.findings.push_back(
+            {"1.memory_need", FindingKind::constraint,
+             "computed: about " + fmt("%.1f", need_gb) + " GB per GPU (" + std::string(to_string(w.task)) +
+                 ", estimate); the smallest GPU that holds it alone is " + smallest_single->id + " (" +
+                 fmt("%.0f", smallest_single->memory_gb) + " GB)"});
+        const Gpu* tier_gpu = nullptr;
+        for (const auto& g : in.catalog.gpus)
+            if (g.family == heuristic_family && (!tier_gpu || g.memory_gb < tier_gpu->memory_gb))
+                tier_gpu = &g;
+        if (tier_gpu && smallest_single->memory_gb < tier_gpu->memory_gb)
+            s.findings.push_back({"1.tier_vs_computed", FindingKind::explanation,
+                                  "the guide's rule of thumb asks for " + heuristic_family +
+                                      ", but the job fits a " + fmt("%.0f", smallest_single->memory_gb) +
+                                      " GB GPU: every GPU that fits is priced below, not only " +
+                                      heuristic_family});
+        else if (tier_gpu && !in.estimates.get(*tier_gpu, 1, LinkSpec{}).fits)
+            s.findings.push_back(
+                {"1.tier_vs_computed", FindingKind::warning,
+                 "the " + heuristic_family + " (" + fmt("%.0f", tier_gpu->memory_gb) +
+                     " GB) that the guide's rule of thumb names is too small for this job on one GPU"});
+    } else {
+        // Fits nowhere on one GPU: say how many of the largest, or what would make it fit.
+        const Gpu* largest = gpus_by_memory(in.catalog).empty() ? nullptr : gpus_by_memory(in.catalog).back();
+        if (largest) {
+            const Estimate& e = in.estimates.get(*largest, 1, LinkSpec{});
+            std::string msg = "computed: about " + fmt("%.0f", e.memory_required_gb) +
+                              " GB per GPU on one GPU: no single GPU holds it";
+            if (e.min_gpu_count)
+                msg += "; " + std::to_string(*e.min_gpu_count) + "x " + largest->id +
+                       " do (with a sharded layout)";
+            s.findings.push_back({"1.memory_need", FindingKind::constraint, msg});
+            for (const auto& n : e.notes)
+                s.findings.push_back({"1.make_it_fit", FindingKind::explanation, n});
+        }
+    }
+    return s;
+}
+
+namespace {
+
+// The best commitment of a candidate's configuration: the chosen plan when it is one, else the
+// cheapest reserved alternative.
+const PlanCost* best_commitment(const Candidate& c) {
+    if (c.cost.plan == Plan::reserved) return &c.cost;
+    const PlanCost* best = nullptr;
+    for (const auto& a : c.alternatives)
+        if (a.plan == Plan::reserved && (!best || a.cost_per_month < best->cost_per_month)) best = &a;
+    return best;
+}
+
+const PlanCost* on_demand_of(const Candidate& c) {
+    if (c.cost.plan == Plan::on_demand) return &c.cost;
+    for (const auto& a : c.alternatives)
+        if (a.plan == Plan::on_demand) return &a;
+    return nullptr;
+}
+
+// "Google Cloud's 1-year a2-highgpu-1g commitment"
+std::string commitment_name(const Candidate& c, const PlanCost& k) {
+    const std::string who = c.provider ? c.provider->name : c.offer->provider.str();
+    const std::string what = c.offer->instance_type.empty()
+                                 ? c.gpu->id + " x" + std::to_string(c.offer->gpu_count)
+                                 : c.offer->instance_type;
+    return who + "'s " + term_label(k.term_months) + " " + what + " commitment" +
+           (c.offer->region.empty() ? "" : " in " + c.offer->region);
+}
+
+}  // namespace
+
+StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossover>& crossover) {
+    StepReport s{"2", "training frequency", {}};
+    const auto& r = in.request;
+    const double threshold = in.catalog.policy.get("reserved_runs_per_week_heuristic");
+    const double hours_per_month = in.catalog.policy.get("hours_per_month");
+    const bool heuristic_reserved = r.runs_per_week > threshold;
+    s.findings.push_back({"2.frequency_heuristic", FindingKind::heuristic,
+                          "the guide's rule of thumb: " + count_noun(r.runs_per_week, "run") + " a week is " +
+                              (heuristic_reserved ? "more" : "not more") + fmt(" than %g -> ", threshold) +
+                              (heuristic_reserved ? "monthly reserved" : "on-demand")});
+    if (const Candidate* c = in.winner) {
+        const double run_hours = c->run_hours_per_run;
+        const double monthly_hours = runs_per_month(r.runs_per_week) * run_hours;
+        std::string msg =
+            fmt("computed: %.1f runs/month x %.2f h (with set-up) = %.0f h a month on the top option",
+                runs_per_month(r.runs_per_week), run_hours, monthly_hours);
+        const PlanCost* k = best_commitment(*c);
+        const PlanCost* od = on_demand_of(*c);
+        if (k && k->break_even_utilisation)
+            msg += "; its best commitment (" + term_label(k->term_months) + ") breaks even at " +
+                   fmt("%.0f%% of the term's hours", 100 * *k->break_even_utilisation) +
+                   fmt(" (%.0f h a month per instance)", *k->break_even_utilisation * hours_per_month) +
+                   (od && k->cost_per_month < od->cost_per_month ? " -> the commitment is cheaper"
+                                                                 : " -> on-demand is cheaper");
+        else if (k)
+            msg += "; " + c->offer->provider + " has a commitment but no on-demand price for it";
+        else if (!has_commitment(*c->offer) &&
+                 std::find(in.without_commitments.begin(), in.without_commitments.end(),
+                           c->offer->provider) != in.without_commitments.end())
+            msg += "; no commitment prices known for " + c->offer->provider;
+        else
+            msg += "; " + c->offer->provider + " has no commitment price for it";
+        msg += "; plan chosen: " + std::string(plan_label(c->cost.plan)) +
+               (c->cost.plan == Plan::reserved ? " (" + term_label(c->cost.term_months) + ")" : "");
+        s.findings.push_back({"2.break_even", FindingKind::preference, msg});
+        // Where a commitment takes over, in runs a week of this job: on the top option, or else on the
+        // best listed option that has a commitment.
+        const Candidate* where = k ? c : nullptr;
+        if (!where)
+            for (const auto& other : in.reservable)
+                if (const PlanCost* x = best_commitment(other); x && x->crossover_runs_per_week) {
+                    where = &other;
+                    break;
+                }
+        if (where) {
+            const PlanCost* x = best_commitment(*where);
+            if (x->break_even_utilisation)
+                crossover = CommitmentCrossover{where->offer,
+                                                x->term_months,
+                                                *x->break_even_utilisation,
+                                                x->crossover_runs_per_week,
+                                                x->billed_hours_per_run,
+                                                where == c};  // the slot hours a run occupies
+            if (x->crossover_runs_per_week)
+                s.findings.push_back(
+                    {"2.crossover", FindingKind::preference,
+                     fmt("above %.1f runs a week of this job, ", *x->crossover_runs_per_week) +
+                         commitment_name(*where, *x) + " beats on-demand" +
+                         (where == c
+                              ? ""
+                              : " (the best listed option with a commitment: " + where->offer->provider +
+                                    " " + where->gpu->id + " x" + std::to_string(where->gpu_count) + ")") +
+                         "; this workload: " + count_noun(r.runs_per_week, "run") + " a week" +
+                         "; the commitment is paid for its whole " + term_label(x->term_months) +
+                         " term whether used or not"});
+            else if (x->break_even_utilisation)
+                s.findings.push_back(
+                    {"2.crossover", FindingKind::preference,
+                     commitment_name(*where, *x) +
+                         fmt(" costs %.0f%% of on-demand at full use: it never beats on-demand",
+                             100 * *x->break_even_utilisation)});
+        }
+        const bool chose_reserved = c->cost.plan == Plan::reserved;
+        if (chose_reserved != heuristic_reserved && c->cost.plan != Plan::spot)
+            s.findings.push_back(
+                {"2.heuristic_differs", FindingKind::explanation,
+                 std::string("the guide's rule of thumb would pick ") +
+                     (heuristic_reserved ? "reserved" : "on-demand") +
+                     fmt("; the plan is chosen on the break-even instead: the rule counts runs, not hours or "
+                         "prices (%g runs of ",
+                         r.runs_per_week) +
+                     fmt("%.1f h use %.0f%% of a month", run_hours, 100 * monthly_hours / hours_per_month) +
+                     (k && k->break_even_utilisation
+                          ? fmt(", against a break-even of %.0f%%)", 100 * *k->break_even_utilisation)
+                          : std::string(")"))});
+    }
+    if (r.interruptible)
+        s.findings.push_back(
+            {"2.spot", FindingKind::preference,
+             fmt("spot allowed (--interruptible): expected overhead %.1f%% of run time (%g interruptions/h x "
+                 "(",
+                 100 * spot_overhead_fraction({in.catalog.policy.get("spot_interruptions_per_hour"),
+                                               in.catalog.policy.get("spot_restart_minutes"),
+                                               r.checkpoint_minutes}),
+                 in.catalog.policy.get("spot_interruptions_per_hour")) +
+                 fmt("%g min restart + %g min lost work)), an assumption",
+                     in.catalog.policy.get("spot_restart_minutes"), r.checkpoint_minutes / 2)});
+    else
+        s.findings.push_back(
+            {"2.spot", FindingKind::constraint, "spot excluded: the job is not marked --interruptible"});
+    return s;
+}
+
+StepReport step3_dataset(const RuleInput& in) {
+    StepReport s{"3", "dataset", {}};
+    const auto& r = in.request;
+    const Workload& w = r.workload;
+    if (r.dataset == Dataset::unspecified && !r.dataset_gb) {
+        s.findings.push_back(
+            {"3.dataset", FindingKind::explanation,
+             "no dataset given (--dataset, --dataset-gb): the preset's default job is assumed"});
+    } else if (r.dataset != Dataset::unspecified) {
+        std::string msg = std::string("dataset: ") + to_string(r.dataset);
+        if (w.image_size > 0) msg += ", " + std::to_string(w.image_size) + " px images";
+        if (in.winner)
+            msg += fmt("; activations %.1f GB per GPU on the top option (estimate)",
+                       in.winner->estimate.memory.activations_gb);
+        s.findings.push_back({"3.modality", FindingKind::explanation, msg});
+    }
+    if (r.dataset == Dataset::image_hires) {
+        const double min_gb = in.catalog.policy.get("hires_min_gpu_memory_gb");
+        s.findings.push_back(
+            {"3.hires_heuristic", FindingKind::heuristic,
+             fmt("the guide's rule of thumb: high-resolution images (4K medical) want the %.0f GB class",
+                 min_gb)});
+        if (in.winner && in.winner->gpu->memory_gb < min_gb)
+            s.findings.push_back({"3.hires_vs_computed", FindingKind::explanation,
+                                  "computed memory fits a " + fmt("%.0f", in.winner->gpu->memory_gb) +
+                                      " GB GPU at this batch and resolution; raise --image-size/--batch-size "
+                                      "to see when it stops"});
+    }
+    if (r.dataset_gb)
+        s.findings.push_back({"3.storage", FindingKind::constraint,
+                              fmt("dataset of %.0f GB: local NVMe of at least that size keeps the loader fed",
+                                  *r.dataset_gb)});
+    const Policy& policy = in.catalog.policy;
+    s.findings.push_back(
+        {"3.host_ram", FindingKind::constraint,
+         fmt("host RAM must hold the node's share of the checkpoint while it loads (2 bytes a parameter, 4 "
+             "for "
+             "fp32/tf32; split over nodes by tensor/pipeline parallelism; x %g + %g GB): offers with less "
+             "are rejected",
+             policy.get("checkpoint_load_ram_factor"), policy.get("host_ram_reserve_gb")) +
+             (in.winner ? fmt(" (top option: %.0f GB per node)",
+                              checkpoint_host_ram_gb(in.catalog, r.workload, in.winner->estimate))
+                        : std::string())});
+    s.findings.push_back({"3.host_ram_heuristic", FindingKind::heuristic,
+                          fmt("the guide's rule of thumb: host RAM of at least %gx the total GPU memory (not "
+                              "checked per option)",
+                              policy.get("host_ram_per_gpu_memory"))});
+    if (in.winner)
+        if (auto vcpus = data_loading_vcpus(in.catalog, r.workload, in.winner->estimate))
+            s.findings.push_back({"3.data_loading", FindingKind::explanation,
+                                  fmt("data loading: about %.0f vCPUs per node decode and augment JPEGs fast "
+                                      "enough for the top option "
+                                      "(estimate: %g images/s per core; options with fewer vCPUs are warned)",
+                                      std::ceil(*vcpus), policy.get("jpeg_images_per_core"))});
+    return s;
+}
+
+StepReport step4_scaling(const RuleInput& in) {
+    StepReport s{"4", "scaling", {}};
+    const auto& r = in.request;
+    const double min_net = in.catalog.policy.get("multi_node_min_network_gbps");
+    if (r.gpus_now || r.scale_to)
+        s.findings.push_back(
+            {"4.gpus", FindingKind::explanation,
+             "GPUs now: " + (r.gpus_now ? std::to_string(*r.gpus_now) : std::string("as needed")) +
+                 ", within six months: " +
+                 (r.scale_to ? std::to_string(*r.scale_to) : std::string("no change"))});
+    if (const Candidate* c = in.winner) {
+        if (c->gpu_count > 1)
+            s.findings.push_back({"4.communication", FindingKind::explanation,
+                                  fmt("%.0f GPUs: scaling efficiency about %.0f%%, communication %.0f%% of "
+                                      "step time (estimate, all-reduce model)",
+                                      static_cast<double>(c->gpu_count), 100 * c->estimate.scaling_efficiency,
+                                      100 * c->estimate.comm_share)});
+        else
+            s.findings.push_back(
+                {"4.single_gpu", FindingKind::explanation, "one GPU: no interconnect needed"});
+        if (c->estimate.comm_share > in.catalog.policy.get("comm_share_warn"))
+            s.findings.push_back(
+                {"4.communication_high", FindingKind::warning,
+                 "communication dominates: use gradient accumulation (bigger per-GPU batch), PowerSGD "
+                 "compression, or NVLink (SXM/NVL) parts"});
+        if (r.scale_to && *r.scale_to > c->gpu_count) {
+            int largest = 0;
+            for (const auto& o : in.catalog.offers)
+                if (o.provider == c->offer->provider && o.gpu == c->offer->gpu)
+                    largest = std::max(largest, o.gpu_count);
+            if (largest >= *r.scale_to)
+                s.findings.push_back({"4.scale_to", FindingKind::explanation,
+                                      c->offer->provider + " offers " + std::to_string(largest) + "x " +
+                                          c->offer->gpu + " in one node: growing to " +
+                                          std::to_string(*r.scale_to) + " GPUs stays on one node"});
+            else {
+                const bool rdma =
+                    c->provider && c->provider->rdma && c->provider->rdma_gbps.value_or(0) >= min_net;
+                s.findings.push_back({"4.scale_to", rdma ? FindingKind::explanation : FindingKind::warning,
+                                      "growing to " + std::to_string(*r.scale_to) +
+                                          " GPUs needs several nodes at " + c->offer->provider +
+                                          (rdma ? ", which has RDMA"
+                                                : ", which lists no RDMA of >= " + fmt("%.0f", min_net) +
+                                                      " Gbps: prefer a provider that does")});
+            }
+        }
+        if (c->instances > 1 && c->provider && c->provider->network_gbps &&
+            *c->provider->network_gbps <= in.catalog.policy.get("slow_network_gbps"))
+            s.findings.push_back({"4.slow_network", FindingKind::warning,
+                                  fmt("a %g Gbps network between nodes: the guide saw 40%% of time in "
+                                      "gradient sync on 4x V100; "
+                                      "use >= 25 Gbps RDMA, gradient accumulation or PowerSGD",
+                                      *c->provider->network_gbps)});
+    }
+    if (r.nodes && *r.nodes > 1)
+        s.findings.push_back({"4.multi_node", FindingKind::constraint,
+                              fmt("%.0f nodes: each needs NVLink inside and RDMA of >= %.0f Gbps between "
+                                  "nodes (the guide's rule of thumb)",
+                                  static_cast<double>(*r.nodes), min_net)});
+    return s;
+}
+
+StepReport pitfalls(const RuleInput& in) {
+    StepReport s{"pitfalls", "pitfalls", {}};
+    bool over = false;
+    for (const auto& c : in.ranked)
+        for (const auto& w : c.warnings)
+            if (w.kind == WarningKind::over_buying && !over) {
+                over = true;
+                s.findings.push_back(
+                    {"pitfall.over_buying", FindingKind::warning, c.gpu->id + ": " + w.message});
+            }
+    if (!over)
+        s.findings.push_back({"pitfall.over_buying", FindingKind::explanation,
+                              fmt("no listed option is beaten by a cheaper GPU reaching %.0f%% of its speed",
+                                  100 * in.catalog.policy.get("overbuy_speed_fraction"))});
+    bool network = false;
+    for (const auto& c : in.ranked)
+        if (c.instances > 1) network = true;
+    s.findings.push_back({"pitfall.network", FindingKind::explanation,
+                          network
+                              ? "multi-node options listed: check the network warnings on each"
+                              : "every listed option runs inside one node: no inter-node network needed"});
+    return s;
+}
+
+double checkpoint_host_ram_gb(const Catalog& catalog, const Workload& w, const Estimate& e) {
+    const Configuration& cfg = e.config;
+    const int model_parallel = std::max(1, cfg.layout.tensor * cfg.layout.pipeline);
+    const int per_node = std::max(1, cfg.gpus_per_node);
+    const int shard_nodes = std::clamp((model_parallel + per_node - 1) / per_node, 1, std::max(1, cfg.nodes));
+    const double bytes = e.precision == Precision::fp32 || e.precision == Precision::tf32 ? 4.0 : 2.0;
+    return w.params * bytes / 1e9 / shard_nodes * catalog.policy.get("checkpoint_load_ram_factor") +
+           catalog.policy.get("host_ram_reserve_gb");
+}
+
+std::optional<double> data_loading_vcpus(const Catalog& catalog, const Workload& w, const Estimate& e) {
+    if (!w.is_training() || e.throughput_unit != "images/s" || e.throughput_per_s <= 0) return std::nullopt;
+    // Small images (MNIST, CIFAR) come as arrays in memory, not JPEG files: nothing to decode.
+    if (w.image_size < catalog.policy.get("jpeg_min_image_px")) return std::nullopt;
+    const double per_core = catalog.policy.get("jpeg_images_per_core");
+    if (per_core <= 0) return std::nullopt;
+    return e.throughput_per_s / std::max(1, e.config.nodes) / per_core;
+}
+
+void check_host(const Catalog& catalog, const RecommendRequest& request, Candidate& c) {
+    const Offer& o = *c.offer;
+    if (o.vcpus)
+        if (auto need = data_loading_vcpus(catalog, request.workload, c.estimate); need && *o.vcpus < *need)
+            c.warnings.push_back({WarningKind::data_loading_cpu,
+                                  fmt("data loading: %.0f vCPUs, about %.0f needed to decode and augment ",
+                                      static_cast<double>(*o.vcpus), std::ceil(*need)) +
+                                      fmt("%.0f images/s per node (estimate, %g per core): the GPUs may "
+                                          "wait; decode on the GPU (DALI) or pre-process",
+                                          c.estimate.throughput_per_s / std::max(1, c.estimate.config.nodes),
+                                          catalog.policy.get("jpeg_images_per_core"))});
+    if (request.dataset_gb && o.local_disk_gb && *o.local_disk_gb < *request.dataset_gb)
+        c.warnings.push_back(
+            {WarningKind::local_disk,
+             fmt("local disk %.0f GB is smaller than the %.0f GB dataset: stream it or attach storage",
+                 *o.local_disk_gb, *request.dataset_gb)});
+}
+
+}  // namespace gpuadvise::detail

@@ -1,0 +1,325 @@
+// plan_pools(): each job's candidates (recommend's engine), the offers they share, and the pool's
+// committed instances sized on a week of hourly demand.
+#include "gpuadvise/advice/pool.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include "gpuadvise/advice/evaluate.hpp"
+#include "gpuadvise/base/text.hpp"
+
+namespace gpuadvise {
+
+int WeekSchedule::slots() const { return static_cast<int>(std::count(on.begin(), on.end(), true)); }
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out(1);
+    for (char c : s)
+        if (c == sep)
+            out.emplace_back();
+        else
+            out.back() += c;
+    return out;
+}
+
+bool parse_hour(std::string_view s, int& out) {
+    s = trim(s);
+    if (s.empty() || s.size() > 2 ||
+        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return false;
+    out = std::stoi(std::string(s));
+    return out <= 24;
+}
+
+}  // namespace
+
+std::optional<WeekSchedule> parse_schedule(std::string_view hours, std::string_view days,
+                                           std::string* error) {
+    auto fail = [&](std::string why) -> std::optional<WeekSchedule> {
+        if (error) *error = std::move(why);
+        return std::nullopt;
+    };
+    std::array<bool, 24> day{};
+    const std::string h = to_lower(trim(hours));
+    if (h == "any" || h.empty())
+        day.fill(true);
+    else if (h == "day")
+        for (int i = 8; i < 20; ++i) day[static_cast<std::size_t>(i)] = true;
+    else if (h == "night")
+        for (int i = 0; i < 24; ++i) day[static_cast<std::size_t>(i)] = i < 8 || i >= 20;
+    else {
+        for (const std::string& part : split(h, ',')) {
+            const auto dash = part.find('-');
+            int from = 0, to = 0;
+            if (dash == std::string::npos || !parse_hour(std::string_view(part).substr(0, dash), from) ||
+                !parse_hour(std::string_view(part).substr(dash + 1), to) || from == 24 || from == to)
+                return fail("'" + part +
+                            "' is not an hour range; use FROM-TO in whole hours 0-24 (e.g. 8-18, 22-6), or "
+                            "any, day, night");
+            for (int i = from; i != to; i = (i + 1) % 24) {
+                day[static_cast<std::size_t>(i)] = true;
+                if (to == 24 && i == 23) break;
+            }
+        }
+    }
+    const std::string d = to_lower(trim(days));
+    int first_day = 0, last_day = 7;
+    if (d == "weekdays")
+        last_day = 5;
+    else if (d == "weekend")
+        first_day = 5;
+    else if (!(d.empty() || d == "all"))
+        return fail("'" + std::string(days) + "' is not a set of days; use all, weekdays or weekend");
+    WeekSchedule s;
+    for (int k = first_day; k < last_day; ++k)
+        for (int i = 0; i < 24; ++i)
+            s.on[static_cast<std::size_t>(k * 24 + i)] = day[static_cast<std::size_t>(i)];
+    if (s.slots() == 0) return fail("the schedule has no hour to run in");
+    s.text = h.empty() ? "any" : h;
+    if (d == "weekdays" || d == "weekend") s.text += " " + d;
+    return s;
+}
+
+PoolSizing size_pool(const WeekDemand& demand, std::optional<double> committed_price,
+                     std::optional<double> overflow_price) {
+    PoolSizing out;
+    for (double d : demand) {
+        out.peak_instances = std::max(out.peak_instances, d);
+        out.demand_hours_per_week += d;
+    }
+    auto evaluate = [&](int n) {
+        PoolSizing s = out;
+        s.committed_instances = n;
+        s.served_hours_per_week = 0;
+        for (double d : demand) s.served_hours_per_week += std::min(d, static_cast<double>(n));
+        s.overflow_hours_per_week = std::max(0.0, s.demand_hours_per_week - s.served_hours_per_week);
+        s.utilisation = slot_utilisation(s.served_hours_per_week, n);
+        s.committed_cost_per_month = n * committed_price.value_or(0);
+        s.overflow_cost_per_month = s.overflow_hours_per_week * overflow_price.value_or(0) * kWeeksPerMonth;
+        s.cost_per_month = s.committed_cost_per_month + s.overflow_cost_per_month;
+        return s;
+    };
+    const int cover = static_cast<int>(std::ceil(out.peak_instances - 1e-9));
+    if (!overflow_price) return evaluate(committed_price ? cover : 0);
+    if (!committed_price) return evaluate(0);
+    PoolSizing best = evaluate(0);
+    for (int n = 1; n <= cover; ++n) {
+        PoolSizing s = evaluate(n);
+        if (s.cost_per_month < best.cost_per_month - 1e-9) best = s;  // ties: fewer commitments
+    }
+    return best;
+}
+
+namespace {
+
+// What one job needs on one offer.
+struct JobOnOffer {
+    int instances = 1;
+    int gpu_count = 1;
+    double hours_per_run = 0;
+};
+
+struct JobOptions {
+    std::unordered_map<const Offer*, JobOnOffer> by_offer;
+    Constraint binding = Constraint::filters;
+    std::string nearest_miss;
+};
+
+JobOptions job_options(const Catalog& catalog, const PoolJob& job) {
+    RecommendRequest r = job.request;
+    r.budget_monthly.reset();  // a pool's cost is the pool's, not one job's
+    const Evaluation evaluation = evaluate(catalog, r);
+    JobOptions out;
+    for (const auto& o : evaluation.options)
+        if (o.in_filter) out.by_offer[o.offer] = {o.instances, o.gpu_count, o.hours_per_run};
+    if (out.by_offer.empty()) {
+        out.binding = evaluation.nothing.binding;
+        out.nearest_miss = evaluation.nothing.nearest_miss;
+    }
+    return out;
+}
+
+WeekDemand spread(const WeekSchedule& s, double instance_hours_per_week) {
+    WeekDemand d{};
+    const double per_slot = instance_hours_per_week / s.slots();
+    for (std::size_t i = 0; i < d.size(); ++i)
+        if (s.on[i]) d[i] = per_slot;
+    return d;
+}
+
+// The pool on one offer; nullopt when it has no price that can carry the overflow or commitment.
+std::optional<PoolPlan> plan_on_offer(const Catalog& catalog, const Offer& offer,
+                                      const std::vector<const PoolJob*>& jobs,
+                                      const std::vector<const JobOptions*>& options,
+                                      const std::string& currency) {
+    PoolPlan p;
+    p.offer = &offer;
+    p.gpu = catalog.find_gpu(offer.gpu);
+    if (const Commitment* k = cheapest_commitment(offer, 0)) {
+        p.committed_price_per_month = catalog.convert(k->price_per_month, offer.currency, currency);
+        p.term_months = k->term_months;
+    } else if (offer.reserved_per_month && *offer.reserved_per_month > 0) {
+        p.committed_price_per_month = catalog.convert(*offer.reserved_per_month, offer.currency, currency);
+        p.term_months = 1;
+    }
+    if (!p.committed_price_per_month) p.term_months = 0;
+    if (offer.on_demand_per_hour && *offer.on_demand_per_hour > 0)
+        p.on_demand_per_hour = catalog.convert(*offer.on_demand_per_hour, offer.currency, currency);
+    p.overflow_price_per_hour = p.on_demand_per_hour;
+    const bool all_interruptible =
+        std::all_of(jobs.begin(), jobs.end(), [](const PoolJob* j) { return j->request.interruptible; });
+    if (all_interruptible && offer.spot_per_hour && *offer.spot_per_hour > 0) {
+        if (auto spot = catalog.convert(*offer.spot_per_hour, offer.currency, currency)) {
+            // The most work any of the jobs loses to interruptions (each job's checkpoint interval).
+            double overhead = 0;
+            for (const PoolJob* j : jobs)
+                overhead = std::max(overhead, spot_overhead_fraction(spot_assumptions(catalog, j->request)));
+            const double effective = *spot * (1 + overhead);
+            if (!p.overflow_price_per_hour || effective < *p.overflow_price_per_hour) {
+                p.overflow_price_per_hour = effective;
+                p.overflow_plan = Plan::spot;
+                p.spot_overhead = overhead;
+            }
+        }
+    }
+    if (!p.overflow_price_per_hour && !p.committed_price_per_month) return std::nullopt;
+    WeekDemand total{};
+    double dedicated_busy = 0;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const JobOnOffer& x = options[i]->by_offer.at(&offer);
+        PoolJobPlan jp;
+        jp.job = jobs[i];
+        jp.instances = x.instances;
+        jp.gpu_count = x.gpu_count;
+        jp.hours_per_run = x.hours_per_run;
+        jp.instance_hours_per_week = x.instances * jobs[i]->request.runs_per_week * x.hours_per_run;
+        jp.demand = spread(jobs[i]->schedule, jp.instance_hours_per_week);
+        jp.alone = size_pool(jp.demand, p.committed_price_per_month, p.overflow_price_per_hour);
+        jp.feasible_offers = options[i]->by_offer.size();
+        if (p.committed_price_per_month) {
+            jp.dedicated = size_pool(jp.demand, p.committed_price_per_month, std::nullopt);
+            p.dedicated_instances += jp.dedicated.committed_instances;
+            p.dedicated_cost_per_month += jp.dedicated.cost_per_month;
+            dedicated_busy += jp.dedicated.served_hours_per_week;
+        }
+        for (std::size_t s = 0; s < total.size(); ++s) total[s] += jp.demand[s];
+        p.alone_committed_instances += jp.alone.committed_instances;
+        p.alone_cost_per_month += jp.alone.cost_per_month;
+        p.jobs.push_back(std::move(jp));
+    }
+    p.dedicated_utilisation = slot_utilisation(dedicated_busy, p.dedicated_instances);
+    p.pooled = size_pool(total, p.committed_price_per_month, p.overflow_price_per_hour);
+    p.saving_per_month = p.alone_cost_per_month - p.pooled.cost_per_month;
+    if (p.alone_cost_per_month > 0) p.saving_fraction = p.saving_per_month / p.alone_cost_per_month;
+    return p;
+}
+
+}  // namespace
+
+PoolResult plan_pools(const Catalog& catalog, const std::vector<PoolJob>& jobs) {
+    PoolResult result;
+    std::vector<std::string> names;
+    for (const auto& j : jobs)
+        if (std::find(names.begin(), names.end(), j.pool) == names.end()) names.push_back(j.pool);
+    std::vector<JobOptions> options;
+    options.reserve(jobs.size());
+    for (const auto& j : jobs) options.push_back(job_options(catalog, j));
+    for (const auto& name : names) {
+        std::vector<const PoolJob*> members;
+        std::vector<const JobOptions*> member_options;
+        for (std::size_t i = 0; i < jobs.size(); ++i)
+            if (jobs[i].pool == name) {
+                members.push_back(&jobs[i]);
+                member_options.push_back(&options[i]);
+            }
+        PoolPlan none;
+        none.name = name;
+        for (std::size_t i = 0; i < members.size() && none.why.empty(); ++i)
+            if (member_options[i]->by_offer.empty())
+                none.why = "job '" + members[i]->name +
+                           "' fits no offer (binding constraint: " + to_string(member_options[i]->binding) +
+                           "; " + member_options[i]->nearest_miss + ")";
+        std::optional<PoolPlan> best;
+        std::size_t common = 0;
+        if (none.why.empty())
+            for (const auto& offer : catalog.offers) {  // catalog order: ties go to the first
+                if (!std::all_of(member_options.begin(), member_options.end(),
+                                 [&](const JobOptions* o) { return o->by_offer.count(&offer) > 0; }))
+                    continue;
+                ++common;
+                auto p =
+                    plan_on_offer(catalog, offer, members, member_options, members.front()->request.currency);
+                if (p && (!best || p->pooled.cost_per_month < best->pooled.cost_per_month - 1e-9))
+                    best = std::move(p);
+            }
+        if (best) {
+            best->name = name;
+            best->common_offers = common;
+            result.pools.push_back(std::move(*best));
+            continue;
+        }
+        if (none.why.empty())
+            none.why =
+                common == 0
+                    ? "no offer can run every job of the pool (each job's gpu and constraints); give jobs "
+                      "that need different GPUs their own 'pool:'"
+                    : "the offers every job can run on have no usable price";
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            PoolJobPlan jp;
+            jp.job = members[i];
+            jp.feasible_offers = member_options[i]->by_offer.size();
+            none.jobs.push_back(jp);
+        }
+        result.pools.push_back(std::move(none));
+    }
+    result.assumptions = {
+        "the week is 168 hourly slots; each job's instance-hours (instances x runs a week x billed hours per "
+        "run) are "
+        "spread evenly over the hours its schedule allows, so the pool is sized on the peak and shape of the "
+        "summed "
+        "demand, not the sum of the jobs' peaks (a scheduler such as Kubernetes queues runs into free "
+        "instances)",
+        "a committed instance costs its cheapest commitment's monthly price whether busy or not; demand "
+        "above the "
+        "committed instances runs on demand (on spot where every job of the pool is interruptible and spot "
+        "is cheaper, "
+        "with the largest spot overhead of its jobs)",
+        "a month is 52/12 weeks; each job alone is sized the same way on the same offer (its own committed "
+        "instances, "
+        "or none when on-demand is cheaper)",
+    };
+    return result;
+}
+
+std::optional<double> slot_utilisation(double served_hours_per_week, int instances) {
+    if (instances <= 0) return std::nullopt;
+    return served_hours_per_week / (instances * static_cast<double>(kWeekSlots));
+}
+
+PoolSizing alone_total(const PoolPlan& pool) {
+    PoolSizing total;
+    for (const auto& job : pool.jobs) {
+        total.committed_instances += job.alone.committed_instances;
+        total.demand_hours_per_week += job.alone.demand_hours_per_week;
+        total.served_hours_per_week += job.alone.served_hours_per_week;
+        total.overflow_hours_per_week += job.alone.overflow_hours_per_week;
+        total.committed_cost_per_month += job.alone.committed_cost_per_month;
+        total.overflow_cost_per_month += job.alone.overflow_cost_per_month;
+        total.cost_per_month += job.alone.cost_per_month;
+    }
+    total.utilisation = slot_utilisation(total.served_hours_per_week, total.committed_instances);
+    return total;
+}
+
+}  // namespace gpuadvise

@@ -1,0 +1,159 @@
+// recommend(): candidates -> constraints -> ranking -> the four steps and pitfalls -> result.
+#include "gpuadvise/advice/recommend.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "gpuadvise/base/text.hpp"
+#include "needs_rules.hpp"
+#include "recommend_candidates.hpp"
+
+namespace gpuadvise {
+
+const char* to_string(Objective o) { return kObjectiveNames.name(o).data(); }
+
+const char* to_string(Dataset d) {
+    return d == Dataset::unspecified ? "unspecified" : kDatasetNames.name(d).data();
+}
+
+std::optional<Dataset> parse_dataset(std::string_view text) { return kDatasetNames.parse(text); }
+
+Recommendation recommend(const Catalog& catalog, const RecommendRequest& request) {
+    Recommendation out;
+    detail::EstimateCache estimates(catalog, request.workload);
+    detail::CandidatePool pool = detail::build_candidates(catalog, request, estimates);
+    const auto& options = pool.options;
+
+    const detail::Ranking ranking = detail::rank_options(
+        options, request.objective, false,
+        request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase")));
+    out.feasible = ranking.order.size();
+    const std::vector<bool> pareto = detail::pareto_marks(ranking);
+    auto candidate = [&](std::size_t position) {
+        const std::size_t i = ranking.order[position];
+        Candidate c = detail::materialize(catalog, request, options[i]);
+        c.pareto = pareto[position];
+        c.rank = static_cast<int>(position + 1);
+        detail::add_region_notes(c, i, ranking, options);
+        return c;
+    };
+    for (std::size_t k = 0; k < ranking.order.size(); ++k) {
+        if (k >= kFeasiblePointsCap && !pareto[k]) {
+            out.feasible_points_capped = true;
+            continue;
+        }
+        const detail::Option& o = options[ranking.order[k]];
+        out.feasible_points.push_back({o.offer->provider, o.gpu->id, o.offer->instance_type, o.offer->region,
+                                       o.gpu_count, o.cost.plan, o.cost.hours_per_run, o.cost.rank_cost,
+                                       pareto[k], static_cast<int>(k + 1)});
+    }
+    std::vector<Candidate> ranked;
+    for (std::size_t k = 0; k < ranking.order.size() && k < static_cast<std::size_t>(request.top); ++k)
+        ranked.push_back(candidate(k));
+    // Every option that passes the constraints, filters or not, cheapest first (over-buying and the
+    // source's tier compare against options outside the filters too).
+    const bool all_in_filter =
+        std::all_of(options.begin(), options.end(), [](const detail::Option& o) { return o.in_filter; });
+    const std::vector<std::size_t> by_cost_position =
+        detail::positions(request.objective == Objective::cost && all_in_filter
+                              ? ranking.order  // the same ranking: no filters, same objective
+                              : detail::rank_options(options, Objective::cost, true).order,
+                          options.size());
+    detail::flag_over_buying(ranked, options, by_cost_position, catalog.policy.get("overbuy_speed_fraction"),
+                             request.currency);
+    for (auto& c : ranked) detail::check_host(catalog, request, c);
+
+    const Candidate* winner = ranked.empty() ? nullptr : &ranked.front();
+    std::vector<Candidate> reservable;
+    for (std::size_t k = 0; k < ranking.order.size() && reservable.size() < 3; ++k)
+        if (options[ranking.order[k]].has_reserved) reservable.push_back(candidate(k));
+    // Providers without any commitment price: said so, rather than implying they sell none.
+    std::vector<std::string> without;
+    {
+        std::vector<std::string> with;
+        std::string_view last;
+        for (const auto& o : catalog.offers)
+            if (!o.commitments.empty() && o.provider != last) {
+                last = o.provider;
+                if (std::find(with.begin(), with.end(), o.provider) == with.end()) with.push_back(o.provider);
+            }
+        for (const auto& c : ranked)
+            if (std::find(with.begin(), with.end(), c.offer->provider) == with.end() &&
+                std::find(without.begin(), without.end(), c.offer->provider) == without.end())
+                without.push_back(c.offer->provider);
+    }
+    out.providers_without_commitments = without;
+    detail::RuleInput in{
+        catalog, request, estimates, winner, ranked, reservable, out.providers_without_commitments};
+    out.steps.push_back(detail::step1_model_size(in, out.heuristic_gpu_family));
+    out.steps.push_back(detail::step2_frequency(in, out.crossover));
+    out.steps.push_back(detail::step3_dataset(in));
+    out.steps.push_back(detail::step4_scaling(in));
+    out.steps.push_back(detail::pitfalls(in));
+
+    // The top option's cost as the ranking read it (a month's, or a one-off job's).
+    const double winner_cost =
+        winner ? (request.one_off() ? winner->cost.cost_per_run * detail::one_off_runs(request)
+                                    : winner->cost.cost_per_month)
+               : 0.0;
+    if (winner && winner->gpu->family != out.heuristic_gpu_family) {
+        // The cheapest of the tier's options (the first in cost order among equals), in one pass.
+        const detail::Option* best_tier = nullptr;
+        for (std::size_t i = 0; i < options.size(); ++i) {
+            const auto& c = options[i];
+            if (by_cost_position[i] == detail::kNotRanked || c.gpu->family != out.heuristic_gpu_family)
+                continue;
+            if (!best_tier || c.cost.rank_cost < best_tier->cost.rank_cost ||
+                (c.cost.rank_cost == best_tier->cost.rank_cost &&
+                 by_cost_position[i] <
+                     by_cost_position[static_cast<std::size_t>(best_tier - options.data())]))
+                best_tier = &c;
+        }
+        if (best_tier)
+            out.why_not_heuristic =
+                "the guide's size rule of thumb picks " + out.heuristic_gpu_family + "; its best option (" +
+                best_tier->offer->provider + " " + best_tier->gpu->id + " x" +
+                std::to_string(best_tier->gpu_count) + ", " + std::string(plan_label(best_tier->cost.plan)) +
+                ") costs " + format_amount(best_tier->cost.rank_cost, request.currency) +
+                (request.one_off() ? " for the job and " : " a month and ") +
+                format_duration(best_tier->cost.hours_per_run) + " per run, against " +
+                format_amount(winner_cost, request.currency) + " and " +
+                format_duration(winner->cost.hours_per_run) + " for the top option" +
+                (best_tier->cost.rank_cost >= winner_cost ? ""
+                 : !best_tier->in_filter
+                     ? " (it is outside your filters)"
+                     : " (cheaper, but the ranking is by " + std::string(to_string(request.objective)) + ")");
+        else {
+            out.why_not_heuristic = "the guide's size rule of thumb picks " + out.heuristic_gpu_family +
+                                    ", but no " + out.heuristic_gpu_family +
+                                    " offer in the catalog can run this job within the constraints";
+            const Gpu* biggest = nullptr;
+            for (const auto& g : catalog.gpus)
+                if (g.family == out.heuristic_gpu_family && (!biggest || g.memory_gb > biggest->memory_gb))
+                    biggest = &g;
+            if (biggest)
+                for (const auto& note : estimates.get(*biggest, 1, LinkSpec{}).notes)
+                    out.why_not_heuristic += "; " + biggest->id + ": " + note;
+        }
+    }
+    if (!winner) {
+        const NothingFeasible nothing = detail::explain_nothing(pool, request);
+        out.binding_constraint = nothing.binding;
+        out.nearest_miss = nothing.nearest_miss;
+    }
+    for (auto& c : ranked) {
+        if (c.estimate.basis == TimeBasis::measured)
+            c.reasons.insert(c.reasons.begin(), "time from a measurement: " + c.estimate.basis_detail);
+        for (const auto& a : c.alternatives)
+            c.reasons.push_back(std::string(plan_label(a.plan)) +
+                                (a.plan == Plan::reserved ? " (" + term_label(a.term_months) + ")" : "") +
+                                " would cost " + format_amount(a.cost_per_month, request.currency) +
+                                " a month");
+    }
+    if (!ranked.empty()) out.why_top = detail::add_winner_reasons(ranked, request);
+    out.ranked = std::move(ranked);
+    out.rejected = std::move(pool.rejected);
+    return out;
+}
+
+}  // namespace gpuadvise

@@ -1,0 +1,436 @@
+// Candidates: every offer that can run the job, sized, estimated and costed on each plan.
+#include "recommend_candidates.hpp"
+#include "needs_rules.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/market/offer_query.hpp"
+#include "gpuadvise/model/layout_planner.hpp"
+
+namespace gpuadvise::detail {
+
+const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec& link) {
+    auto key = std::make_tuple(&gpu, gpu_count, link.nodes, link.inter_node_gbps);
+    auto it = cache_.find(key);
+    if (it == cache_.end()) it = cache_.emplace(key, estimate_job(speeds_, gpu, gpu_count, link)).first;
+    return it->second;
+}
+
+// = get(gpu, 1, LinkSpec{}).min_gpu_count.value_or(0) without planning one GPU of every model:
+// estimate_job leaves min_gpu_count unset when the precision is not supported, else sets it to
+// speeds.minimum_gpus(gpu, precision).
+int EstimateCache::min_gpus(const Gpu& gpu) {
+    const Precision p = resolve_precision(speeds_.workload(), gpu);
+    if (!precision_supported(gpu, p)) return 0;
+    return speeds_.minimum_gpus(gpu, p).value_or(0);
+}
+
+namespace {
+
+bool passes_filters(const RecommendRequest& r, const Offer& o, const std::set<std::string>& gpu_ids) {
+    if (!gpu_ids.empty() && !gpu_ids.count(o.gpu)) return false;
+    if (r.gpu.count && o.gpu_count != *r.gpu.count) return false;
+    if (!r.providers.empty() && std::none_of(r.providers.begin(), r.providers.end(),
+                                             [&](const std::string& p) { return iequals(p, o.provider); }))
+        return false;
+    if (!r.regions.empty() && std::none_of(r.regions.begin(), r.regions.end(), [&](const std::string& x) {
+            return to_lower(o.region).find(to_lower(x)) != std::string::npos;
+        }))
+        return false;
+    return true;
+}
+
+// Network between nodes: the provider's RDMA or network figure, else the instance family's
+// (EFA, InfiniBand, RoCE), else unknown (estimate_job assumes a stated default and says so).
+LinkSpec offer_network(const Catalog& catalog, const Provider* p, const Offer& o, int instances) {
+    LinkSpec link;
+    link.nodes = instances;
+    if (p && p->rdma && p->rdma_gbps) {
+        link.inter_node_gbps = *p->rdma_gbps;
+        link.network_kind = NetworkKind::rdma;
+        link.network_source = "providers.yaml (" + p->id + ")";
+    } else if (const InstanceNetwork* n = instance_network(catalog, o.provider, o.instance_type)) {
+        link.inter_node_gbps = n->gbps;
+        link.network_kind = n->kind;
+        link.network_source = n->source;
+    } else if (p && p->network_gbps) {
+        link.inter_node_gbps = *p->network_gbps;
+        link.network_kind = NetworkKind::ethernet;
+        link.network_source = "providers.yaml (" + p->id + ")";
+    }
+    return link;
+}
+
+// The plans that exist for an offer, in the order on-demand, reserved, spot (spot only when allowed).
+struct Plans {
+    std::array<PlanCost, 3> items;
+    int count = 0;
+    const PlanCost* begin() const { return items.data(); }
+    const PlanCost* end() const { return items.data() + count; }
+};
+
+Plans price_plans(const Catalog& catalog, const Offer& o, const Configuration& config, double hours,
+                  const RecommendRequest& r, const SpotAssumptions& spot, const BillingAssumptions& billing) {
+    Plans plans;
+    for (Plan p : {Plan::on_demand, Plan::reserved, Plan::spot}) {
+        if (p == Plan::spot && !r.interruptible) continue;
+        if (r.plan && r.plan->plan != p) continue;
+        if (p == Plan::reserved && o.commitments.empty() && !o.reserved_per_month)
+            continue;  // most offers: no commitment
+        if (p == Plan::reserved && r.one_off() && !r.plan)
+            continue;  // a commitment for a one-off job: never the plan
+        if (auto pc = cost_plan(catalog, o, config.nodes, p, hours, r.runs_per_week, spot, r.currency,
+                                r.plan ? r.plan->term_months : 0, billing))
+            plans.items[static_cast<std::size_t>(plans.count++)] = *pc;
+    }
+    return plans;
+}
+
+// The hours a deadline is checked against: the high end of the time band (--deadline-confidence
+// high, the default) or the point estimate.
+double deadline_hours_of(double hours_per_run, double high_ratio, const RecommendRequest& r) {
+    return r.deadline_confidence == DeadlineConfidence::high ? hours_per_run * high_ratio : hours_per_run;
+}
+
+const PlanCost* choose_plan(const Plans& plans, const RecommendRequest& r, double high_ratio) {
+    const PlanCost* best = nullptr;
+    const bool per_run = r.one_off();  // a one-off job: the cheapest run, not the cheapest month
+    auto cost = [per_run](const PlanCost& p) { return per_run ? p.cost_per_run : p.cost_per_month; };
+    for (const auto& p : plans) {
+        if (r.deadline_hours && deadline_hours_of(p.hours_per_run, high_ratio, r) > *r.deadline_hours)
+            continue;
+        bool better = !best;
+        if (best) {
+            if (r.objective == Objective::time)
+                better = std::make_tuple(p.hours_per_run, cost(p)) <
+                         std::make_tuple(best->hours_per_run, cost(*best));
+            else
+                better = cost(p) < cost(*best) - 1e-9 ||
+                         (std::fabs(cost(p) - cost(*best)) <= 1e-9 && p.plan != Plan::spot);
+        }
+        if (better) best = &p;
+    }
+    return best;
+}
+
+std::string deadline_miss_text(const Option& o, const RecommendRequest& r) {
+    if (r.deadline_confidence == DeadlineConfidence::point)
+        return format_duration(o.cost.hours_per_run) + " per run is over the deadline of " +
+               format_duration(*r.deadline_hours);
+    return format_duration(o.cost.hours_per_run * o.high_ratio) +
+           " per run at the high end of the time band (estimate " + format_duration(o.cost.hours_per_run) +
+           ") is over the deadline of " + format_duration(*r.deadline_hours) +
+           " (--deadline-confidence point checks the estimate)";
+}
+
+std::string slow_network_warning(const Option& o, double min_network) {
+    return std::to_string(o.instances) + " nodes over " +
+           (o.inter_node_gbps > 0
+                ? "a " + std::to_string(static_cast<int>(o.inter_node_gbps)) + " Gbps network"
+                : "a network of unknown speed") +
+           " without RDMA (the source asks for >= " + std::to_string(static_cast<int>(min_network)) +
+           " Gbps RDMA)";
+}
+
+// What makes two options "the same option in another region" (with the same price).
+struct GroupKey {
+    std::string_view provider, gpu, instance_type;
+    int gpu_count;
+    Plan plan;
+    bool operator==(const GroupKey&) const = default;
+};
+
+struct GroupKeyHash {
+    std::size_t operator()(const GroupKey& k) const {
+        std::hash<std::string_view> h;
+        std::size_t x = h(k.provider);
+        for (std::size_t v : {h(k.gpu), h(k.instance_type), static_cast<std::size_t>(k.gpu_count),
+                              static_cast<std::size_t>(k.plan)})
+            x = hash_combine(x, v);
+        return x;
+    }
+};
+
+}  // namespace
+
+BuildContext build_context(const Catalog& catalog, const RecommendRequest& r) {
+    BuildContext b;
+    // A serving deployment starts once, not per batch of requests: no set-up per run.
+    // (so a month's cost is the volume at the option's cost per million tokens, and ranks by it).
+    b.setup_hours = r.workload.serving.output_len ? 0.0 : catalog.policy.get("run_setup_minutes") / 60.0;
+    b.idle_minutes = r.workload.serving.output_len
+                         ? 0.0
+                         : r.idle_minutes.value_or(catalog.policy.get("idle_minutes_after_run"));
+    b.min_network_gbps = catalog.policy.get("multi_node_min_network_gbps");
+    b.min_scaling_efficiency = catalog.policy.get("multi_node_min_scaling_efficiency");
+    b.spot = {catalog.policy.get("spot_interruptions_per_hour"), catalog.policy.get("spot_restart_minutes"),
+              r.checkpoint_minutes};
+    return b;
+}
+
+CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates) {
+    CandidatePool pool;
+    std::set<std::string> gpu_ids;
+    for (const Gpu* g : select_gpus(catalog, r.gpu))
+        if (!r.gpu.names.empty() || r.gpu.memory_gb) gpu_ids.insert(g->id);
+    const BuildContext b = build_context(catalog, r);
+    const bool exclude_slow = catalog.policy.get("multi_node_without_rdma_exclude") != 0;
+
+    auto& fits =
+        pool.fits;  // per GPU, or per GPU and provider driver; kept with the pool (options point into it)
+    auto pytorch_fit = [&](const Gpu& gpu, const Offer& o, const Provider* p) -> const PytorchFit& {
+        std::string key = gpu.id + "|" + (p && p->driver_version ? *p->driver_version : "");
+        auto it = fits.find(key);
+        if (it == fits.end()) it = fits.emplace(key, fit_offer(catalog, o, *r.pytorch)).first;
+        return it->second;
+    };
+    const auto gpus = gpus_by_id(catalog);
+    std::string_view last_provider_id;  // offers come in runs of one provider: look it up once per run
+    const Provider* provider = nullptr;
+    BillingAssumptions billing;  // the provider's, looked up with it
+    const bool serving = r.workload.serving.output_len.has_value();
+    const bool carbon = r.objective == Objective::carbon;
+    GridCarbonIndex grid;
+    if (carbon) grid = GridCarbonIndex(catalog);
+    pool.options.reserve(catalog.offers.size());
+    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups;  // read in catalog order: cache-friendly
+    for (const auto& o : catalog.offers) {
+        const auto found = gpus.find(o.gpu);
+        if (found == gpus.end()) continue;
+        const Gpu* gpu = found->second;
+        if (last_provider_id.data() == nullptr || o.provider != last_provider_id) {
+            provider = catalog.find_provider(o.provider);
+            last_provider_id = o.provider;
+            billing = serving ? BillingAssumptions{} : billing_assumptions(catalog, provider, b.idle_minutes);
+        }
+        const bool in_filter = passes_filters(r, o, gpu_ids);
+        auto reject = [&](Constraint constraint, std::string reason) {
+            if (in_filter) pool.rejected.push_back({&o, constraint, std::move(reason)});
+        };
+        if (provider && provider->kind == ProviderKind::placeholder) {
+            reject(Constraint::price,
+                   "the catalog marks " + provider->id + "'s prices as placeholders, not real quotes");
+            continue;
+        }
+        if (!r.include_examples && !is_rentable(provider) &&
+            std::none_of(r.providers.begin(), r.providers.end(),
+                         [&](const std::string& p) { return iequals(p, o.provider); })) {
+            reject(Constraint::price, provider->id +
+                                          "'s prices are an example from the guide, not a rentable "
+                                          "offer (--include-examples ranks them)");
+            continue;
+        }
+        Option c;
+        if (r.pytorch) {
+            const PytorchFit& fit = pytorch_fit(*gpu, o, provider);
+            if (!fit.supported) {
+                reject(Constraint::environment, "PyTorch " + r.pytorch->text + ": " + fit.reason);
+                continue;
+            }
+            if (!fit.requirement.empty()) c.requirement = &fit.requirement;
+        }
+        if (r.workload.precision && !precision_supported(*gpu, *r.workload.precision)) {
+            reject(Constraint::precision,
+                   gpu->id + " has no " + std::string(to_string(*r.workload.precision)) + " support");
+            continue;
+        }
+        const int min_gpus = estimates.min_gpus(*gpu);
+        if (min_gpus == 0) {
+            const Estimate& e1 = estimates.get(*gpu, 1, LinkSpec{});
+            reject(Constraint::memory,
+                   "does not fit on any number of " + gpu->id + " (" +
+                       std::to_string(static_cast<int>(std::ceil(e1.memory_required_gb))) +
+                       " GB per GPU needed, " + std::to_string(static_cast<int>(gpu->memory_gb)) +
+                       " GB available)");
+            continue;
+        }
+        // One configuration: `instances` copies of the offer, each o.gpu_count GPUs; the layout
+        // planner lays the job out over them. --nodes fixes the instances.
+        const int needed = std::max(min_gpus, r.gpus_now.value_or(0));
+        int instances = r.nodes ? *r.nodes : std::max(1, (needed + o.gpu_count - 1) / o.gpu_count);
+        LinkSpec link = offer_network(catalog, provider, o, instances);
+        c.estimate = &estimates.get(*gpu, o.gpu_count, link);
+        // Nodes of few GPUs may need more of them than the count on 8-GPU nodes (tensor parallelism
+        // stays inside a node): add nodes until the job fits, up to twice the first guess.
+        for (int limit = instances * 2 + 2;
+             !r.nodes && !c.estimate->fits && c.estimate->precision_supported && instances < limit;) {
+            ++instances;
+            link.nodes = instances;
+            c.estimate = &estimates.get(*gpu, o.gpu_count, link);
+        }
+        c.offer = &o;
+        c.gpu = gpu;
+        c.provider = provider;
+        c.instances = instances;
+        c.gpu_count = c.estimate->config.total_gpus();
+        c.inter_node_gbps = link.inter_node_gbps;
+        c.in_filter = in_filter;
+        if (!c.estimate->fits) {
+            reject(Constraint::memory,
+                   "needs " + std::to_string(static_cast<int>(std::ceil(c.estimate->memory_required_gb))) +
+                       " GB per GPU, " + gpu->id + " has " +
+                       std::to_string(static_cast<int>(gpu->memory_gb)) + " GB");
+            continue;
+        }
+        // Step 3 (#13): a host whose RAM cannot hold its share of the checkpoint cannot load the model.
+        if (o.ram_gb) {
+            const double need = checkpoint_host_ram_gb(catalog, r.workload, *c.estimate);
+            if (*o.ram_gb < need) {
+                reject(Constraint::host_ram,
+                       "host RAM " + std::to_string(static_cast<int>(std::lround(*o.ram_gb))) +
+                           " GB cannot hold the checkpoint while it loads (about " +
+                           std::to_string(static_cast<int>(std::ceil(need))) + " GB per node needed)");
+                continue;
+            }
+        }
+        if (instances > 1 && !r.nodes && c.estimate->scaling_efficiency < b.min_scaling_efficiency) {
+            reject(Constraint::scaling,
+                   std::to_string(instances) + " nodes reach only " +
+                       std::to_string(static_cast<int>(std::lround(100 * c.estimate->scaling_efficiency))) +
+                       " % scaling efficiency (policy floor " +
+                       std::to_string(static_cast<int>(std::lround(100 * b.min_scaling_efficiency))) +
+                       " %; --nodes pins a count regardless)");
+            continue;
+        }
+        const bool rdma = (provider && provider->rdma) || (link.network_kind && is_rdma(*link.network_kind));
+        if (instances > 1 && !(rdma && link.inter_node_gbps >= b.min_network_gbps)) {
+            if (exclude_slow) {
+                reject(Constraint::network, slow_network_warning(c, b.min_network_gbps));
+                continue;
+            }
+            c.slow_network = true;
+        }
+        c.price_complete = o.price_complete;
+        c.high_ratio =
+            c.estimate->hours_per_run + b.setup_hours > 0
+                ? (c.estimate->hours_high + b.setup_hours) / (c.estimate->hours_per_run + b.setup_hours)
+                : 1.0;
+        const Plans plans = price_plans(catalog, o, c.estimate->config,
+                                        c.estimate->hours_per_run + b.setup_hours, r, b.spot, billing);
+        if (plans.count == 0) {
+            reject(Constraint::price, r.plan ? "no " + plan_filter_text(*r.plan) + " price (--plan)"
+                                      : r.interruptible
+                                          ? "no usable price"
+                                          : "only a spot price, and the job is not --interruptible");
+            continue;
+        }
+        const double runs = one_off_runs(r);
+        const PlanCost* chosen = choose_plan(plans, r, c.high_ratio);
+        if (!chosen) {
+            c.cost = CostSummary(*std::min_element(plans.begin(), plans.end(),
+                                                   [](const PlanCost& x, const PlanCost& y) {
+                                                       return x.hours_per_run < y.hours_per_run;
+                                                   }),
+                                 runs);
+            if (in_filter) pool.over_deadline.push_back(c);
+            reject(Constraint::deadline, deadline_miss_text(c, r));
+            continue;
+        }
+        c.cost = CostSummary(*chosen, runs);
+        c.has_reserved = std::any_of(plans.begin(), plans.end(),
+                                     [](const PlanCost& p) { return p.plan == Plan::reserved; });
+        if (carbon)
+            if (auto e = run_energy(catalog, grid, *gpu, provider, o, c.gpu_count, c.cost.hours_per_run,
+                                    r.runs_per_week);
+                e && e->co2e_kg_per_run)
+                c.co2e_kg_per_run = *e->co2e_kg_per_run;
+        if (r.budget_monthly && c.cost.rank_cost > *r.budget_monthly) {
+            if (in_filter) pool.over_budget.push_back(c);
+            reject(Constraint::budget,
+                   format_amount(c.cost.rank_cost, r.currency) + (runs > 0 ? " for the job" : " a month") +
+                       " is over the budget of " + format_amount(*r.budget_monthly, r.currency));
+            continue;
+        }
+        const GroupKey key{o.provider, o.gpu, o.instance_type, c.gpu_count, c.cost.plan};
+        c.group = groups.try_emplace(key, groups.size()).first->second;
+        pool.options.push_back(c);
+    }
+    return pool;
+}
+
+Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const Option& o) {
+    const BuildContext b = build_context(catalog, r);
+    Candidate c;
+    c.offer = o.offer;
+    c.gpu = o.gpu;
+    c.provider = o.provider;
+    c.instances = o.instances;
+    c.gpu_count = o.gpu_count;
+    c.estimate = *o.estimate;
+    if (o.requirement) c.reasons.push_back("PyTorch " + r.pytorch->text + ": " + *o.requirement);
+    if (!is_rentable(o.provider))
+        c.warnings.push_back(
+            {WarningKind::example_provider, "example provider: " + o.provider->id +
+                                                "'s price is the guide's illustrative quote, "
+                                                "not an offer you can rent"});
+    if (o.slow_network)
+        c.warnings.push_back({WarningKind::slow_network, slow_network_warning(o, b.min_network_gbps)});
+    // The same computation that chose the plan: the chosen one in full, and the others.
+    c.setup_hours_per_run = b.setup_hours;
+    c.run_hours_per_run = o.estimate->hours_per_run + b.setup_hours;
+    const double hours = c.run_hours_per_run;
+    c.billing = r.workload.serving.output_len ? BillingAssumptions{}
+                                              : billing_assumptions(catalog, o.provider, b.idle_minutes);
+    for (const auto& p :
+         price_plans(catalog, *o.offer, o.estimate->config, c.run_hours_per_run, r, b.spot, c.billing)) {
+        if (p.plan == o.cost.plan)
+            c.cost = p;
+        else
+            c.alternatives.push_back(p);
+        if (p.break_even_hours_per_month)
+            c.break_even_hours_per_month = p.break_even_hours_per_month;  // the reserved plan's
+    }
+    const double spot_factor = 1 + c.cost.spot_overhead.value_or(0);
+    c.hours_low = (c.estimate.hours_low + b.setup_hours) * spot_factor;
+    c.hours_high = (c.estimate.hours_high + b.setup_hours) * spot_factor;
+    c.price_complete = o.price_complete;
+    if (r.deadline_hours && r.deadline_confidence == DeadlineConfidence::point &&
+        c.hours_high > *r.deadline_hours)
+        c.warnings.push_back({WarningKind::deadline_risk,
+                              "may miss the deadline: the time band reaches " +
+                                  format_duration(c.hours_high) + " per run, over the deadline of " +
+                                  format_duration(*r.deadline_hours) + " (the estimate is " +
+                                  format_duration(c.cost.hours_per_run) + ")"});
+    // One copy of the configuration has 168 h a week: a workload needing more runs on copies side by side.
+    if (!r.one_off()) {
+        const double weekly = c.cost.hours_per_run * r.runs_per_week;
+        c.parallel_copies = std::max(1, static_cast<int>(std::ceil(weekly / 168.0 - 1e-9)));
+        if (c.parallel_copies > 1)
+            c.reasons.push_back("needs " + format_duration(weekly) +
+                                " a week, more than the 168 h in a week: planned on " +
+                                std::to_string(c.parallel_copies) +
+                                " copies running in parallel (the cost is the same GPU-hours)");
+    }
+    // The other commitment terms of the same configuration (the best one is the reserved plan above).
+    if (!r.plan || r.plan->plan == Plan::reserved)
+        for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.estimate->config.nodes, hours,
+                                                   r.runs_per_week, r.currency, c.billing)) {
+            if (r.plan && r.plan->term_months && t.term_months != r.plan->term_months) continue;
+            const bool shown =
+                (c.cost.plan == Plan::reserved && c.cost.term_months == t.term_months) ||
+                std::any_of(c.alternatives.begin(), c.alternatives.end(), [&](const PlanCost& a) {
+                    return a.plan == Plan::reserved && a.term_months == t.term_months;
+                });
+            if (!shown) c.alternatives.push_back(t);
+        }
+    c.energy = run_energy(catalog, GridCarbonIndex(catalog), *o.gpu, o.provider, *o.offer, c.gpu_count,
+                          c.cost.hours_per_run, r.runs_per_week);
+    if (auto usd = catalog.convert(c.cost.price_per_hour, r.currency, "USD"))
+        if (auto tf = o.gpu->tflops.at(c.estimate.precision); tf && *tf > 0)
+            c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;
+    if (c.estimate.total_flops > 0) c.cost_per_pflop = c.cost.cost_per_run / (c.estimate.total_flops / 1e15);
+    if (c.estimate.serving && c.estimate.serving->tokens_per_s > 0)
+        c.estimate.serving->cost_per_million_tokens =
+            c.cost.price_per_hour / (c.estimate.serving->tokens_per_s * 3600.0) * 1e6;
+    return c;
+}
+
+}  // namespace gpuadvise::detail

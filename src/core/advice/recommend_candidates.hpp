@@ -1,0 +1,129 @@
+// Internal to the recommend engine: building, costing and ranking candidates.
+//
+// Every offer that can run the job becomes a light `Option` (pointers, the chosen plan's cost);
+// options are ordered and merged through index lists, and only the few that are shown (the top
+// ranks, the reservable examples, the nearest miss) become full `Candidate`s with a copy of their
+// estimate, reasons and warnings. That keeps recommend linear and small at a million offers.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "gpuadvise/advice/recommend.hpp"
+#include "gpuadvise/base/format.hpp"  // format_amount and format_duration in the messages
+
+namespace gpuadvise::detail {
+
+// Estimates are costly enough to cache per (GPU, GPUs per node, nodes, network). Entries never move.
+class EstimateCache {
+public:
+    EstimateCache(const Catalog& catalog, const Workload& workload) : speeds_(catalog, workload) {}
+    const Estimate& get(const Gpu& gpu, int gpu_count, const LinkSpec& link);
+    // GPUs of this model the job needs at least (memory, best layout); 0 when it does not fit at any count.
+    int min_gpus(const Gpu& gpu);
+
+private:
+    SpeedTable speeds_;  // single-GPU speeds, shared by every count and network of a GPU model
+    std::map<std::tuple<const Gpu*, int, int, double>, Estimate> cache_;
+};
+
+// What ranking reads of a plan's cost (the full PlanCost is recomputed for the options shown).
+struct CostSummary {
+    Plan plan = Plan::on_demand;
+    double hours_per_run = 0, cost_per_run = 0, cost_per_month = 0;
+    double rank_cost =
+        0;  // what the cost ranking reads: the month's cost, or a one-off job's cost (runs x cost per run)
+    CostSummary() = default;
+    explicit CostSummary(const PlanCost& c, double one_off_runs = 0)
+        : plan(c.plan),
+          hours_per_run(c.hours_per_run),
+          cost_per_run(c.cost_per_run),
+          cost_per_month(c.cost_per_month),
+          rank_cost(one_off_runs > 0 ? c.cost_per_run * one_off_runs : c.cost_per_month) {}
+};
+
+// Runs a one-off job makes (--runs N; 1 for --runs-per-week 0), 0 for a recurring one.
+inline double one_off_runs(const RecommendRequest& r) {
+    return r.one_off() ? static_cast<double>(r.runs.value_or(1)) : 0.0;
+}
+
+// One way to run the job on one offer, costed on its best plan (about 100 bytes: there is one per offer).
+struct Option {
+    const Offer* offer = nullptr;
+    const Gpu* gpu = nullptr;
+    const Provider* provider = nullptr;
+    const Estimate* estimate = nullptr;  // owned by the EstimateCache
+    const std::string* requirement =
+        nullptr;            // PyTorch build requirement (in CandidatePool::fits), when --pytorch is given
+    CostSummary cost;       // the chosen plan
+    std::size_t group = 0;  // same provider, GPU, count, plan and instance type: "the same option"
+    int instances = 1;
+    int gpu_count = 1;
+    double inter_node_gbps = 0;
+    bool in_filter = true;      // passes the user's --gpu/--provider/--region filters
+    bool slow_network = false;  // several nodes without the RDMA the source asks for (a warning)
+    bool has_reserved = false;  // a reserved plan exists for it (chosen or alternative)
+    bool price_complete =
+        true;               // the offer's price is not known to be partial (ranked before those that are)
+    double high_ratio = 1;  // the time band's high end / the point estimate, billed hours (set-up included)
+    double co2e_kg_per_run = -1;  // --objective carbon only; < 0: unknown
+};
+
+struct CandidatePool {
+    std::map<std::string, PytorchFit> fits;  // per GPU and driver; Option::requirement points into it
+    std::vector<Option> options;  // pass every constraint; in_filter says which also pass the filters
+    std::vector<Rejection> rejected;
+    std::vector<Option> over_budget;  // nearest-miss material (in the filters)
+    std::vector<Option> over_deadline;
+};
+
+struct BuildContext {
+    double setup_hours = 0;
+    double idle_minutes = 0;  // per run (0 for serving: a deployment is not released between batches)
+    double min_network_gbps = 0;
+    double min_scaling_efficiency = 0;
+    SpotAssumptions spot;
+};
+
+BuildContext build_context(const Catalog& catalog, const RecommendRequest& request);
+CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& request,
+                               EstimateCache& estimates);
+// Why no option is feasible: the binding constraint and the nearest miss.
+NothingFeasible explain_nothing(const CandidatePool& pool, const RecommendRequest& request);
+// The full candidate for an option: estimate, alternatives, reasons, warnings, $/TFLOPS.
+Candidate materialize(const Catalog& catalog, const RecommendRequest& request, const Option& option);
+
+// Options (indices into `options`, those with `in_filter` unless `all`) in the objective's order, the
+// same option in several regions merged into its first occurrence.
+struct Ranking {
+    std::vector<std::size_t> order;                           // merged, best first
+    std::vector<double> hours, monthly;                       // per position in `order`
+    std::vector<std::pair<std::size_t, std::size_t>> merged;  // (kept option, duplicate option)
+};
+// carbon: options within max_cost_increase (a share) of the cheapest a month first, by kg CO2e per
+// run, unknown carbon after known; the rest after them by cost.
+Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all,
+                     double max_cost_increase = 0.1);
+// Pareto-optimal (time vs cost) marks for the ranked options, by position in `order`.
+std::vector<bool> pareto_marks(const Ranking& ranking);
+// Each option's position in `order`, or kNotRanked (merged away, or not in the ranking).
+inline constexpr std::size_t kNotRanked = static_cast<std::size_t>(-1);
+std::vector<std::size_t> positions(const std::vector<std::size_t>& order, std::size_t options);
+// "also in REGION at the same price" for a kept option, as the ranking merged it.
+void add_region_notes(Candidate& c, std::size_t kept, const Ranking& ranking,
+                      const std::vector<Option>& options);
+
+// Warns where a cheaper GPU reaches the policy's share of the speed (seed 4.1). The alternatives
+// are every option that passes the constraints (filters or not), with `by_cost_position` their
+// position in the cost ranking (kNotRanked: merged into another region's option).
+void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>& options,
+                      const std::vector<std::size_t>& by_cost_position, double speed_fraction,
+                      const std::string& currency);
+
+// One or two plain reasons why #1 wins (its cost or speed against #2; the deadline or the memory
+// margin), put first in its reasons.
+std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, const RecommendRequest& request);
+
+}  // namespace gpuadvise::detail

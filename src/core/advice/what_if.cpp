@@ -1,0 +1,114 @@
+// recommend --what-if runs-per-week=FROM:TO[:STEP]: the best option of each plan across a range of
+// training frequencies, and the points where the cheapest plan changes.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "gpuadvise/base/errors.hpp"
+#include "recommend_candidates.hpp"
+
+namespace gpuadvise {
+namespace {
+
+// The cheapest option (monthly cost) of one plan at `runs_per_week`, within the request's filters.
+std::optional<WhatIfBest> best_of_plan(const Catalog& catalog, const RecommendRequest& base,
+                                       detail::EstimateCache& estimates, Plan plan, double runs_per_week,
+                                       int term = -1) {
+    RecommendRequest r = base;
+    r.runs_per_week = runs_per_week;
+    r.plan = PlanFilter{plan, term >= 0 ? term
+                              : plan == Plan::reserved && base.plan && base.plan->plan == Plan::reserved
+                                  ? base.plan->term_months
+                                  : 0};
+    if (plan == Plan::spot && !r.interruptible) return std::nullopt;
+    const detail::CandidatePool pool = detail::build_candidates(catalog, r, estimates);
+    const detail::Option* best = nullptr;
+    for (const auto& o : pool.options)
+        if (o.in_filter && o.cost.plan == plan &&
+            (!best || o.cost.cost_per_month < best->cost.cost_per_month))
+            best = &o;
+    if (!best) return std::nullopt;
+    WhatIfBest w;
+    w.provider = best->offer->provider;
+    w.gpu = best->gpu->id;
+    w.instance_type = best->offer->instance_type;
+    w.region = best->offer->region;
+    w.gpu_count = best->gpu_count;
+    w.cost_per_month = best->cost.cost_per_month;
+    if (plan == Plan::reserved) {
+        const Candidate c = detail::materialize(catalog, r, *best);
+        w.term_months = c.cost.term_months;
+    }
+    return w;
+}
+
+const std::optional<WhatIfBest>& of(const WhatIfPoint& p, Plan plan) {
+    return plan == Plan::on_demand ? p.on_demand : plan == Plan::reserved ? p.reserved : p.spot;
+}
+
+// The cheapest plan at a point, or nullopt when no plan has an option.
+std::optional<Plan> cheapest(const WhatIfPoint& p) {
+    std::optional<Plan> best;
+    for (Plan plan : {Plan::on_demand, Plan::reserved, Plan::spot})
+        if (const auto& b = of(p, plan);
+            b && (!best || b->cost_per_month < of(p, *best)->cost_per_month - 1e-9))
+            best = plan;
+    return best;
+}
+
+}  // namespace
+
+WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& request, double from, double to,
+                             double step, bool by_term) {
+    if (!(from >= 0) || !(to >= from) || !(step > 0) || (to - from) / step > 1000)
+        throw UsageError(
+            "--what-if runs-per-week=" + format_number(from) + ":" + format_number(to) + ":" +
+                format_number(step) +
+                ": expected FROM:TO[:STEP] with 0 <= FROM <= TO, STEP > 0 and at most 1000 points",
+            "e.g. --what-if runs-per-week=1:40 or runs-per-week=0.5:10:0.5");
+    WhatIf out;
+    detail::EstimateCache estimates(catalog, request.workload);  // the job is the same at every point
+    std::vector<int>
+        terms;  // the commitment terms the catalog prices (a --plan reserved-N keeps its one term)
+    if (by_term && (!request.plan || request.plan->plan == Plan::reserved)) {
+        for (const auto& o : catalog.offers)
+            for (const auto& k : o.commitments)
+                if (k.term_months > 0 && std::find(terms.begin(), terms.end(), k.term_months) == terms.end())
+                    terms.push_back(k.term_months);
+        if (request.plan && request.plan->term_months) terms = {request.plan->term_months};
+        std::sort(terms.begin(), terms.end());
+    }
+    auto point = [&](double x) {
+        WhatIfPoint p;
+        p.runs_per_week = x;
+        p.on_demand = best_of_plan(catalog, request, estimates, Plan::on_demand, x);
+        p.reserved = best_of_plan(catalog, request, estimates, Plan::reserved, x);
+        p.spot = best_of_plan(catalog, request, estimates, Plan::spot, x);
+        for (int term : terms)
+            if (auto b = best_of_plan(catalog, request, estimates, Plan::reserved, x, term);
+                b && b->term_months == term)
+                p.reserved_by_term.push_back(*b);
+        return p;
+    };
+    const long n = static_cast<long>(std::floor((to - from) / step + 1e-9));
+    for (long i = 0; i <= n; ++i) out.points.push_back(point(from + static_cast<double>(i) * step));
+    for (std::size_t i = 1; i < out.points.size(); ++i) {
+        const auto a = cheapest(out.points[i - 1]), b = cheapest(out.points[i]);
+        if (!a || !b || *a == *b) continue;
+        // Refine between the two grid points: where the two plans' best options cost the same.
+        double lo = out.points[i - 1].runs_per_week, hi = out.points[i].runs_per_week;
+        for (int k = 0; k < 60 && hi - lo > 1e-9 * std::max(1.0, hi); ++k) {
+            const double mid = (lo + hi) / 2;
+            const auto x = best_of_plan(catalog, request, estimates, *a, mid);
+            const auto y = best_of_plan(catalog, request, estimates, *b, mid);
+            if (x && (!y || x->cost_per_month <= y->cost_per_month))
+                lo = mid;
+            else
+                hi = mid;
+        }
+        out.crossovers.push_back({(lo + hi) / 2, *a, *b});
+    }
+    return out;
+}
+
+}  // namespace gpuadvise

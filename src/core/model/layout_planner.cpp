@@ -1,0 +1,639 @@
+// The layout planner and the multi-GPU time model (gpu-facts §3d, docs/methodology.md):
+// per-level collectives with bandwidth and latency terms (ring/tree all-reduce, reduce-scatter and
+// all-gather for ZeRO/FSDP, tensor-parallel all-reduces per layer, pipeline point-to-point and the
+// 1F1B bubble), overlap bounded by what frameworks achieve, and the serving model (prefill +
+// decode reading the weights and every active sequence's KV cache).
+#include "gpuadvise/model/layout_planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <tuple>
+#include <type_traits>
+
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/model/physics.hpp"
+
+namespace gpuadvise {
+namespace {
+
+// PCIe-only boxes measure ~20-35 GB/s busbw on Gen4/5 ("8 GPUs: 28 GB/s", §3d); Gen3 has half the
+// line rate, so we take half.
+constexpr double kPcieGen4BusbwGBs = 25;
+constexpr double kPcieGen3BusbwGBs = 12;
+// Unknown network between nodes: a stated default (and a warning in the output), the common
+// non-RDMA cloud VM figure (e.g. AWS p3dn, GCP a2: 100 Gbit/s).
+constexpr double kDefaultNetworkGbps = 100;
+constexpr double kNetworkEfficiency =
+    0.8;  // node NIC GB/s × 0.8 (§3d; calculon uses 0.9, p4de measured ~0.5)
+constexpr double kIntraAllReduceLatencyS =
+    10e-6;  // NCCL small-message all-reduce over NVLink/PCIe (§3d α 5-20 µs)
+constexpr double kNetHopLatencyS = 10e-6;  // α ≈ 5-20 µs per hop between nodes
+// Overlap of communication with compute that frameworks achieve: DDP buckets hide the gradient
+// all-reduce behind up to this share of the backward pass; FSDP/ZeRO-3 prefetch hides the
+// all-gathers behind the same share of forward + backward. Tensor-parallel all-reduces sit on the
+// critical path (Megatron-LM without overlap), as do pipeline sends.
+constexpr double kOverlap = 0.8;
+constexpr double kBackwardShare = 2.0 / 3.0;
+// Input pipeline, stragglers and synchronisation: ResNet-50 on 8 × A100 loses 4-16 % with
+// negligible all-reduce time (DLE 84 % AMP, 96.5 % TF32 [S21]); we take 8 %.
+constexpr double kOtherMultiGpuLoss = 0.92;
+// Serving: share of HBM bandwidth decode reaches (memory-bound GEMV); the per-step overhead of the
+// scheduler and sampling is physics.hpp's kStepOverheadS.
+constexpr double kDecodeBandwidthShare = 0.8;
+constexpr int kMaxConcurrencyPerReplica = 256;  // vLLM's default max_num_seqs
+
+bool decoder_serving(const Workload& w) {
+    return !w.is_training() && w.shape.decoder && w.kind == ModelKind::transformer &&
+           w.serving.output_len.value_or(0) > 0;
+}
+
+std::vector<int> powers_of_two_dividing(int n, int max) {
+    std::vector<int> out;
+    for (int t = 1; t <= std::min(n, max); t *= 2)
+        if (n % t == 0) out.push_back(t);
+    return out;
+}
+
+std::vector<int> divisors(int n, int max) {
+    std::vector<int> out;
+    for (int d = 1; d <= std::min(n, max); ++d)
+        if (n % d == 0) out.push_back(d);
+    return out;
+}
+
+// Where the ranks of a layout sit: tensor innermost (inside a node), then data, then pipeline
+// (Megatron-LM's order), so a data group spans `nodes` nodes with `per_node` ranks on each.
+struct Placement {
+    int per_node = 1;  // data ranks of one group inside a node
+    int nodes = 1;     // nodes one data group spans
+};
+Placement data_placement(const Parallelism& l, int gpus_per_node) {
+    Placement p;
+    const int room = std::max(1, gpus_per_node / std::max(1, l.tensor));
+    p.per_node = std::max(1, std::min(l.data, room));
+    p.nodes = std::max(1, l.data / p.per_node);
+    return p;
+}
+
+// Time of a collective over one data group: `factor` = 2 for all-reduce, 1 for reduce-scatter or
+// all-gather, `bytes` per rank, issued as `count` operations (buckets, or one per layer).
+// Hierarchical: inside the node over NVLink/PCIe, then across nodes where the node's network is
+// shared by all its GPUs (each carries its shard: the node moves bytes x GPUs-per-rank-in-group).
+// Latency per operation: all-reduce runs as a tree across nodes (2·log2 N hops, NCCL's choice at
+// scale); reduce-scatter and all-gather only as rings (N - 1 hops), which is what stops ZeRO-3 /
+// FSDP from scaling over thousands of nodes.
+double collective_s(double bytes, double factor, const Placement& pl, int gpus_per_node, const Links& links,
+                    double count = 1) {
+    if (bytes <= 0) return 0;
+    double t = 0;
+    count = std::max(1.0, count);
+    if (pl.per_node > 1) {
+        const double g = pl.per_node;
+        t += factor * (g - 1) / g * bytes / (links.intra_gb_per_s * 1e9) +
+             count * factor * kIntraAllReduceLatencyS;
+    }
+    if (pl.nodes > 1) {
+        const double n = pl.nodes;
+        const double sharing = static_cast<double>(gpus_per_node) / pl.per_node;
+        const double hops = factor >= 2 ? 2 * std::log2(n) : n - 1;
+        t += factor * (n - 1) / n * bytes * sharing / (links.inter_node_gb_per_s * 1e9) +
+             count * hops * kNetHopLatencyS;
+    }
+    return t;
+}
+
+// PyTorch DDP buckets gradients in 25 MB (bucket_cap_mb); one all-reduce per bucket.
+constexpr double kBucketBytes = 25e6;
+constexpr double kInterruptionsPerGpuHour = 419.0 / (16384.0 * 54 * 24);
+constexpr double kHoursLostPerInterruption = 0.1 * 54 * 24 / 466;
+constexpr int kMaxVirtualStages = 4;
+
+// Virtual stages per GPU of the interleaved pipeline schedule (Megatron-LM): up to 4 model chunks
+// of at least one layer each, when there are at least as many micro-batches as stages.
+double virtual_stages(const Workload& w, const Parallelism& l) {
+    if (l.pipeline <= 1 || !has_transformer_shape(w) || l.grad_accumulation < l.pipeline) return 1;
+    return std::max(1, std::min(kMaxVirtualStages, w.shape.layers / l.pipeline));
+}
+
+// The single-GPU speeds of one planning call (one GPU model and precision), read through the
+// run's SpeedTable. A plan asks for a dozen (micro-batch, checkpointing) pairs over a hundred times
+// each, so it remembers the table's entries (which never move) in a short list scanned in order.
+class SpeedCache {
+public:
+    SpeedCache(SpeedTable& table, const Gpu& g, Precision p) : table_(table), gpu_(g), p_(p) {}
+    const SingleGpuSpeed& get(int micro_batch, bool checkpointing) {
+        for (const Seen& s : seen_)
+            if (s.micro_batch == micro_batch && s.checkpointing == checkpointing) return *s.speed;
+        const SingleGpuSpeed& speed = table_.get(gpu_, p_, micro_batch, checkpointing);
+        seen_.push_back({micro_batch, checkpointing, &speed});
+        return speed;
+    }
+    // The speed when this plan has read it already, else nullptr (never computes one).
+    const SingleGpuSpeed* find(int micro_batch, bool checkpointing) const {
+        for (const Seen& s : seen_)
+            if (s.micro_batch == micro_batch && s.checkpointing == checkpointing) return s.speed;
+        return nullptr;
+    }
+
+private:
+    struct Seen {
+        int micro_batch;
+        bool checkpointing;
+        const SingleGpuSpeed* speed;
+    };
+    SpeedTable& table_;
+    const Gpu& gpu_;
+    Precision p_;
+    std::vector<Seen> seen_;
+};
+
+// Where a layout's time comes from (a measurement or the model) and its band: the single-GPU
+// speed's. Copied for the chosen layout only (a string per timed layout was a tenth of a plan).
+void set_basis(LayoutTiming& t, const SingleGpuSpeed& sp) {
+    t.basis = sp.basis;
+    t.basis_detail = sp.basis_detail;
+    t.band_low = sp.band_low;
+    t.band_high = sp.band_high;
+}
+
+// Training step time of one layout (its basis: set_basis, for the layout chosen); `model_flops` is
+// flops_per_sample(w), read once per plan.
+LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l,
+                             int gpus_per_node, int nodes, const Links& links, SpeedCache& speeds,
+                             double model_flops) {
+    LayoutTiming t;
+    const SingleGpuSpeed& sp = speeds.get(l.micro_batch, l.checkpointing);
+    if (sp.samples_per_s <= 0) return t;
+    const int total = l.gpus();
+    const double mp = static_cast<double>(l.tensor) * l.pipeline;
+    const double t_mb = l.micro_batch / sp.samples_per_s / mp;  // compute of one micro-batch on one stage
+    // Tensor parallel: 2 all-reduces of the layer's activations forward and 2 backward per layer
+    // (Megatron-LM; sequence parallelism moves the same volume as reduce-scatter + all-gather), one
+    // more pair when the forward is recomputed.
+    const double act_bytes =
+        static_cast<double>(l.micro_batch) * w.seq_len * w.shape.hidden * activation_element_bytes(p);
+    const double layers_per_stage =
+        has_transformer_shape(w) ? static_cast<double>(w.shape.layers) / l.pipeline : 0;
+    double t_tp = 0;
+    if (l.tensor > 1) {
+        const double tp = l.tensor;
+        const double per =
+            2 * (tp - 1) / tp * act_bytes / (links.intra_gb_per_s * 1e9) + kIntraAllReduceLatencyS;
+        t_tp = (l.checkpointing ? 6 : 4) * layers_per_stage * per;
+    }
+    // Pipeline: the activation (and its gradient) of each micro-batch crosses each stage boundary;
+    // stages on different nodes share the node's network.
+    double t_p2p = 0;
+    if (l.pipeline > 1) {
+        const bool across = nodes > 1;
+        const double bw = across ? links.inter_node_gb_per_s / gpus_per_node : links.intra_gb_per_s;
+        t_p2p =
+            2 * (act_bytes / l.tensor / (bw * 1e9) + (across ? kNetHopLatencyS : kIntraAllReduceLatencyS));
+        t_p2p *= virtual_stages(w, l);
+    }
+    const Placement pl = data_placement(l, gpus_per_node);
+    const double trainable = w.is_adapter() ? w.lora_trainable_params() : w.params;
+    const double psi_rank = trainable / mp;
+    // ZeRO-3 / FSDP: all-gather the parameters for forward and again for backward, reduce-scatter
+    // the gradients, every micro-batch (16-bit), overlapped by prefetching [S29: 3Ψ vs 2Ψ].
+    double exposed_z3 = 0;
+    if (l.zero_stage >= 3 && l.data > 1) {
+        const double base = w.is_adapter() ? w.params / mp : psi_rank;  // FSDP gathers the frozen base too
+        const double units = has_transformer_shape(w) ? layers_per_stage : 1;  // FSDP wraps each block
+        const double t_z3 = 2 * collective_s(2.0 * base, 1, pl, gpus_per_node, links, units) +
+                            collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, units);
+        exposed_z3 = std::max(0.0, t_z3 - kOverlap * t_mb);
+    }
+    const double t_micro = t_mb + t_tp + t_p2p + exposed_z3;
+    // 1F1B: (m + p - 1) micro-batch slots per step; the interleaved schedule with v virtual stages
+    // per GPU shrinks the bubble to (p - 1)/v slots (Narayanan et al. 2021) at v x the sends.
+    const double bubble_slots = (l.pipeline - 1) / virtual_stages(w, l);
+    const double t_pipe = (l.grad_accumulation + bubble_slots) * t_micro;
+    // Data parallel gradient synchronisation once per step: DDP all-reduces fp32 gradients
+    // (4 B/param, §3d); ZeRO-1/2 reduce-scatter 16-bit gradients and all-gather 16-bit parameters.
+    double exposed_dp = 0;
+    if (l.data > 1 && l.zero_stage < 3) {
+        const double buckets = 4.0 * psi_rank / kBucketBytes;
+        const double t_dp = l.zero_stage == 0
+                                ? collective_s(4.0 * psi_rank, 2, pl, gpus_per_node, links, buckets)
+                                : collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, buckets / 2) +
+                                      collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, buckets / 2);
+        exposed_dp = std::max(0.0, t_dp - kOverlap * kBackwardShare * t_mb);
+    }
+    const double loss = total > 1 ? kOtherMultiGpuLoss : 1.0;
+    t.compute_s = l.grad_accumulation * t_mb;
+    t.bubble_s = bubble_slots * t_micro;
+    // Interruptions: a run over many GPUs loses time to failures and restarts. Llama 3 (Dubey et
+    // al. 2024, §3.3.4) saw 419 unexpected interruptions in 54 days on 16,384 H100s (2.0e-5 per
+    // GPU-hour) with over 90 % effective training time: about 0.28 h lost per interruption.
+    // Counted for multi-node runs (the clusters that rate comes from).
+    const double interruptions =
+        nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
+    t.step_s = (t_pipe + exposed_dp) / loss * interruptions;
+    t.exposed_comm_s = l.grad_accumulation * (t_tp + t_p2p + exposed_z3) + exposed_dp;
+    t.samples_per_s = l.global_batch() / t.step_s;
+    const double peak = gpu.tflops.at(p).value_or(0) * 1e12;
+    t.utilisation = peak > 0 ? t.samples_per_s * model_flops / (total * peak) : 0;
+    return t;
+}
+
+// Serving of a decoder LM by `replicas` copies of a tensor x pipeline group (docs/methodology.md).
+std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu, Precision p,
+                                              const Parallelism& l, int concurrency_per_replica,
+                                              const Links& links, LayoutTiming& t) {
+    const double peak = gpu.tflops.at(p).value_or(0) * 1e12;
+    const double bw = gpu.memory_bandwidth_gb_per_s.value_or(0) * 1e9 * kDecodeBandwidthShare;
+    if (peak <= 0 || bw <= 0) return std::nullopt;
+    ServingEstimate s;
+    s.prompt_len = *w.serving.prompt_len;
+    s.output_len = *w.serving.output_len;
+    s.concurrency = concurrency_per_replica * l.data;
+    const double mp = static_cast<double>(l.tensor) * l.pipeline;
+    const double eff = matmul_efficiency(w);
+    const double h = w.shape.hidden, L = w.shape.layers;
+    const double head_dim = h / w.shape.heads;
+    const double kv_per_token =
+        2.0 * L * std::max(1, w.shape.kv_heads) * head_dim * activation_element_bytes(p);
+    const double weights = w.params * weight_bytes(p);
+    const double c = concurrency_per_replica;
+    const double context = s.prompt_len + s.output_len / 2.0;  // average during generation
+    // Decode step: every GPU reads its weight shard and the KV cache of every active sequence
+    // (memory bound), or computes 2·N FLOPs per sequence, whichever is longer; per layer two
+    // tensor-parallel all-reduces of the step's hidden states; stages run one after another.
+    const double read = (weights + c * context * kv_per_token) / mp / bw;
+    const double compute = 2.0 * w.params * c / mp / (peak * eff);
+    double tp_comm = 0;
+    if (l.tensor > 1) {
+        const double tp = l.tensor;
+        const double per =
+            2 * (tp - 1) / tp * c * h * activation_element_bytes(p) / (links.intra_gb_per_s * 1e9) +
+            kIntraAllReduceLatencyS;
+        tp_comm = 2 * L / l.pipeline * per;
+    }
+    const double t_decode = l.pipeline * (std::max(read, compute) + tp_comm) + kStepOverheadS;
+    // Prefill of one prompt: compute bound, 2·N + the attention term per token.
+    const double prefill_flops = (2.0 * w.params + 2.0 * L * s.prompt_len * h) * s.prompt_len;
+    double prefill_comm = 0;
+    if (l.tensor > 1) {
+        const double tp = l.tensor;
+        prefill_comm = 2 * L *
+                       (2 * (tp - 1) / tp * s.prompt_len * h * activation_element_bytes(p) /
+                            (links.intra_gb_per_s * 1e9) +
+                        kIntraAllReduceLatencyS);
+    }
+    const double t_prefill = prefill_flops / (l.tensor * peak * eff) + prefill_comm + kStepOverheadS;
+    // Continuous batching: a replica finishes `c` requests per (output_len decode steps + c prefills).
+    const double cycle = s.output_len * t_decode + c * t_prefill;
+    s.tokens_per_s = l.data * c * s.output_len / cycle;
+    s.time_to_first_token_s = t_prefill;
+    s.time_per_output_token_s = t_decode + c * t_prefill / s.output_len;
+    t.step_s = cycle;
+    t.compute_s =
+        s.output_len * l.pipeline * std::max(read, compute) + c * prefill_flops / (l.tensor * peak * eff);
+    t.exposed_comm_s = s.output_len * l.pipeline * tp_comm + c * prefill_comm;
+    t.samples_per_s = l.data * c / cycle;  // requests per second
+    const double model_flops = t.samples_per_s * (prefill_flops + 2.0 * w.params * s.output_len);
+    t.utilisation = model_flops / (peak * l.gpus());
+    t.basis_detail =
+        "serving model: prefill compute-bound, decode reads the weights and the KV cache per step";
+    return s;
+}
+
+// The most sequences whose KV cache fits in the memory a server uses (vLLM's default
+// gpu_memory_utilization of 0.9), at most 256 per replica.
+constexpr double kServingMemoryShare = 0.9;
+int max_concurrency(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l) {
+    const double cap = gpu.memory_gb * kServingMemoryShare;
+    if (layout_memory(w, gpu, p, l, 1).total_gb() > cap)
+        return layout_memory(w, gpu, p, l, 1).total_gb() <= gpu.memory_gb ? 1 : 0;
+    int lo = 1, hi = kMaxConcurrencyPerReplica;
+    if (layout_memory(w, gpu, p, l, hi).total_gb() <= cap) return hi;
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) / 2;
+        (layout_memory(w, gpu, p, l, mid).total_gb() <= cap ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+struct Choices {
+    std::vector<int> tensor, zero;
+    std::vector<bool> checkpointing;
+};
+
+Choices layout_choices(const Workload& w, int gpus_per_node, int total, const Links& links) {
+    Choices c;
+    const bool transformer = has_transformer_shape(w);
+    if (w.pins.tensor)
+        c.tensor = {*w.pins.tensor};
+    else if (!transformer)
+        c.tensor = {1};
+    else {
+        // Tensor parallel only inside a node; for training only over NVLink/NVSwitch (over PCIe
+        // the per-layer all-reduces cost more than they save); serving may use PCIe (vLLM does).
+        const int domain = w.is_training() ? links.nvlink_domain : 8;
+        for (int t : powers_of_two_dividing(gpus_per_node, domain))
+            if (w.shape.heads % t == 0) c.tensor.push_back(t);
+    }
+    if (!w.is_training())
+        c.zero = {0};
+    else if (w.zero_pinned)
+        c.zero = {w.zero_stage};
+    else if (total == 1)
+        c.zero = {0};
+    else
+        c.zero = {0, 1, 2, 3};
+    if (!w.is_training())
+        c.checkpointing = {false};
+    else if (w.grad_checkpointing_pinned)
+        c.checkpointing = {w.grad_checkpointing};
+    else
+        c.checkpointing = {false, true};
+    return c;
+}
+
+std::vector<int> pipeline_choices(const Workload& w, int rest, bool serving) {
+    if (w.pins.pipeline) return {*w.pins.pipeline};
+    if (!has_transformer_shape(w)) return {1};
+    return serving ? divisors(rest, std::min(64, w.shape.layers))
+                   : divisors(rest, std::min(128, w.shape.layers));
+}
+
+// The planner's order: fitting first; then layouts leaving memory for the allocator's fragmentation
+// (at most policy tight_memory_share used) before tighter ones; then the fastest; ties to less model
+// parallelism, larger micro-batches, lower ZeRO stages and no recompute.
+bool better(const PlannedLayout& a, const PlannedLayout& b, double comfortable_gb) {
+    if (a.fits != b.fits) return a.fits;
+    if (!a.fits) return a.memory.total_gb() < b.memory.total_gb();
+    const bool ca = a.memory.total_gb() <= comfortable_gb;
+    const bool cb = b.memory.total_gb() <= comfortable_gb;
+    if (ca != cb) return ca;
+    const double ta = a.timing.samples_per_s, tb = b.timing.samples_per_s;
+    if (std::fabs(ta - tb) > 1e-9 * std::max(ta, tb)) return ta > tb;
+    const auto key = [](const Parallelism& l) {
+        return std::make_tuple(l.tensor * l.pipeline, -l.micro_batch, l.zero_stage, l.checkpointing);
+    };
+    return key(a.layout) < key(b.layout);
+}
+
+// Training layouts of `total` GPUs over `gpus_per_node` per node; calls `visit` for each (a `visit`
+// returning bool stops the walk when it returns false).
+template <typename Visit>
+void for_each_training_layout(const Workload& w, int gpus_per_node, int total, const Links& links,
+                              Visit&& visit) {
+    const Choices c = layout_choices(w, gpus_per_node, total, links);
+    const double global = w.pins.global_batch.value_or(static_cast<double>(w.batch_size) * total);
+    for (int tp : c.tensor) {
+        if (tp > gpus_per_node || gpus_per_node % tp != 0) continue;
+        for (int pp : pipeline_choices(w, total / tp, false)) {
+            if (total % (tp * pp) != 0) continue;
+            if (has_transformer_shape(w) && pp > w.shape.layers) continue;
+            const int dp = total / (tp * pp);
+            if (dp > global) continue;  // fewer sequences than data ranks: needs more model parallelism
+            const int per_rank = static_cast<int>(std::ceil(global / dp - 1e-9));
+            std::vector<int> micro;
+            if (w.pins.micro_batch)
+                micro = {std::min(*w.pins.micro_batch, per_rank)};
+            else {
+                for (int m = 1; m < per_rank; m *= 2) micro.push_back(m);
+                micro.push_back(per_rank);
+            }
+            for (int zero : c.zero) {
+                if (pp > 1 && zero >= 2) continue;  // DeepSpeed: ZeRO-2/3 do not combine with pipelines
+                for (bool ckpt : c.checkpointing)
+                    for (int m : micro) {
+                        Parallelism l;
+                        l.data = dp;
+                        l.tensor = tp;
+                        l.pipeline = pp;
+                        l.zero_stage = zero;
+                        l.micro_batch = m;
+                        l.grad_accumulation =
+                            static_cast<int>(std::ceil(static_cast<double>(per_rank) / m - 1e-9));
+                        l.checkpointing = ckpt;
+                        if constexpr (std::is_same_v<std::invoke_result_t<Visit&, const Parallelism&>,
+                                                     bool>) {
+                            if (!visit(l)) return;
+                        } else {
+                            visit(l);
+                        }
+                    }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+Links resolve_links(const Gpu& gpu, const LinkSpec& link) {
+    Links l;
+    // The NVLink domain and the PCIe generation, typed when the catalog was read (catalog/gpu.hpp).
+    l.nvlink_domain = std::max(1, gpu.nvlink_domain);
+    double intra = link.intra_node_busbw_gb_per_s > 0 ? link.intra_node_busbw_gb_per_s
+                                                      : gpu.intra_node_busbw_gb_per_s.value_or(0);
+    if (intra <= 0) intra = gpu.pcie_generation == 3 ? kPcieGen3BusbwGBs : kPcieGen4BusbwGBs;
+    l.intra_gb_per_s = intra;
+    const double gbps = link.inter_node_gbps > 0 ? link.inter_node_gbps : kDefaultNetworkGbps;
+    l.inter_node_gb_per_s = gbps / 8.0 * kNetworkEfficiency;
+    return l;
+}
+
+bool any_layout_fits(const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node, int nodes) {
+    const int total = gpus_per_node * nodes;
+    LinkSpec link;
+    link.nodes = nodes;
+    const Links links = resolve_links(gpu, link);
+    if (!w.is_training()) {
+        const Choices c = layout_choices(w, gpus_per_node, total, links);
+        for (int tp : c.tensor)
+            for (int pp : pipeline_choices(w, total / tp, true)) {
+                Parallelism l;
+                l.tensor = tp;
+                l.pipeline = pp;
+                l.data = total / (tp * pp);
+                if (l.gpus() != total) continue;
+                if (layout_memory(w, gpu, p, l, 1).total_gb() <= gpu.memory_gb) return true;
+            }
+        return false;
+    }
+    bool found = false;
+    const Attention att = resolve_attention(w, gpu);
+    for_each_training_layout(w, gpus_per_node, total, links, [&](const Parallelism& l) {
+        found = layout_memory(w, att, p, l).total_gb() <= gpu.memory_gb;
+        return !found;  // the first that fits answers
+    });
+    return found;
+}
+
+std::optional<int> minimum_gpus(const Workload& w, const Gpu& gpu, Precision p, int gpus_per_node_max,
+                                int max_gpus) {
+    for (int n = 1; n <= std::min(gpus_per_node_max, max_gpus); ++n)
+        if (any_layout_fits(w, gpu, p, n, 1)) return n;
+    for (int nodes = 2; nodes * gpus_per_node_max <= max_gpus; nodes *= 2)
+        if (any_layout_fits(w, gpu, p, gpus_per_node_max, nodes)) {
+            // The smallest node count between nodes/2 and nodes that fits.
+            int lo = nodes / 2, hi = nodes;
+            while (hi - lo > 1) {
+                const int mid = (lo + hi) / 2;
+                (any_layout_fits(w, gpu, p, gpus_per_node_max, mid) ? hi : lo) = mid;
+            }
+            return hi * gpus_per_node_max;
+        }
+    return std::nullopt;
+}
+
+std::optional<int> SpeedTable::minimum_gpus(const Gpu& gpu, Precision p) {
+    const auto key = std::make_pair(&gpu, p);
+    if (auto it = minimum_gpus_.find(key); it != minimum_gpus_.end()) return it->second;
+    return minimum_gpus_.emplace(key, gpuadvise::minimum_gpus(workload_, gpu, p)).first->second;
+}
+
+PlannedLayout plan_layout(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p,
+                          int gpus_per_node, const LinkSpec& link) {
+    SpeedTable speeds(catalog, w);
+    return plan_layout(speeds, gpu, p, gpus_per_node, link);
+}
+
+PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gpus_per_node,
+                          const LinkSpec& link) {
+    const Catalog& catalog = table.catalog();
+    const Workload& w = table.workload();
+    const int nodes = std::max(1, link.nodes);
+    const int total = gpus_per_node * nodes;
+    const Links links = resolve_links(gpu, link);
+    PlannedLayout best;
+    bool have = false;
+    const double comfortable_gb = catalog.policy.get("tight_memory_share") * gpu.memory_gb;
+    auto consider = [&](PlannedLayout&& c) {
+        if (!have || better(c, best, comfortable_gb)) {
+            best = std::move(c);
+            have = true;
+        }
+    };
+    if (!w.is_training()) {
+        const Choices c = layout_choices(w, gpus_per_node, total, links);
+        SpeedCache speeds(table, gpu, p);
+        for (int tp : c.tensor) {
+            if (tp > gpus_per_node || gpus_per_node % tp != 0) continue;
+            for (int pp : pipeline_choices(w, total / tp, true)) {
+                if (total % (tp * pp) != 0) continue;
+                PlannedLayout x;
+                x.layout.tensor = tp;
+                x.layout.pipeline = pp;
+                x.layout.data = total / (tp * pp);
+                if (decoder_serving(w)) {
+                    int conc = 0;
+                    if (w.serving.concurrency)
+                        conc = std::max(1, *w.serving.concurrency / x.layout.data);
+                    else
+                        conc = max_concurrency(w, gpu, p, x.layout);
+                    x.memory = layout_memory(w, gpu, p, x.layout, std::max(1, conc));
+                    x.fits = conc > 0 && x.memory.total_gb() <= gpu.memory_gb;
+                    x.layout.micro_batch = std::max(1, conc);
+                    if (x.fits) {
+                        x.serving = serving_timing(w, gpu, p, x.layout, conc, links, x.timing);
+                        if (x.serving)
+                            x.serving->concurrency_from_memory = !w.serving.concurrency;
+                        else
+                            x.fits = false;
+                    }
+                } else {
+                    x.layout.micro_batch = w.batch_size;
+                    x.memory = layout_memory(w, gpu, p, x.layout);
+                    x.fits = x.memory.total_gb() <= gpu.memory_gb;
+                    const SingleGpuSpeed& sp = speeds.get(w.batch_size, false);
+                    x.timing.samples_per_s = sp.samples_per_s * x.layout.data *
+                                             (total > 1 ? kOtherMultiGpuLoss : 1.0) / std::max(1, tp * pp);
+                    x.timing.step_s = x.timing.samples_per_s > 0
+                                          ? w.batch_size * x.layout.data / x.timing.samples_per_s
+                                          : 0;
+                    x.timing.compute_s = x.timing.step_s;
+                    x.timing.utilisation = sp.utilisation;
+                    set_basis(x.timing, sp);
+                }
+                consider(std::move(x));
+            }
+        }
+        return best;
+    }
+    SpeedCache speeds(table, gpu, p);
+    const Attention att = resolve_attention(w, gpu);
+    const double model_flops = flops_per_sample(w);
+    const double loss = total > 1 ? kOtherMultiGpuLoss : 1.0;
+    const double interruptions =
+        nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
+    // The speed bound of a layout (see below): perfect scaling of its micro-batch.
+    auto bound_of = [&](const Parallelism& l, const SingleGpuSpeed& sp) {
+        return l.gpus() * sp.samples_per_s * loss / interruptions;
+    };
+    auto bound = [&](const Parallelism& l) {
+        return bound_of(l, speeds.get(l.micro_batch, l.checkpointing));
+    };
+    for_each_training_layout(w, gpus_per_node, total, links, [&](const Parallelism& l) {
+        // With a fitting best within the tight share, a layout below its speed (bound below) loses
+        // whatever its memory: fitting, it is slower in the same class or in a worse one; not
+        // fitting, it loses to any fitting layout. So its memory is not even computed (when the
+        // plan has its single-GPU speed already: computing one costs more than the memory).
+        if (have && best.fits && best.memory.total_gb() <= comfortable_gb)
+            if (const SingleGpuSpeed* sp = speeds.find(l.micro_batch, l.checkpointing);
+                sp && bound_of(l, *sp) < best.timing.samples_per_s * (1 - 1e-6))
+                return;
+        PlannedLayout x;
+        x.layout = l;
+        x.memory = layout_memory(w, att, p, l);
+        x.fits = x.memory.total_gb() <= gpu.memory_gb;
+        // Time only what can win: fitting layouts (or any, while nothing fits yet).
+        if (!x.fits) {
+            consider(std::move(x));
+            return;
+        }
+        if (have && best.fits &&
+            (best.memory.total_gb() <= comfortable_gb || x.memory.total_gb() > comfortable_gb)) {
+            // A fitting layout that cannot beat the best so far is not timed. better() then decides
+            // on speed (both fit; the layout is not comfortable where the best is not), and
+            // training_timing's step is at least grad_accumulation x t_mb / loss x interruptions
+            // (every other term, the bubble, tensor and pipeline sends, exposed ZeRO and gradient
+            // synchronisation, is >= 0), so its samples/s = data x micro_batch x grad_accumulation /
+            // step is at most data x tensor x pipeline x the single-GPU speed x loss / interruptions,
+            // the perfect scaling of this micro-batch. Below the best's speed by more than a
+            // millionth (far beyond rounding, and beyond better()'s 1e-9 tie) it is slower than
+            // the best and not a tie: better() would keep the best, as it does here.
+            if (bound(l) < best.timing.samples_per_s * (1 - 1e-6)) return;
+        }
+        x.timing = training_timing(w, gpu, p, l, gpus_per_node, nodes, links, speeds, model_flops);
+        consider(std::move(x));
+    });
+    if (!have) {  // nothing expressible (e.g. pins that do not divide the count): the plain layout
+        best.layout.data = total;
+        best.layout.micro_batch = w.batch_size;
+        best.layout.zero_stage = w.zero_stage;
+        best.layout.checkpointing = w.grad_checkpointing;
+        best.memory = layout_memory(w, att, p, best.layout);
+        best.fits = false;
+    }
+    // A job that fits nowhere at this count still gets the time of its least-memory layout (what
+    // it would take with more memory), for comparison.
+    if (!best.fits)
+        best.timing =
+            training_timing(w, gpu, p, best.layout, gpus_per_node, nodes, links, speeds, model_flops);
+    // The chosen layout was timed (above, or in the loop when it fits); training_timing leaves a
+    // layout without a speed untimed, and so without a basis.
+    if (const SingleGpuSpeed& sp = speeds.get(best.layout.micro_batch, best.layout.checkpointing);
+        sp.samples_per_s > 0)
+        set_basis(best.timing, sp);
+    return best;
+}
+
+const InstanceNetwork* instance_network(const Catalog& catalog, std::string_view provider,
+                                        std::string_view instance_type) {
+    const InstanceNetwork* best = nullptr;
+    for (const auto& n : catalog.networks)
+        if (iequals(provider, n.provider) && instance_type.size() >= n.instance_type.size() &&
+            iequals(instance_type.substr(0, n.instance_type.size()), n.instance_type) &&
+            (!best || n.instance_type.size() > best->instance_type.size()))
+            best = &n;
+    return best;
+}
+
+}  // namespace gpuadvise

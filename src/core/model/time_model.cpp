@@ -1,0 +1,177 @@
+// Time on one GPU (gpu-facts §3b/§3c): a roofline of tensor-core compute and activation memory
+// traffic plus a per-step overhead, fitted to the measured throughputs of §3c, and replaced by a
+// measurement (scaled to this job's input) where one exists for the model, GPU and precision.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <tuple>
+#include <utility>
+
+#include "gpuadvise/base/text.hpp"
+#include "gpuadvise/model/physics.hpp"
+#include "gpuadvise/model/workload.hpp"
+
+namespace gpuadvise {
+namespace {
+
+// kMatmulEfficiency, kHiddenHalf and kStepOverheadS are in physics.hpp.
+constexpr double kTrafficPerActivationByte = 16;  // HBM bytes moved per stored activation byte, fwd+bwd
+// Per layer and step ~a dozen kernel launches (§3b "small ops are overhead-bound" [S34]). An
+// assumption, not fitted.
+constexpr double kLayerOverheadS = 0.1e-3;
+// Bands on time: the residuals of the fit lie within 0.69-1.31 of measurements (throughput).
+constexpr double kEstimatedBandLow = 0.7, kEstimatedBandHigh = 1.5;
+constexpr double kMeasuredBand = 1.15;  // implementation spread beyond the sources' own range
+
+// A calibration point may name the GPU by id or alias (data/providers.yaml is edited separately).
+bool names_gpu(const std::string& name, const Gpu& gpu) {
+    if (same_folded_name(name, gpu.id)) return true;
+    return std::any_of(gpu.aliases.begin(), gpu.aliases.end(),
+                       [&](const std::string& a) { return same_folded_name(a, name); });
+}
+
+// Model FLOPs per sample: training 3 x forward (2 x for adapters: no weight gradients of the
+// frozen base), inference forward x passes (diffusion: steps x CFG).
+double model_flops(const Workload& w) {
+    if (!w.is_training()) return w.forward_flops_per_sample() * (w.preset ? w.preset->inference_passes : 1);
+    return w.forward_flops_per_sample() * (w.is_adapter() ? 2.0 : 3.0);
+}
+
+}  // namespace
+
+double flops_per_sample(const Workload& w) { return model_flops(w); }
+
+// Pure model, samples/s on one GPU.
+static SingleGpuSpeed modelled_speed(const Workload& w, const Gpu& gpu, Precision p) {
+    SingleGpuSpeed s;
+    const double peak = peak_flops(gpu, p);
+    const double bw = gpu.memory_bandwidth_gb_per_s.value_or(0) * 1e9;
+    if (peak <= 0) return s;
+    const double eff = matmul_efficiency(w);
+    const double act_scale = (p == Precision::fp32 || p == Precision::tf32) ? 2.0 : 1.0;
+    // Hardware FLOPs: full recompute runs the forward twice (8ND instead of 6ND, §3b).
+    double hw_flops = model_flops(w);
+    if (w.is_training() && w.grad_checkpointing) hw_flops += w.forward_flops_per_sample();
+    double per_sample = hw_flops / (peak * eff);
+    // The traffic term was fitted with the 34·s·h activations of FlashAttention-style kernels on
+    // every GPU (the measurements include each GPU's own attention kernels), so it keeps them.
+    double traffic =
+        w.activation_bytes_per_sample(false, Attention::flash) * act_scale * kTrafficPerActivationByte;
+    if (!w.is_training()) traffic /= 3.0;  // forward only
+    if (bw > 0) per_sample += traffic / bw;
+    const int layers = (w.kind == ModelKind::transformer || w.kind == ModelKind::speech) ? w.shape.layers : 0;
+    double step = per_sample * w.batch_size + kStepOverheadS + kLayerOverheadS * std::max(1, layers);
+    s.samples_per_s = w.batch_size / step;
+    s.utilisation = s.samples_per_s * model_flops(w) / peak;
+    s.basis_detail = "roofline model fitted to the measured throughputs of gpu-facts §3c";
+    s.band_low = kEstimatedBandLow;
+    s.band_high = kEstimatedBandHigh;
+    return s;
+}
+
+// The calibration points that measure the workload's model on one `gpu` at precision p, in
+// catalog order.
+static std::vector<const CalibrationPoint*> calibration_points(const Catalog& catalog, const Workload& w,
+                                                               const Gpu& gpu, Precision p) {
+    std::vector<const CalibrationPoint*> out;
+    for (const auto& c : catalog.calibration)
+        if (c.model == w.model_id && names_gpu(c.gpu, gpu) && c.gpu_count == 1 && c.matches(p))
+            out.push_back(&c);
+    return out;
+}
+
+// The modelled speed, replaced by what `points` (calibration_points of this model, GPU and
+// precision) measured, for a training job of a preset.
+static SingleGpuSpeed measured_or_modelled(const Workload& w, const Gpu& gpu, Precision p,
+                                           const std::vector<const CalibrationPoint*>& points) {
+    SingleGpuSpeed s = modelled_speed(w, gpu, p);
+    if (!w.is_training() || !w.preset || s.samples_per_s <= 0) return s;
+    // Geometric mean of the matching measurements, each scaled by the model's ratio between this
+    // job's input and the measured one (sequence length, image size, batch).
+    double log_sum = 0, lo = 0, hi = 0;
+    int count = 0;
+    std::vector<std::string> sources;
+    for (const CalibrationPoint* point : points) {
+        const CalibrationPoint& c = *point;
+        Workload at = w;
+        at.task = Task::train;
+        if (c.seq_len > 0 && at.shape.patch_size == 0) at.seq_len = c.seq_len;
+        if (c.image_size > 0) at.set_image_size(c.image_size);
+        if (c.batch_size > 0) at.batch_size = c.batch_size;
+        at.grad_checkpointing = false;
+        const double modelled_at = modelled_speed(at, gpu, p).samples_per_s;
+        if (modelled_at <= 0) continue;
+        const double ratio = s.samples_per_s / modelled_at;
+        const double unit_scale = (c.unit == "tokens" && at.seq_len > 0) ? 1.0 / at.seq_len : 1.0;
+        const double low = c.throughput * unit_scale * ratio;
+        const double high = (c.throughput_high > 0 ? c.throughput_high : c.throughput) * unit_scale * ratio;
+        log_sum += std::log(std::sqrt(low * high));
+        lo = count == 0 ? low : std::min(lo, low);
+        hi = count == 0 ? high : std::max(hi, high);
+        ++count;
+        if (std::find(sources.begin(), sources.end(), c.source) == sources.end()) sources.push_back(c.source);
+    }
+    if (count == 0) return s;
+    const double measured = std::exp(log_sum / count);
+    s.samples_per_s = measured;
+    s.utilisation = measured * model_flops(w) / peak_flops(gpu, p);
+    s.basis = TimeBasis::measured;
+    std::ostringstream detail;
+    detail << "measured on " << gpu.id << " (";
+    for (std::size_t i = 0; i < sources.size(); ++i) detail << (i ? "; " : "") << sources[i];
+    detail << "), scaled to this job's input";
+    s.basis_detail = detail.str();
+    // Time band: the spread of the measurements, widened for implementation differences.
+    s.band_low = measured / hi / kMeasuredBand;
+    s.band_high = measured / lo * kMeasuredBand;
+    return s;
+}
+
+SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p,
+                                bool use_measurements) {
+    if (!use_measurements || !w.is_training() || !w.preset) return modelled_speed(w, gpu, p);
+    return measured_or_modelled(w, gpu, p, calibration_points(catalog, w, gpu, p));
+}
+
+const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_batch, bool checkpointing) {
+    const auto key = std::make_tuple(&gpu, p, micro_batch, checkpointing);
+    if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+    if (micro_batch != workload_.batch_size) {
+        // Another micro-batch: the speed at the job's own batch (an entry of its own, computed once
+        // for all micro-batches), scaled by the model's ratio between the two.
+        SingleGpuSpeed s = get(gpu, p, workload_.batch_size, checkpointing);
+        if (s.samples_per_s > 0) {
+            // The modelled speed at the job's batch, once per (GPU, precision, checkpointing); the
+            // workload copy `scratch_` is set in the two fields single_gpu_speed is asked with.
+            if (!scratch_) scratch_ = workload_;
+            Workload& x = *scratch_;
+            x.grad_checkpointing = checkpointing;
+            x.batch_size = workload_.batch_size;
+            const auto job_key = std::make_tuple(&gpu, p, checkpointing);
+            auto job = modelled_at_job_.find(job_key);
+            if (job == modelled_at_job_.end())
+                job = modelled_at_job_
+                          .emplace(job_key, single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s)
+                          .first;
+            const double at_job = job->second;
+            x.batch_size = micro_batch;
+            const double at_micro = single_gpu_speed(catalog_, x, gpu, p, false).samples_per_s;
+            if (at_job > 0 && at_micro > 0) {
+                const double factor = at_micro / at_job;
+                s.samples_per_s *= factor;
+                s.utilisation *= factor;
+            }
+        }
+        return cache_.emplace(key, std::move(s)).first->second;
+    }
+    auto points = points_.find({&gpu, p});
+    if (points == points_.end())
+        points =
+            points_.emplace(std::make_pair(&gpu, p), calibration_points(catalog_, workload_, gpu, p)).first;
+    Workload x = workload_;
+    x.grad_checkpointing = checkpointing;
+    // = single_gpu_speed(catalog_, x, gpu, p), with the points found once per GPU and precision
+    return cache_.emplace(key, measured_or_modelled(x, gpu, p, points->second)).first->second;
+}
+
+}  // namespace gpuadvise
