@@ -115,7 +115,8 @@ void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& d
 
 void Context::emit(const std::function<nlohmann::ordered_json()>& to_json,
                    const std::function<io::TextDocument()>& to_document,
-                   const std::vector<io::ExportSection>& sections) {
+                   const std::vector<io::ExportSection>& sections,
+                   const std::function<std::string()>& to_html) {
     const Format f = format();
     if (!global.section.empty() && f != Format::csv && f != Format::tsv)
         throw UsageError("--section " + global.section + " picks the table of --format csv or tsv",
@@ -153,7 +154,7 @@ void Context::emit(const std::function<nlohmann::ordered_json()>& to_json,
         }
         case Format::markdown: out << io::render_markdown(to_document()); break;
         case Format::html:
-            out << io::render_html(to_json(), to_document());
+            out << (to_html ? to_html() : io::render_html("gpuadvise", {}, to_document()));
             break;  // io/html_report.cpp, docs/report.md
         case Format::table: out << io::render_table(to_document(), color(), width()); break;
     }

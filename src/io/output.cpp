@@ -215,14 +215,13 @@ std::string render_delimited(const Json& doc, const ExportSection& section, Deli
 
 std::string render_markdown(const TextDocument& doc) {
     std::string out;
-    // Lead: paragraphs, and the indented lines below one of them ("  assumed: ...") as its list.
+    // Lead: paragraphs, and the list items below one of them ("assumed: ...") as its list.
     bool in_list = false;
     for (const auto& line : doc.lead) {
-        const bool item = line.starts_with(" ");
+        const bool item = line.item();
         if (!out.empty() && !(item && in_list))
             out += "\n";  // a blank line between paragraphs and around a list
-        const auto text = line.find_first_not_of(' ');
-        out += (item ? "- " : "") + md_text(text == std::string::npos ? "" : line.substr(text)) + "\n";
+        out += (item ? "- " : "") + md_text(line.text) + "\n";
         in_list = item;
     }
     for (const auto& t : doc.tables) {
@@ -241,15 +240,8 @@ std::string render_markdown(const TextDocument& doc) {
     }
     if (!doc.notes.empty()) {
         if (!out.empty()) out += "\n";
-        // An indented note or one that is itself a bullet ("  - assumed ...", "- install ...") belongs
-        // to the note above it: a nested item.
-        for (const auto& line : doc.notes) {
-            std::string_view text = line;
-            const bool nested = text.starts_with(" ") || text.starts_with("- ");
-            text.remove_prefix(std::min(text.size(), text.find_first_not_of(' ')));
-            if (text.starts_with("- ")) text.remove_prefix(2);
-            out += (nested ? "  - " : "- ") + md_text(std::string(text)) + "\n";
-        }
+        // The notes as a list; a note that is a list item belongs to the note above it: nested.
+        for (const auto& line : doc.notes) out += (line.item() ? "  - " : "- ") + md_text(line.text) + "\n";
     }
     return out;
 }
