@@ -52,6 +52,9 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
     app.add_option("--section", g.section,
                    "Which table --format csv/tsv prints (docs/json.md lists each command's)")
         ->type_name("NAME");
+    app.add_flag("--csv-raw", g.csv_raw,
+                 "CSV/TSV: write text cells exactly (default: a ' before a cell that starts with = + - @, "
+                 "tab or CR, which a spreadsheet would run as a formula)");
     app.add_flag("--json", g.json, "Shorthand for --format json");
     app.add_option("--color", g.color,
                    "Colour the table output (auto: only on a terminal, NO_COLOR respected)")

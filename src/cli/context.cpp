@@ -121,12 +121,12 @@ void Context::emit(const std::function<nlohmann::ordered_json()>& to_json,
     if (!global.section.empty() && f != Format::csv && f != Format::tsv)
         throw UsageError("--section " + global.section + " picks the table of --format csv or tsv",
                          "add --format csv");
+    if (global.csv_raw && f != Format::csv && f != Format::tsv)
+        throw UsageError("--csv-raw applies to --format csv or tsv", "add --format csv, or drop --csv-raw");
     switch (f) {
         // Text is validated as UTF-8 when read; `replace` keeps a file name or an environment value that
         // is not from dying in the serializer (U+FFFD instead of an exception).
-        case Format::json:
-            out << to_json().dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
-            break;
+        case Format::json: out << io::render_json(to_json()) << "\n"; break;
         case Format::csv:
         case Format::tsv: {
             const io::ExportSection whole{"document", "", "", {}};
@@ -148,8 +148,8 @@ void Context::emit(const std::function<nlohmann::ordered_json()>& to_json,
             if (!chosen->items.empty() && !json.contains(nlohmann::ordered_json::json_pointer(chosen->items)))
                 throw UsageError("--section " + chosen->name + ": this output has none",
                                  "the JSON (--format json) shows what it has");
-            out << io::render_delimited(json, *chosen,
-                                        f == Format::csv ? io::Delimited::csv : io::Delimited::tsv);
+            out << io::render_delimited(
+                json, *chosen, f == Format::csv ? io::Delimited::csv : io::Delimited::tsv, global.csv_raw);
             break;
         }
         case Format::markdown: out << io::render_markdown(to_document()); break;

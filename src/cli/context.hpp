@@ -41,8 +41,9 @@ struct GlobalOptions {
     std::function<void(Catalog&)> catalog_filter;  // the configuration's provider filters (cli/config.cpp)
     bool strict_variants = false;                  // --strict-variants
     std::string as_of;                             // --as-of for SkyPilot tables given with --catalog
-    std::string section;  // --section: which table --format csv/tsv prints (the command's first by default)
-    bool wide = false;    // --wide: tables and prose unwrapped, no column hidden
+    std::string section;   // --section: which table --format csv/tsv prints (the command's first by default)
+    bool wide = false;     // --wide: tables and prose unwrapped, no column hidden
+    bool csv_raw = false;  // --csv-raw: CSV/TSV text cells exactly, no ' before a formula-like one
 };
 
 class Context {

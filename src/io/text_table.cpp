@@ -28,6 +28,7 @@ TextDocument escaped(const TextDocument& raw) {
     for (auto& n : doc.notes) n.text = escape_control_chars(n.text);
     for (auto& t : doc.tables) {
         t.title = escape_control_chars(t.title);
+        for (auto& c : t.columns) c.header = escape_control_chars(c.header);
         for (auto& row : t.rows)
             for (auto& cell : row) cell = escape_control_chars(cell);
     }
@@ -157,7 +158,6 @@ std::vector<std::string> wrap_line(std::string_view line, std::size_t width) {
     return out;
 }
 
-std::string render_table(const TextDocument& raw, bool color, std::size_t width) {
 std::string TextLine::printed() const {
     switch (mark) {
         case ListMark::none: return text;
@@ -168,6 +168,7 @@ std::string TextLine::printed() const {
     return text;
 }
 
+std::string render_table(const TextDocument& raw, bool color, std::size_t width) {
     const TextDocument doc = escaped(raw);
     const char* bold = color ? "\x1b[1m" : "";
     const char* reset = color ? "\x1b[0m" : "";

@@ -95,7 +95,7 @@ TEST_CASE("markdown: the lead as paragraphs and lists, notes as a list, prose es
           "| 1 | a\\|b |\n"
           "\n"
           "- Assumptions:\n"
-          "  - seq \\<512>\n"
+          "  - seq &lt;512&gt;\n"
           "  - install: torch\n"
           "- #1 warning: \\[x\\]\n");
 }
