@@ -1,4 +1,5 @@
 #include "cli/app.hpp"
+#include "cli/help_footer.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -26,14 +27,14 @@
 namespace gpuadvise::cli {
 namespace {
 
-constexpr const char* kExamples = R"(Examples:
-  gpuadvise recommend --model bert --runs-per-week 4
-  gpuadvise compare A100 V100 T4
-  gpuadvise offers --gpu A100:80GB:8 --sort price-per-gpu
-  gpuadvise recommend --model llama-2-7b --task lora --json | jq '.recommendations[0]'
-
-Exit codes: 0 success, 1 data or runtime error, 2 usage error, 3 nothing satisfies the request.
-Docs: docs/usage.md, docs/json.md, docs/catalog.md, docs/methodology.md)";
+const HelpFooter kFooter{
+    {FooterBlock::Kind::examples,
+     {"gpuadvise recommend --model bert --runs-per-week 4", "gpuadvise compare A100 V100 T4",
+      "gpuadvise offers --gpu A100:80GB:8 --sort price-per-gpu",
+      "gpuadvise recommend --model llama-2-7b --task lora --json | jq '.recommendations[0]'"}},
+    {FooterBlock::Kind::exit_summary,
+     {"Exit codes: 0 success, 1 data or runtime error, 2 usage error, 3 nothing satisfies the request.",
+      "Docs: docs/usage.md, docs/json.md, docs/catalog.md, docs/methodology.md"}}};
 
 void add_global_options(CLI::App& app, GlobalOptions& g) {
     app.add_option("--catalog", g.catalogs,
@@ -51,6 +52,9 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
     app.add_option("--section", g.section,
                    "Which table --format csv/tsv prints (docs/json.md lists each command's)")
         ->type_name("NAME");
+    app.add_flag("--csv-raw", g.csv_raw,
+                 "CSV/TSV: write text cells exactly (default: a ' before a cell that starts with = + - @, "
+                 "tab or CR, which a spreadsheet would run as a formula)");
     app.add_flag("--json", g.json, "Shorthand for --format json");
     app.add_option("--color", g.color,
                    "Colour the table output (auto: only on a terminal, NO_COLOR respected)")
@@ -232,7 +236,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     Context ctx(out, err);
     CLI::App app{"gpuadvise — which GPU cloud offer to rent for a PyTorch job, on which plan, and why"};
     app.name("gpuadvise");
-    app.footer(kExamples);
+    set_footer(app, kFooter);
     app.set_version_flag("--version", version_text());  // version, catalog date, commit
     app.require_subcommand(0, 1);
     app.fallthrough();

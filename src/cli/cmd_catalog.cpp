@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cli/commands.hpp"
+#include "cli/help_footer.hpp"
 #include "gpuadvise/base/dates.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/text.hpp"
@@ -323,11 +324,11 @@ Runner setup_catalog(CLI::App& sub) {
         ->type_name("YYYY-MM-DD");
     auto update_runner = std::make_shared<std::function<int(Context&)>>();
     CLI::App* update = setup_catalog_update(sub, *update_runner);
-    sub.footer(
-        "Examples:\n  gpuadvise catalog validate my-catalog.yaml\n  gpuadvise catalog info --json\n"
-        "  gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/lambda/vms.csv --output "
-        "lambda-catalog\n\n"
-        "validate exits 1 when the catalog has errors.");
+    set_footer(sub, {{FooterBlock::Kind::examples,
+                      {"gpuadvise catalog validate my-catalog.yaml", "gpuadvise catalog info --json",
+                       "gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/lambda/vms.csv "
+                       "--output lambda-catalog"}},
+                     {FooterBlock::Kind::paragraph, {"validate exits 1 when the catalog has errors."}}});
     return [opt, validate, info, update, update_runner](Context& ctx) {
         if (update->parsed()) return (*update_runner)(ctx);
         if (validate->parsed()) return run_validate(ctx, *opt);

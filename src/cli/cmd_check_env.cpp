@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/help_footer.hpp"
 #include "gpuadvise/base/text.hpp"
 #include "gpuadvise/compat/compat.hpp"
 #include "gpuadvise/compat/env_parse.hpp"
@@ -176,7 +177,7 @@ io::TextDocument to_document(const CheckEnvResult& result) {
                         : r.unknown
                             ? "Unknown: some checks could not be made (marked ?); this is not a 'Compatible'."
                             : "Not compatible.");
-    for (const auto& s : r.suggestions) doc.notes.push_back("- " + s);
+    for (const auto& s : r.suggestions) doc.notes.push_back({s, io::ListMark::dash});
     return doc;
 }
 
@@ -223,14 +224,17 @@ Runner setup_check_env(CLI::App& sub) {
         ->type_name(kPrecisionNames.choices());
     sub.add_flag("--detect", opt->detect,
                  "Inspect this machine even when arguments are given (arguments override)");
-    sub.footer(
-        "Without --gpu/--driver/--cuda/--pytorch it inspects this machine: nvidia-smi, nvcc --version and\n"
-        "python3 with torch (each missing tool is a note, not an error).\n\n"
-        "Examples:\n  gpuadvise check-env\n  gpuadvise check-env --gpu A100 --pytorch 1.12+cu102\n"
-        "  gpuadvise check-env --gpu H100 --pytorch 2.1 --driver 535.104.05\n"
-        "  gpuadvise check-env --gpu V100 --precision bf16\n\n"
-        "Exit code 0 when compatible, 3 when not or when a check could not be made (unknown),\n"
-        "2 on unusable arguments.");
+    set_footer(sub, {{FooterBlock::Kind::paragraph,
+                      {"Without --gpu/--driver/--cuda/--pytorch it inspects this machine: nvidia-smi, nvcc "
+                       "--version and",
+                       "python3 with torch (each missing tool is a note, not an error)."}},
+                     {FooterBlock::Kind::examples,
+                      {"gpuadvise check-env", "gpuadvise check-env --gpu A100 --pytorch 1.12+cu102",
+                       "gpuadvise check-env --gpu H100 --pytorch 2.1 --driver 535.104.05",
+                       "gpuadvise check-env --gpu V100 --precision bf16"}},
+                     {FooterBlock::Kind::paragraph,
+                      {"Exit code 0 when compatible, 3 when not or when a check could not be made (unknown),",
+                       "2 on unusable arguments."}}});
     return [opt](Context& ctx) { return run_check_env(ctx, *opt); };
 }
 

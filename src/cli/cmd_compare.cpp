@@ -6,10 +6,12 @@
 #include "cli/commands.hpp"
 #include "cli/freshness.hpp"
 #include "cli/gpu_json.hpp"
+#include "cli/help_footer.hpp"
 #include "cli/workload_options.hpp"
 #include "gpuadvise/advice/compare.hpp"
 #include "gpuadvise/base/format.hpp"
 #include "gpuadvise/base/text.hpp"
+#include "io/html_report.hpp"
 #include "io/terminal.hpp"
 
 namespace gpuadvise::cli {
@@ -266,7 +268,12 @@ int run_compare(Context& ctx, const CompareOptions& opt) {
             add_freshness(fresh, doc);
             return doc;
         },
-        sections);
+        sections,
+        [&] {
+            auto doc = to_document(c, opt, workload);
+            add_freshness(fresh, doc);
+            return io::render_html("GPU comparison", fresh.warnings, doc);
+        });
     return 0;
 }
 
@@ -283,9 +290,9 @@ Runner setup_compare(CLI::App& sub) {
     add_workload_options(sub, opt->request);
     sub.add_flag("--include-examples", opt->include_examples,
                  "Let the guide's example providers be the cheapest (marked 'example')");
-    sub.footer(
-        "Examples:\n  gpuadvise compare A100 V100 T4\n  gpuadvise compare h100-sxm a100-80gb-sxm --json\n"
-        "  gpuadvise compare A100 V100 T4 --model bert\n  gpuadvise compare A100 --variants");
+    set_footer(sub, {{FooterBlock::Kind::examples,
+                      {"gpuadvise compare A100 V100 T4", "gpuadvise compare h100-sxm a100-80gb-sxm --json",
+                       "gpuadvise compare A100 V100 T4 --model bert", "gpuadvise compare A100 --variants"}}});
     return [opt](Context& ctx) { return run_compare(ctx, *opt); };
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/docgen.hpp"
+#include "cli/help_footer.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/text.hpp"
 
@@ -90,13 +91,15 @@ Runner setup_completion(CLI::App& sub) {
     sub.add_option("shell", *shell, "The shell to write the script for")
         ->required()
         ->check(CLI::IsMember({"bash", "zsh", "fish"}));
-    sub.footer(
-        "Examples:\n  gpuadvise completion bash > ~/.local/share/bash-completion/completions/gpuadvise\n"
-        "  gpuadvise completion zsh > \"${fpath[1]}/_gpuadvise\"\n"
-        "  gpuadvise completion fish > ~/.config/fish/completions/gpuadvise.fish\n\n"
-        "The .deb and 'cmake --install' install all three scripts already. The scripts complete commands, "
-        "options and their values; GPU names, model presets and provider ids come from the catalog at Tab "
-        "time.");
+    set_footer(sub,
+               {{FooterBlock::Kind::examples,
+                 {"gpuadvise completion bash > ~/.local/share/bash-completion/completions/gpuadvise",
+                  "gpuadvise completion zsh > \"${fpath[1]}/_gpuadvise\"",
+                  "gpuadvise completion fish > ~/.config/fish/completions/gpuadvise.fish"}},
+                {FooterBlock::Kind::paragraph,
+                 {"The .deb and 'cmake --install' install all three scripts already. The scripts complete "
+                  "commands, options and their values; GPU names, model presets and provider ids come "
+                  "from the catalog at Tab time."}}});
     const CLI::App* self = &sub;
     return [shell, self](Context& ctx) {
         ctx.out << completion_script(root_of(*self), *shell);

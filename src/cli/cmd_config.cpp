@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/config.hpp"
+#include "cli/help_footer.hpp"
 #include "gpuadvise/base/text.hpp"
 
 namespace gpuadvise::cli {
@@ -139,10 +140,13 @@ Runner setup_config(CLI::App& sub) {
     CLI::App* show =
         sub.add_subcommand("show", "Print each setting, its effective value and where it came from");
     show->fallthrough();
-    sub.footer(
-        "Examples:\n  gpuadvise config show\n  gpuadvise --currency EUR config show --json\n\n"
-        "The file is $XDG_CONFIG_HOME/gpuadvise/config.yaml (~/.config/gpuadvise/config.yaml), or the "
-        "one GPUADVISE_CONFIG names. Keys: currency, objective, top, providers, exclude_providers.");
+    set_footer(sub,
+               {{FooterBlock::Kind::examples,
+                 {"gpuadvise config show", "gpuadvise --currency EUR config show --json"}},
+                {FooterBlock::Kind::paragraph,
+                 {"The file is $XDG_CONFIG_HOME/gpuadvise/config.yaml (~/.config/gpuadvise/config.yaml), "
+                  "or the one GPUADVISE_CONFIG names. Keys: currency, objective, top, providers, "
+                  "exclude_providers."}}});
     CLI::App* self = &sub;
     return [self](Context& ctx) { return run_config_show(ctx, config_root(*self)); };
 }

@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/gpu_json.hpp"
+#include "cli/help_footer.hpp"
 #include "cli/workload_options.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/format.hpp"
@@ -133,7 +134,7 @@ io::TextDocument to_document(const EstimateResult& result) {
         "Method and sources: docs/methodology.md.");
     for (const auto& n : notes) doc.notes.push_back(n);
     doc.notes.push_back("Assumptions:");
-    for (const auto& a : w.assumptions) doc.notes.push_back("  - " + a);
+    for (const auto& a : w.assumptions) doc.notes.push_back({a, io::ListMark::indent_dash});
     return doc;
 }
 
@@ -200,12 +201,13 @@ Runner setup_estimate(CLI::App& sub) {
                    "Measured all-reduce bus bandwidth inside a node, GB/s (default: the GPU's)")
         ->check(finite_range(0.001, 1e6))
         ->type_name("GB/S");
-    sub.footer(
-        "Examples:\n  gpuadvise estimate --model bert --gpu V100,A100,H100\n"
-        "  gpuadvise estimate --model llama-2-7b --task lora --gpu 24GB\n"
-        "  gpuadvise estimate --model llama-2-7b --zero 3 --gpu h100-sxm --gpus 8 --json\n"
-        "  gpuadvise estimate --params 3B --seq-len 4096 --gpu A100\n\n"
-        "Exit code 3 when the job fits none of the GPUs at the given count.");
+    set_footer(sub, {{FooterBlock::Kind::examples,
+                      {"gpuadvise estimate --model bert --gpu V100,A100,H100",
+                       "gpuadvise estimate --model llama-2-7b --task lora --gpu 24GB",
+                       "gpuadvise estimate --model llama-2-7b --zero 3 --gpu h100-sxm --gpus 8 --json",
+                       "gpuadvise estimate --params 3B --seq-len 4096 --gpu A100"}},
+                     {FooterBlock::Kind::paragraph,
+                      {"Exit code 3 when the job fits none of the GPUs at the given count."}}});
     return [opt](Context& ctx) { return run_estimate(ctx, *opt); };
 }
 

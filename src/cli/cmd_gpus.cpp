@@ -3,6 +3,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/gpu_json.hpp"
+#include "cli/help_footer.hpp"
 #include "gpuadvise/base/text.hpp"
 #include "gpuadvise/catalog/gpu_query.hpp"
 
@@ -105,7 +106,7 @@ Runner setup_gpus(CLI::App& sub) {
     auto opt = std::make_shared<GpusOptions>();
     sub.add_option("--gpu", opt->gpu, "Only these GPUs: NAME[,NAME…][:MEMORY], e.g. A100, H100,H200, 80GB")
         ->type_name("SPEC");
-    sub.footer("Examples:\n  gpuadvise gpus\n  gpuadvise gpus --gpu A100 --json");
+    set_footer(sub, {{FooterBlock::Kind::examples, {"gpuadvise gpus", "gpuadvise gpus --gpu A100 --json"}}});
     return [opt](Context& ctx) { return run_gpus(ctx, *opt); };
 }
 

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/help_footer.hpp"
 #include "cli/workload_options.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/text.hpp"
@@ -137,7 +138,8 @@ Runner setup_models(CLI::App& sub) {
     auto opt = std::make_shared<ModelsOptions>();
     sub.add_option("--kind", opt->kind, "Only presets of this kind")
         ->type_name("cnn|transformer|diffusion|speech");
-    sub.footer("Examples:\n  gpuadvise models\n  gpuadvise models --kind cnn --json");
+    set_footer(sub,
+               {{FooterBlock::Kind::examples, {"gpuadvise models", "gpuadvise models --kind cnn --json"}}});
     return [opt](Context& ctx) { return run_models(ctx, *opt); };
 }
 

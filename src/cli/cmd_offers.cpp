@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/freshness.hpp"
+#include "cli/help_footer.hpp"
 #include "cli/pytorch_option.hpp"
 #include "gpuadvise/base/dates.hpp"
 #include "gpuadvise/base/errors.hpp"
@@ -309,11 +310,11 @@ Runner setup_offers(CLI::App& sub) {
         ->type_name("N");
     sub.add_flag("--include-examples", opt->include_examples,
                  "Also list example and placeholder providers (not rentable as listed; marked 'example')");
-    sub.footer(
-        "Examples:\n  gpuadvise offers --gpu A100:80GB:8 --sort price-per-gpu\n"
-        "  gpuadvise offers --gpu T4 --plan reserved --currency CNY\n"
-        "  gpuadvise offers --gpu H100,H200 --max-price 30 --json\n\n"
-        "Exit code 3 when no offer matches.");
+    set_footer(sub, {{FooterBlock::Kind::examples,
+                      {"gpuadvise offers --gpu A100:80GB:8 --sort price-per-gpu",
+                       "gpuadvise offers --gpu T4 --plan reserved --currency CNY",
+                       "gpuadvise offers --gpu H100,H200 --max-price 30 --json"}},
+                     {FooterBlock::Kind::paragraph, {"Exit code 3 when no offer matches."}}});
     return [opt](Context& ctx) { return run_offers(ctx, *opt); };
 }
 

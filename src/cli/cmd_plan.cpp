@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/help_footer.hpp"
 #include "cli/workload_options.hpp"
 #include "gpuadvise/advice/pool.hpp"
 #include "gpuadvise/base/text.hpp"
@@ -202,10 +203,12 @@ Runner setup_plan(CLI::App& sub) {
     sub.add_option("jobs", opt->file, "The jobs file (YAML; format in docs/plan.md)")
         ->required()
         ->type_name("JOBS.yaml");
-    sub.footer(
-        "Examples:\n  gpuadvise plan jobs.yaml\n  gpuadvise plan examples/jobs-pool.yaml --json\n\n"
-        "Exit code 1 for a bad jobs file (each problem as FILE:LINE:COL), 3 when a pool has no offer every "
-        "job can run on.");
+    set_footer(sub,
+               {{FooterBlock::Kind::examples,
+                 {"gpuadvise plan jobs.yaml", "gpuadvise plan examples/jobs-pool.yaml --json"}},
+                {FooterBlock::Kind::paragraph,
+                 {"Exit code 1 for a bad jobs file (each problem as FILE:LINE:COL), 3 when a pool has no "
+                  "offer every job can run on."}}});
     return [opt](Context& ctx) { return run_plan(ctx, *opt); };
 }
 

@@ -7,12 +7,14 @@
 
 #include "cli/commands.hpp"
 #include "cli/freshness.hpp"
+#include "cli/help_footer.hpp"
 #include "cli/pytorch_option.hpp"
 #include "cli/workload_options.hpp"
 #include "gpuadvise/advice/recommend.hpp"
 #include "gpuadvise/base/calendar.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/text.hpp"
+#include "io/html_report.hpp"
 #include "io/terminal.hpp"
 
 namespace gpuadvise::cli {
@@ -349,8 +351,9 @@ struct RecommendResult {
 };
 nlohmann::ordered_json to_json(const RecommendResult& result);
 io::TextDocument to_document(const RecommendResult& result);
+io::RecommendReport to_report(const RecommendResult& result, const Freshness& fresh);
 // The top option's billing (increment, minimum, idle tail, what prompt release saves) and energy.
-void billing_energy_notes(const Candidate& c, const std::string& cur, std::vector<std::string>& notes) {
+void billing_energy_notes(const Candidate& c, const std::string& cur, std::vector<io::TextLine>& notes) {
     const BillingAssumptions& b = c.billing;
     const PlanCost& k = c.cost;
     const std::string provider = c.offer->provider;
@@ -454,7 +457,12 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
             add_freshness(fresh, doc);
             return doc;
         },
-        sections);
+        sections,
+        [&] {
+            auto doc = to_document(result);
+            add_freshness(fresh, doc);
+            return io::render_html(to_report(result, fresh), doc);
+        });
     if (rec.ranked.empty()) {
         ctx.err << "gpuadvise: nothing satisfies the request (binding constraint: "
                 << to_string(rec.binding_constraint) << ")\n";
@@ -478,8 +486,11 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
         sj["step"] = s.step;
         sj["name"] = s.name;
         sj["findings"] = nlohmann::ordered_json::array();
-        for (const auto& f : s.findings)
-            sj["findings"].push_back({{"rule", f.rule}, {"kind", to_string(f.kind)}, {"message", f.message}});
+        for (const auto& f : s.findings) {
+            nlohmann::ordered_json fj{{"rule", f.rule}, {"kind", to_string(f.kind)}, {"message", f.message}};
+            for (const auto& n : f.numbers) fj["numbers"][n.name] = round_money(n.value);  // absent when none
+            sj["findings"].push_back(std::move(fj));
+        }
         steps.push_back(sj);
     }
     json["analysis"] = {
@@ -569,6 +580,78 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
     return json;
 }
 
+// The HTML report's view of the result: the figures its JSON has, rounded as there.
+io::RecommendReport to_report(const RecommendResult& result, const Freshness& fresh) {
+    const RecommendRequest& request = result.request;
+    const Recommendation& rec = result.rec;
+    const Workload& w = request.workload;
+    io::RecommendReport r;
+    r.model_name = w.model_name;
+    r.task = to_string(w.task);
+    r.precision = w.precision ? std::string(to_string(*w.precision)) : std::string("mixed");
+    r.objective = to_string(request.objective);
+    r.runs_per_week = request.runs_per_week;
+    r.one_off = request.one_off();
+    r.currency = request.currency;
+    for (const auto& c : rec.ranked) {
+        io::ReportOption o;
+        o.rank = c.rank;
+        o.provider = c.offer->provider.str();
+        o.gpu = c.gpu->id;
+        o.gpu_count = c.gpu_count;
+        o.instance_type = c.offer->instance_type;
+        o.region = c.offer->region;
+        o.plan = c.cost.plan;
+        if (c.cost.plan == Plan::reserved) o.term_months = c.cost.term_months;
+        o.hours_per_run = round_money(c.cost.hours_per_run);
+        o.cost = request.one_off() ? round_money(c.cost.cost_per_run * request.runs.value_or(1))
+                                   : round_money(c.cost.cost_per_month);
+        o.pareto = c.pareto;
+        o.as_of = c.offer->as_of.str();
+        o.source = c.offer->source.str();
+        for (const auto& x : c.warnings) o.warnings.push_back(x.message);
+        r.recommendations.push_back(std::move(o));
+    }
+    for (const auto& p : rec.feasible_points) {
+        io::ReportOption o;
+        o.rank = p.rank;
+        o.provider = p.provider;
+        o.gpu = p.gpu;
+        o.gpu_count = p.gpu_count;
+        o.instance_type = p.instance_type;
+        o.region = p.region;
+        o.plan = p.plan;
+        o.hours_per_run = round_money(p.hours_per_run);
+        o.cost = round_money(p.cost);
+        o.pareto = p.pareto;
+        r.feasible_points.push_back(std::move(o));
+    }
+    r.feasible_points_capped = rec.feasible_points_capped;
+    auto best = [](const WhatIfBest& b) {
+        io::ReportPlanBest x{b.provider, b.gpu, b.gpu_count, std::nullopt, round_money(b.cost_per_month)};
+        if (b.term_months) x.term_months = b.term_months;
+        return x;
+    };
+    auto best_of = [&](const std::optional<WhatIfBest>& b) {
+        return b ? std::optional<io::ReportPlanBest>(best(*b)) : std::nullopt;
+    };
+    if (result.what_if) {
+        for (const auto& p : result.what_if->points) {
+            io::ReportWhatIfPoint x{
+                p.runs_per_week, best_of(p.on_demand), best_of(p.reserved), best_of(p.spot), {}};
+            for (const auto& b : p.reserved_by_term) x.reserved_by_term.push_back(best(b));
+            r.what_if.push_back(std::move(x));
+        }
+        for (const auto& x : result.what_if->crossovers)
+            r.crossovers.push_back({round_money(x.runs_per_week), x.from, x.to});
+    }
+    r.warnings = rec.warnings;
+    r.warnings.insert(r.warnings.end(), fresh.warnings.begin(), fresh.warnings.end());
+    for (const ExchangeRate* x : fresh.rates_used)
+        r.rates.push_back({x->currency, x->usd_per_unit, x->as_of});
+    return r;
+}
+
 io::TextDocument to_document(const RecommendResult& result) {
     const Catalog& catalog = result.catalog;
     const RecommendOptions& opt = result.opt;
@@ -582,21 +665,24 @@ io::TextDocument to_document(const RecommendResult& result) {
                        (request.one_off() ? "one-off: " + count_noun(request.runs.value_or(1), "run") +
                                                 " (ranked by cost per run, no monthly cost)"
                                           : count_noun(request.runs_per_week, "run") + " a week"));
-    for (const auto& a : w.assumptions) doc.lead.push_back("  assumed: " + a);
+    for (const auto& a : w.assumptions) doc.lead.push_back({"assumed: " + a, io::ListMark::indent});
     if (!w.serving.output_len) {
         const double idle = request.idle_minutes.value_or(catalog.policy.get("idle_minutes_after_run"));
-        doc.lead.push_back("  assumed: " + io::fmt_number(idle, 0) +
-                           " min idle after each run before the instance is released" +
-                           (request.idle_minutes
-                                ? " (--idle-minutes)"
-                                : " (policy idle_minutes_after_run; --idle-minutes changes it)"));
+        doc.lead.push_back(
+            {"assumed: " + io::fmt_number(idle, 0) +
+                 " min idle after each run before the instance is released" +
+                 (request.idle_minutes ? " (--idle-minutes)"
+                                       : " (policy idle_minutes_after_run; --idle-minutes changes it)"),
+             io::ListMark::indent});
     }
     if (request.objective == Objective::carbon)
         doc.lead.push_back(
-            "  ranked by kg CO2e per run among options costing at most " +
-            io::fmt_number(
-                100 * request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase")), 0) +
-            " % more a month than the cheapest (--max-cost-increase); unknown carbon after known");
+            {"ranked by kg CO2e per run among options costing at most " +
+                 io::fmt_number(
+                     100 * request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase")),
+                     0) +
+                 " % more a month than the cheapest (--max-cost-increase); unknown carbon after known",
+             io::ListMark::indent});
     doc.lead.push_back("Times and costs are estimates (bands in --json); prices carry their as-of dates.");
     io::TextTable steps_table;
     steps_table.title = "Needs analysis";
@@ -605,7 +691,7 @@ io::TextDocument to_document(const RecommendResult& result) {
     for (const auto& s : rec.steps)
         for (std::size_t i = 0; i < s.findings.size(); ++i) {
             const auto& f = s.findings[i];
-            if (!opt.explain && f.kind == FindingKind::explanation && s.step == "pitfalls") continue;
+            if (!opt.explain && f.kind == FindingKind::explanation && s.id == StepId::pitfalls) continue;
             steps_table.rows.push_back({i == 0 ? (s.step == s.name ? s.name : s.step + " " + s.name) : "",
                                         to_string(f.kind),
                                         opt.explain ? "[" + f.rule + "] " + f.message : f.message});
@@ -813,12 +899,14 @@ Runner setup_recommend(CLI::App& sub) {
                  "Also rank the guide's example providers (not rentable; each is marked with a warning)");
     sub.add_flag("--explain", opt->explain,
                  "Print every rule that fired and every rejected offer with the reason");
-    sub.footer(
-        "Examples:\n  gpuadvise recommend --model bert --runs-per-week 4\n"
-        "  gpuadvise recommend --model llama-2-7b --task lora --json\n"
-        "  gpuadvise recommend --model resnet50 --runs-per-week 20 --interruptible --checkpoint-minutes "
-        "15\n\n"
-        "Exit code 3 when nothing satisfies the constraints (the output names the binding one).");
+    set_footer(sub, {{FooterBlock::Kind::examples,
+                      {"gpuadvise recommend --model bert --runs-per-week 4",
+                       "gpuadvise recommend --model llama-2-7b --task lora --json",
+                       "gpuadvise recommend --model resnet50 --runs-per-week 20 --interruptible "
+                       "--checkpoint-minutes 15"}},
+                     {FooterBlock::Kind::paragraph,
+                      {"Exit code 3 when nothing satisfies the constraints (the output names the binding "
+                       "one)."}}});
     return [opt](Context& ctx) { return run_recommend(ctx, *opt); };
 }
 

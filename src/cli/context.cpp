@@ -115,17 +115,18 @@ void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& d
 
 void Context::emit(const std::function<nlohmann::ordered_json()>& to_json,
                    const std::function<io::TextDocument()>& to_document,
-                   const std::vector<io::ExportSection>& sections) {
+                   const std::vector<io::ExportSection>& sections,
+                   const std::function<std::string()>& to_html) {
     const Format f = format();
     if (!global.section.empty() && f != Format::csv && f != Format::tsv)
         throw UsageError("--section " + global.section + " picks the table of --format csv or tsv",
                          "add --format csv");
+    if (global.csv_raw && f != Format::csv && f != Format::tsv)
+        throw UsageError("--csv-raw applies to --format csv or tsv", "add --format csv, or drop --csv-raw");
     switch (f) {
         // Text is validated as UTF-8 when read; `replace` keeps a file name or an environment value that
         // is not from dying in the serializer (U+FFFD instead of an exception).
-        case Format::json:
-            out << to_json().dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
-            break;
+        case Format::json: out << io::render_json(to_json()) << "\n"; break;
         case Format::csv:
         case Format::tsv: {
             const io::ExportSection whole{"document", "", "", {}};
@@ -147,13 +148,13 @@ void Context::emit(const std::function<nlohmann::ordered_json()>& to_json,
             if (!chosen->items.empty() && !json.contains(nlohmann::ordered_json::json_pointer(chosen->items)))
                 throw UsageError("--section " + chosen->name + ": this output has none",
                                  "the JSON (--format json) shows what it has");
-            out << io::render_delimited(json, *chosen,
-                                        f == Format::csv ? io::Delimited::csv : io::Delimited::tsv);
+            out << io::render_delimited(
+                json, *chosen, f == Format::csv ? io::Delimited::csv : io::Delimited::tsv, global.csv_raw);
             break;
         }
         case Format::markdown: out << io::render_markdown(to_document()); break;
         case Format::html:
-            out << io::render_html(to_json(), to_document());
+            out << (to_html ? to_html() : io::render_html("gpuadvise", {}, to_document()));
             break;  // io/html_report.cpp, docs/report.md
         case Format::table: out << io::render_table(to_document(), color(), width()); break;
     }

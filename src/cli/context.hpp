@@ -41,8 +41,9 @@ struct GlobalOptions {
     std::function<void(Catalog&)> catalog_filter;  // the configuration's provider filters (cli/config.cpp)
     bool strict_variants = false;                  // --strict-variants
     std::string as_of;                             // --as-of for SkyPilot tables given with --catalog
-    std::string section;  // --section: which table --format csv/tsv prints (the command's first by default)
-    bool wide = false;    // --wide: tables and prose unwrapped, no column hidden
+    std::string section;   // --section: which table --format csv/tsv prints (the command's first by default)
+    bool wide = false;     // --wide: tables and prose unwrapped, no column hidden
+    bool csv_raw = false;  // --csv-raw: CSV/TSV text cells exactly, no ' before a formula-like one
 };
 
 class Context {
@@ -76,10 +77,13 @@ public:
               const std::vector<io::ExportSection>& sections = {});
     // The same, building only what the format prints: JSON, CSV and TSV call to_json (CSV and TSV
     // are the `sections` of that document, the first unless --section names another), table and
-    // markdown call to_document. Without sections CSV/TSV print the document as one row.
+    // markdown call to_document. Without sections CSV/TSV print the document as one row. HTML is
+    // to_html's page when given (the recommend report, from its typed result), else the document's
+    // tables and notes as a page titled "gpuadvise".
     void emit(const std::function<nlohmann::ordered_json()>& to_json,
               const std::function<io::TextDocument()>& to_document,
-              const std::vector<io::ExportSection>& sections);
+              const std::vector<io::ExportSection>& sections,
+              const std::function<std::string()>& to_html = {});
 
     // For exit_after_run(): from now on, contexts leave their catalog to the process exit.
     static void leave_catalogs_to_exit() { leave_catalogs_to_exit_ = true; }

@@ -4,7 +4,9 @@
 #include <cctype>
 #include <sstream>
 
+#include "cli/help_footer.hpp"
 #include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "io/builtin_date.hpp"
 
 #ifndef GPUADVISE_VERSION
@@ -27,8 +29,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
     for (std::string item; std::getline(ss, item, sep);) parts.push_back(trim(item));
     return parts;
 }
-
-std::vector<std::string> lines_of(const std::string& s) { return split(s, '\n'); }
 
 // ---------------------------------------------------------------------------------------------
 // The command tree.
@@ -64,31 +64,21 @@ void walk(const CLI::App& app, std::vector<const CLI::App*>& out) {
     for (const CLI::App* sub : visible_subcommands(app)) walk(*sub, out);
 }
 
-// The footer split: example command lines ("  gpuadvise ...") and the other paragraphs.
+// A command's footer as set with set_footer (cli/help_footer.hpp): its example command lines and
+// its paragraphs (lines joined by spaces); the top-level exit summary is left to EXIT STATUS.
 struct Footer {
     std::vector<std::string> examples;
     std::vector<std::string> paragraphs;
 };
 
-Footer split_footer(const std::string& footer) {
+Footer split_footer(const CLI::App& app) {
     Footer f;
-    std::string para;
-    auto flush = [&] {
-        if (!trim(para).empty()) f.paragraphs.push_back(trim(para));
-        para.clear();
-    };
-    for (const std::string& raw : lines_of(footer)) {
-        const std::string line = trim(raw);
-        if (line.rfind("gpuadvise ", 0) == 0) {
-            flush();
-            f.examples.push_back(line);
-        } else if (line.empty() || line == "Examples:") {
-            flush();
-        } else {
-            para += (para.empty() ? "" : " ") + line;
-        }
+    for (const auto& block : footer_blocks(app.get_footer())) {
+        if (block.kind == FooterBlock::Kind::examples)
+            f.examples.insert(f.examples.end(), block.lines.begin(), block.lines.end());
+        else if (block.kind == FooterBlock::Kind::paragraph)
+            f.paragraphs.push_back(join(block.lines, " "));
     }
-    flush();
     return f;
 }
 
@@ -320,7 +310,7 @@ std::string man_page(const CLI::App& root, const CLI::App* command) {
             << bold("gpuadvise") << " " << bold("--help") << " | " << bold("--version") << "\n";
     }
 
-    const Footer footer = split_footer(app.get_footer());
+    const Footer footer = split_footer(app);
     out << ".SH DESCRIPTION\n";
     if (command) {
         out << roff(command->get_description()) << ".\n";
@@ -345,8 +335,7 @@ std::string man_page(const CLI::App& root, const CLI::App* command) {
                "costs "
                "are estimates. Results go to standard output (a table, or JSON, CSV or Markdown); errors, "
                "warnings and notes to standard error.\n";
-        for (const auto& p : footer.paragraphs)
-            if (p.rfind("Exit codes", 0) != 0) out << ".PP\n" << roff(p) << "\n";
+        for (const auto& p : footer.paragraphs) out << ".PP\n" << roff(p) << "\n";
         out << ".SH COMMANDS\n";
         for (const CLI::App* sub : visible_subcommands(root))
             out << ".TP\n"
@@ -365,8 +354,7 @@ std::string man_page(const CLI::App& root, const CLI::App* command) {
             if (a == &app) continue;
             out << ".SS " << roff(command_path(*a)) << "\n" << roff(a->get_description()) << ".\n";
             if (a->get_footer() != a->get_parent()->get_footer() && a->get_footer() != root.get_footer())
-                for (const auto& p : split_footer(a->get_footer()).paragraphs)
-                    out << ".PP\n" << roff(p) << "\n";
+                for (const auto& p : split_footer(*a).paragraphs) out << ".PP\n" << roff(p) << "\n";
             write_options(out, *a);
         }
     }
@@ -378,7 +366,7 @@ std::string man_page(const CLI::App& root, const CLI::App* command) {
     if (command)
         for (const CLI::App* a : visible_subcommands(app))
             if (a->get_footer() != app.get_footer() && a->get_footer() != root.get_footer())
-                for (const auto& e : split_footer(a->get_footer()).examples) examples.push_back(e);
+                for (const auto& e : split_footer(*a).examples) examples.push_back(e);
     if (!examples.empty()) {
         out << ".SH EXAMPLES\n";
         for (const auto& e : examples) out << ".PP\n.nf\n.RS 4\n" << roff(e, true) << "\n.RE\n.fi\n";

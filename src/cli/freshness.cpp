@@ -49,6 +49,7 @@ Freshness check_freshness(const Catalog& catalog, const std::vector<const Offer*
         j["as_of"] = r->as_of;
         j["source"] = r->source;
         f.rates.push_back(j);
+        f.rates_used.push_back(r);
         f.rate_lines.push_back("Exchange rate: 1 " + r->currency + " = " +
                                io::fmt_number(r->usd_per_unit, 4) + " USD, as of " + r->as_of + " (" +
                                r->source.substr(0, r->source.find(". ")) + ")");

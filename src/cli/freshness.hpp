@@ -17,7 +17,8 @@ namespace gpuadvise::cli {
 struct Freshness {
     std::vector<std::string> warnings;  // stale prices (per provider) and stale rates
     nlohmann::ordered_json rates = nlohmann::ordered_json::array();  // {from, to, rate, as_of, source}
-    std::vector<std::string> rate_lines;  // "1 CNY = 0.1376 USD (ECB ..., as of 2024-06-28)"
+    std::vector<std::string> rate_lines;          // "1 CNY = 0.1376 USD (ECB ..., as of 2024-06-28)"
+    std::vector<const ExchangeRate*> rates_used;  // the same rates, typed (the HTML report's)
 };
 
 // `shown`: the offers whose prices the output shows; `currency`: the output currency. Exchange rates

@@ -275,15 +275,16 @@ void drop_assumed_variants(Catalog& catalog) {
                 if (kind != s.reason_kinds.end()) kept_kinds[reason] = kind->second;
                 continue;
             }
-            // "variant assumed: A100 could be x, y; x assumed (...) (kept, ...)" -> "ambiguous variant: A100 could be x, y (...)"
-            std::string what = reason.substr(kVariantAssumedNote.size() + 2);
-            what = what.substr(0, what.find("; "));
-            const std::string dropped = "ambiguous variant: " + what + " (dropped by --strict-variants)";
+            const auto strict = s.strict_reasons.find(reason);
+            const std::string dropped = strict != s.strict_reasons.end()
+                                            ? strict->second
+                                            : reason + " (dropped by --strict-variants)";
             kept[dropped] += n;
             kept_kinds[dropped] = SkipKind::accelerator;
         }
         s.rows_by_reason = std::move(kept);
         s.reason_kinds = std::move(kept_kinds);
+        s.strict_reasons.clear();
         if (auto it = s.rows_by_kind.find(SkipKind::variant_assumed); it != s.rows_by_kind.end()) {
             s.rows_by_kind[SkipKind::accelerator] += it->second;  // now dropped, as an unknown accelerator is
             s.rows_by_kind.erase(it);

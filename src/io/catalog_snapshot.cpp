@@ -123,10 +123,10 @@ void serialize(Archive& ar, ExchangeRate& x) {
     ar(x.currency, x.usd_per_unit, x.as_of, x.source);
 }
 
-GPUADVISE_MEMBERS(SkipSummary, 4);
+GPUADVISE_MEMBERS(SkipSummary, 5);
 template <class Archive>
 void serialize(Archive& ar, SkipSummary& x) {
-    ar(x.file, x.rows_by_reason, x.rows_by_kind, x.reason_kinds);
+    ar(x.file, x.rows_by_reason, x.rows_by_kind, x.reason_kinds, x.strict_reasons);
 }
 
 GPUADVISE_MEMBERS(Diagnostic, 4);

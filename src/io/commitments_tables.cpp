@@ -91,7 +91,7 @@ void count_skip(Catalog& catalog, const std::string& file, const std::string& re
     auto it = std::find_if(catalog.skipped.begin(), catalog.skipped.end(),
                            [&](const SkipSummary& s) { return s.file == file; });
     if (it == catalog.skipped.end()) {
-        catalog.skipped.push_back({file, {}, {}, {}});
+        catalog.skipped.push_back({file, {}, {}, {}, {}});
         it = catalog.skipped.end() - 1;
     }
     it->rows_by_reason[reason] += n;

@@ -10,7 +10,6 @@
 namespace gpuadvise::io {
 namespace {
 
-using Json = nlohmann::ordered_json;
 using svg::escape;
 
 // Colours from the Okabe-Ito palette (distinct for colour-blind readers); every series also has its
@@ -53,53 +52,11 @@ footer { margin-top: 30px; font-size: 12px; color: #555555; }
 }
 )";
 
-// A member, or null when absent (operator[] on a const document must not meet a missing key).
-const Json& get(const Json& j, const char* key) {
-    static const Json null_value;
-    if (!j.is_object()) return null_value;
-    auto it = j.find(key);
-    return it == j.end() ? null_value : *it;
-}
+std::string label(Plan p) { return std::string(plan_label(p)); }
 
-// Members of an array member (none when absent or not an array).
-const Json& items(const Json& j, const char* key) {
-    static const Json empty = Json::array();
-    const Json& v = get(j, key);
-    return v.is_array() ? v : empty;
-}
-
-std::string str(const Json& j, const char* key) {
-    if (!j.is_object() || !j.contains(key)) return {};
-    const Json& v = j[key];
-    if (v.is_string()) return v.get<std::string>();
-    if (v.is_number_integer()) return std::to_string(v.get<long long>());
-    if (v.is_number()) return fmt_number(v.get<double>(), 2);
-    if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
-    return {};
-}
-
-double num(const Json& j, const char* key) {
-    return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
-}
-
-// What an option costs as the ranking reads it: its month, or a one-off job's runs (cost_of_runs).
-double ranked_cost(const Json& j) {
-    const double month = num(j, "cost_per_month");
-    return std::isfinite(month) ? month : num(j, "cost_of_runs");
-}
-
-bool one_off(const Json& json) {
-    return get(get(json, "workload"), "one_off").is_boolean() &&
-           get(get(json, "workload"), "one_off").get<bool>();
-}
-
-std::string plan_label(const std::string& json_name) {
-    return json_name == "on_demand" ? "on-demand" : json_name;
-}
-
-std::string term_label(const Json& term) {
-    if (!term.is_number_integer()) return {};
-    const long long m = term.get<long long>();
+std::string term_label(const std::optional<int>& term) {
+    if (!term) return {};
+    const int m = *term;
     return m % 12 == 0 ? std::to_string(m / 12) + "y" : std::to_string(m) + "m";
 }
 
@@ -122,26 +79,46 @@ std::string render_table(const TextTable& t, const std::string& id = {}, int hig
     return o + "</tbody>\n</table>\n";
 }
 
-// Lead lines: the first line of a block as a paragraph, indented lines ("  assumed: …") as its list.
-std::string render_lead(const std::vector<std::string>& lines) {
+// Lead lines: paragraphs, and the list items below one ("assumed: …") as its list.
+std::string render_lead(const std::vector<TextLine>& lines) {
     std::string o;
     bool in_list = false;
     for (const auto& l : lines) {
-        const bool item = l.rfind("  ", 0) == 0;
-        if (item && !in_list) o += "<ul class=\"lead\">\n", in_list = true;
-        if (!item && in_list) o += "</ul>\n", in_list = false;
-        o += item ? "<li>" + escape(l.substr(l.find_first_not_of(' '))) + "</li>\n"
-                  : "<p>" + escape(l) + "</p>\n";
+        if (l.item() && !in_list) o += "<ul class=\"lead\">\n", in_list = true;
+        if (!l.item() && in_list) o += "</ul>\n", in_list = false;
+        o += l.item() ? "<li>" + escape(l.text) + "</li>\n" : "<p>" + escape(l.text) + "</p>\n";
     }
     if (in_list) o += "</ul>\n";
     return o;
 }
 
-std::string render_notes(const std::vector<std::string>& notes) {
+// The notes as a list; list items nested under the note above them.
+std::string render_notes(const std::vector<TextLine>& notes) {
     if (notes.empty()) return {};
     std::string o = "<ul class=\"notes\">\n";
-    for (const auto& n : notes) o += "<li>" + escape(n) + "</li>\n";
+    bool open = false, nested = false;
+    auto close = [&] {
+        if (nested) o += "</ul>";
+        if (open) o += "</li>\n";
+        open = nested = false;
+    };
+    for (const auto& n : notes) {
+        if (!n.item()) {
+            close();
+            o += "<li>" + escape(n.text);
+            open = true;
+            continue;
+        }
+        if (!open) o += "<li>", open = true;
+        if (!nested) o += "\n<ul>\n", nested = true;
+        o += "<li>" + escape(n.text) + "</li>\n";
+    }
+    close();
     return o + "</ul>\n";
+}
+
+std::string render_notes(const std::vector<std::string>& notes) {
+    return render_notes(std::vector<TextLine>(notes.begin(), notes.end()));
 }
 
 std::string head(const std::string& title) {
@@ -159,18 +136,20 @@ constexpr const char* kFoot =
     "is.</footer>\n"
     "</main>\n</body>\n</html>\n";
 
-std::string option_name(const Json& r) {
-    return str(r, "provider") + " " + str(r, "gpu") + " x" + str(r, "gpu_count");
+template <class Option>
+std::string option_name(const Option& r) {
+    return r.provider + " " + r.gpu + " x" + std::to_string(r.gpu_count);
 }
 
 // Chart 1: monthly cost against hours per run, every feasible option, the Pareto front, the top picks.
-std::string cost_time_figure(const Json& json, const std::string& cur, std::string& data_tables) {
-    const Json& points = items(json, "feasible_points");
+std::string cost_time_figure(const RecommendReport& report, const std::string& cur,
+                             std::string& data_tables) {
+    const auto& points = report.feasible_points;
     svg::Chart c;
     c.id = "chart-cost-time";
     c.title = "Cost per month against hours per run";
     c.x_label = "hours per run (billed, estimate)";
-    const bool job = one_off(json);
+    const bool job = report.one_off;
     c.title = job ? "Cost of the job against hours per run" : c.title;
     c.y_label = cur + (job ? " for the job (one-off)" : " per month");
     c.x_from_zero = true;
@@ -190,26 +169,25 @@ std::string cost_time_figure(const Json& json, const std::string& cur, std::stri
                  {cur + (job ? "/JOB" : "/MONTH"), Align::right},
                  {"PARETO"}};
     for (const auto& p : points) {
-        const svg::Point pt{num(p, "hours_per_run"), ranked_cost(p)};
+        const svg::Point pt{p.hours_per_run, p.cost};
         if (!std::isfinite(pt.x) || !std::isfinite(pt.y)) continue;
-        const std::string plan = str(p, "plan");
-        (plan == "reserved" ? rs : plan == "spot" ? sp : od).points.push_back(pt);
-        if (p.value("pareto", false)) front.points.push_back(pt);
-        t.rows.push_back({str(p, "rank"), str(p, "provider"), str(p, "gpu") + " x" + str(p, "gpu_count"),
-                          str(p, "instance_type"), str(p, "region"), plan_label(plan), fmt_number(pt.x, 3),
-                          fmt_number(pt.y, 2), p.value("pareto", false) ? "yes" : ""});
+        (p.plan == Plan::reserved ? rs : p.plan == Plan::spot ? sp : od).points.push_back(pt);
+        if (p.pareto) front.points.push_back(pt);
+        t.rows.push_back({std::to_string(p.rank), p.provider, p.gpu + " x" + std::to_string(p.gpu_count),
+                          p.instance_type, p.region, label(p.plan), fmt_number(pt.x, 3), fmt_number(pt.y, 2),
+                          p.pareto ? "yes" : ""});
     }
     std::sort(front.points.begin(), front.points.end(),
               [](const svg::Point& a, const svg::Point& b) { return a.x < b.x; });
     for (auto* s : {&od, &rs, &sp})
         if (!s->points.empty()) c.series.push_back(*s);
     c.series.push_back(front);
-    for (const auto& r : items(json, "recommendations")) {
-        const svg::Point pt{num(r, "hours_per_run"), ranked_cost(r)};
+    for (const auto& r : report.recommendations) {
+        const svg::Point pt{r.hours_per_run, r.cost};
         if (std::isfinite(pt.x) && std::isfinite(pt.y))
-            c.labels.push_back({pt, "#" + str(r, "rank") + " " + option_name(r)});
+            c.labels.push_back({pt, "#" + std::to_string(r.rank) + " " + option_name(r)});
     }
-    const bool capped = json.value("feasible_points_capped", false);
+    const bool capped = report.feasible_points_capped;
     c.desc = "Each mark is one feasible option (" + std::to_string(t.rows.size()) +
              (capped ? ", capped" : "") + "): its billed hours per run and " +
              (job ? "the cost of the job's runs" : std::string("its cost per month")) + " in " + cur +
@@ -225,7 +203,7 @@ std::string cost_time_figure(const Json& json, const std::string& cur, std::stri
 }
 
 // Chart 2: the best option's monthly cost per pricing plan against runs per week, crossovers marked.
-std::string plans_figure(const Json& json, const std::string& cur, std::string& data_tables) {
+std::string plans_figure(const RecommendReport& report, const std::string& cur, std::string& data_tables) {
     svg::Chart c;
     c.id = "chart-plans";
     c.title = "Monthly cost against runs per week, by pricing plan";
@@ -248,28 +226,30 @@ std::string plans_figure(const Json& json, const std::string& cur, std::string& 
     std::vector<std::string> terms;  // "1m", "1y", "3y": first seen order (shortest first in the document)
     std::map<std::string, std::vector<svg::Point>> by_term;
     std::map<std::string, std::vector<std::string>> term_cells;
-    for (const auto& p : items(json, "what_if")) {
-        const double x = num(p, "runs_per_week");
+    for (const auto& p : report.what_if) {
+        const double x = p.runs_per_week;
         std::vector<std::string> row{fmt_number(x, 2)};
-        for (auto [key, series] :
-             {std::pair{"on_demand", &od}, std::pair{"reserved", &rs}, std::pair{"spot", &sp}}) {
-            const Json& b = get(p, key);
-            if (!b.is_object()) {
-                row.insert(row.end(), std::string(key) == "reserved" ? std::size_t{3} : std::size_t{2},
+        for (auto [plan, series] :
+             {std::pair{Plan::on_demand, &od}, std::pair{Plan::reserved, &rs}, std::pair{Plan::spot, &sp}}) {
+            const auto& b = plan == Plan::on_demand  ? p.on_demand
+                            : plan == Plan::reserved ? p.reserved
+                                                     : p.spot;
+            if (!b) {
+                row.insert(row.end(), plan == Plan::reserved ? std::size_t{3} : std::size_t{2},
                            std::string());
                 continue;
             }
-            series->points.push_back({x, num(b, "cost_per_month")});
-            row.push_back(fmt_number(num(b, "cost_per_month"), 2));
-            if (std::string(key) == "reserved") row.push_back(term_label(get(b, "term_months")));
-            row.push_back(option_name(b));
+            series->points.push_back({x, b->cost_per_month});
+            row.push_back(fmt_number(b->cost_per_month, 2));
+            if (plan == Plan::reserved) row.push_back(term_label(b->term_months));
+            row.push_back(option_name(*b));
         }
-        for (const auto& b : items(p, "reserved_by_term")) {
-            const std::string term = term_label(get(b, "term_months"));
+        for (const auto& b : p.reserved_by_term) {
+            const std::string term = term_label(b.term_months);
             if (std::find(terms.begin(), terms.end(), term) == terms.end()) terms.push_back(term);
-            by_term[term].push_back({x, num(b, "cost_per_month")});
+            by_term[term].push_back({x, b.cost_per_month});
             term_cells[term].resize(t.rows.size());
-            term_cells[term].push_back(fmt_number(num(b, "cost_per_month"), 2) + " (" + option_name(b) + ")");
+            term_cells[term].push_back(fmt_number(b.cost_per_month, 2) + " (" + option_name(b) + ")");
         }
         t.rows.push_back(row);
     }
@@ -293,15 +273,13 @@ std::string plans_figure(const Json& json, const std::string& cur, std::string& 
         for (std::size_t r = 0; r < t.rows.size(); ++r) t.rows[r].push_back(cells[r]);
     }
     std::string crossings;
-    for (const auto& x : items(json, "what_if_crossovers")) {
-        const double at = num(x, "runs_per_week");
-        c.markers.push_back(
-            {at, plan_label(str(x, "to")) + " takes over at " + fmt_number(at, 2) + " runs/week", "4 3"});
-        crossings += "<li>At " + escape(fmt_number(at, 2)) + " runs a week " +
-                     escape(plan_label(str(x, "to"))) + " becomes cheaper than " +
-                     escape(plan_label(str(x, "from"))) + ".</li>\n";
+    for (const auto& x : report.crossovers) {
+        const double at = x.runs_per_week;
+        c.markers.push_back({at, label(x.to) + " takes over at " + fmt_number(at, 2) + " runs/week", "4 3"});
+        crossings += "<li>At " + escape(fmt_number(at, 2)) + " runs a week " + escape(label(x.to)) +
+                     " becomes cheaper than " + escape(label(x.from)) + ".</li>\n";
     }
-    const double runs = num(get(json, "workload"), "runs_per_week");
+    const double runs = report.runs_per_week;
     if (std::isfinite(runs))
         c.markers.push_back({runs, "this request: " + fmt_number(runs, 1) + " runs/week", "1 0"});
     c.desc = "For each runs-per-week value, the monthly cost in " + cur +
@@ -326,31 +304,28 @@ const TextTable* find_table(const TextDocument& doc, TableRole role) {
     return nullptr;
 }
 
-std::string recommend_report(const Json& json, const TextDocument& doc) {
-    const Json& w = get(json, "workload");
-    const Json& recs = items(json, "recommendations");
-    const std::string cur = !recs.empty() ? str(recs[0], "currency") : "USD";
-    std::string o = head("gpuadvise: GPU recommendation for " + str(w, "model_name"));
-    o += "<header>\n<h1>GPU recommendation: " + escape(str(w, "model_name")) + "</h1>\n<p class=\"sub\">" +
-         escape(str(w, "task") + ", " + str(w, "precision") + " precision, " +
-                fmt_number(num(w, "runs_per_week"), 1) + " runs a week, objective: " + str(w, "objective")) +
+std::string recommend_report(const RecommendReport& report, const TextDocument& doc) {
+    const auto& recs = report.recommendations;
+    const std::string cur = !recs.empty() ? report.currency : "USD";
+    std::string o = head("gpuadvise: GPU recommendation for " + report.model_name);
+    o += "<header>\n<h1>GPU recommendation: " + escape(report.model_name) + "</h1>\n<p class=\"sub\">" +
+         escape(report.task + ", " + report.precision + " precision, " + fmt_number(report.runs_per_week, 1) +
+                " runs a week, objective: " + report.objective) +
          ". Made by gpuadvise recommend --format html.</p>\n</header>\n";
     o += "<section id=\"workload\">\n<h2>Workload and assumptions</h2>\n" + render_lead(doc.lead) +
          "</section>\n";
     if (!recs.empty()) {
-        const Json& r = recs[0];
+        const ReportOption& r = recs[0];
         o += "<p class=\"pick\" id=\"top-pick\"><strong>Top pick: " + escape(option_name(r)) + "</strong>, " +
-             escape(plan_label(str(r, "plan")) +
-                    (get(r, "term_months").is_number() ? " " + term_label(get(r, "term_months")) : "")) +
-             ", " + escape(fmt_number(num(r, "hours_per_run"), 2)) + " h per run (estimate), " +
-             escape(fmt_number(ranked_cost(r), 2)) + " " + escape(cur) +
-             (one_off(json) ? " for the job" : " a month") + "; price as of " + escape(str(r, "as_of")) +
-             ".</p>\n";
+             escape(label(r.plan) + (r.term_months ? " " + term_label(r.term_months) : "")) + ", " +
+             escape(fmt_number(r.hours_per_run, 2)) + " h per run (estimate), " +
+             escape(fmt_number(r.cost, 2)) + " " + escape(cur) +
+             (report.one_off ? " for the job" : " a month") + "; price as of " + escape(r.as_of) + ".</p>\n";
     }
     std::string data_tables;
     o += "<section id=\"charts\">\n<h2>Charts</h2>\n";
-    if (!items(json, "feasible_points").empty()) o += cost_time_figure(json, cur, data_tables);
-    if (!items(json, "what_if").empty()) o += plans_figure(json, cur, data_tables);
+    if (!report.feasible_points.empty()) o += cost_time_figure(report, cur, data_tables);
+    if (!report.what_if.empty()) o += plans_figure(report, cur, data_tables);
     o += "</section>\n";
     if (const TextTable* t = find_table(doc, TableRole::recommendations))
         o += "<section id=\"options\">\n<h2>Ranked options</h2>\n" + render_table(*t, "ranked-options", 0) +
@@ -359,12 +334,9 @@ std::string recommend_report(const Json& json, const TextDocument& doc) {
         o += "<section id=\"steps\">\n<h2>The four steps</h2>\n" + render_table(*t, "needs-analysis") +
              "</section>\n";
     o += "<section id=\"warnings\">\n<h2>Warnings and price dates</h2>\n";
-    std::vector<std::string> warnings;
-    for (const auto& x : items(json, "warnings"))
-        if (x.is_string()) warnings.push_back(x.get<std::string>());
+    std::vector<std::string> warnings = report.warnings;
     for (const auto& r : recs)
-        for (const auto& x : items(r, "warnings"))
-            if (x.is_string()) warnings.push_back("#" + str(r, "rank") + ": " + x.get<std::string>());
+        for (const auto& x : r.warnings) warnings.push_back("#" + std::to_string(r.rank) + ": " + x);
     if (warnings.empty())
         o += "<p>No warnings.</p>\n";
     else {
@@ -376,12 +348,11 @@ std::string recommend_report(const Json& json, const TextDocument& doc) {
     dates.title = "Prices of the ranked options: as-of date and source";
     dates.columns = {{"#", Align::right}, {"OPTION"}, {"PRICE AS OF"}, {"SOURCE"}};
     for (const auto& r : recs)
-        dates.rows.push_back({str(r, "rank"), option_name(r), str(r, "as_of"), str(r, "source")});
+        dates.rows.push_back({std::to_string(r.rank), option_name(r), r.as_of, r.source});
     if (!dates.rows.empty()) o += render_table(dates, "price-dates");
-    for (const auto& rate : items(json, "rates"))
-        o += "<p>Exchange rate: 1 " + escape(str(rate, "from")) + " = " +
-             escape(fmt_number(num(rate, "rate"), 4)) + " USD, as of " + escape(str(rate, "as_of")) +
-             ".</p>\n";
+    for (const auto& rate : report.rates)
+        o += "<p>Exchange rate: 1 " + escape(rate.currency) + " = " +
+             escape(fmt_number(rate.usd_per_unit, 4)) + " USD, as of " + escape(rate.as_of) + ".</p>\n";
     o += "</section>\n";
     o += "<section id=\"notes\">\n<h2>Notes</h2>\n" + render_notes(doc.notes) + "</section>\n";
     if (!data_tables.empty())
@@ -389,16 +360,13 @@ std::string recommend_report(const Json& json, const TextDocument& doc) {
     return o + kFoot;
 }
 
-std::string generic_report(const Json& json, const TextDocument& doc) {
-    const std::string title = json.contains("queries") ? "GPU comparison" : "gpuadvise";
+std::string generic_report(const std::string& title, const std::vector<std::string>& warnings,
+                           const TextDocument& doc) {
     std::string o = head("gpuadvise: " + title);
     o += "<header>\n<h1>" + escape(title) + "</h1>\n</header>\n";
     if (!doc.lead.empty()) o += "<section id=\"lead\">\n" + render_lead(doc.lead) + "</section>\n";
     for (std::size_t i = 0; i < doc.tables.size(); ++i)
         o += "<section>\n" + render_table(doc.tables[i], "table-" + std::to_string(i + 1)) + "</section>\n";
-    std::vector<std::string> warnings;
-    for (const auto& x : items(json, "warnings"))
-        if (x.is_string()) warnings.push_back(x.get<std::string>());
     if (!warnings.empty())
         o += "<section id=\"warnings\">\n<h2>Warnings</h2>\n" + render_notes(warnings) + "</section>\n";
     if (!doc.notes.empty())
@@ -408,10 +376,13 @@ std::string generic_report(const Json& json, const TextDocument& doc) {
 
 }  // namespace
 
-std::string render_html(const Json& json, const TextDocument& doc) {
-    if (json.is_object() && json.contains("recommendations") && json.contains("workload"))
-        return recommend_report(json, doc);
-    return generic_report(json, doc);
+std::string render_html(const RecommendReport& report, const TextDocument& doc) {
+    return recommend_report(report, doc);
+}
+
+std::string render_html(const std::string& title, const std::vector<std::string>& warnings,
+                        const TextDocument& doc) {
+    return generic_report(title, warnings, doc);
 }
 
 }  // namespace gpuadvise::io

@@ -88,12 +88,12 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
     const auto gpu = ctx.text(job, path, "gpu");
     const auto schedule = ctx.text(job, path, "schedule");
     const auto days = ctx.text(job, path, "days");
-    std::string why;
+    ScheduleError why;
     if (auto s = parse_schedule(schedule.value_or("any"), days.value_or("all"), &why))
         out.schedule = *s;
     else {
-        const char* key = why.find("set of days") != std::string::npos ? "days" : "schedule";
-        ctx.error(job[key].IsDefined() ? job[key] : job, key_path(path, key), why);
+        const char* key = why.field == ScheduleError::Field::days ? "days" : "schedule";
+        ctx.error(job[key].IsDefined() ? job[key] : job, key_path(path, key), why.message);
     }
 
     if (gpu) {
@@ -119,18 +119,12 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
     try {
         r.workload = make_workload(catalog, w);
     } catch (const UsageError& e) {
-        // Put the error on the key whose value it names (the model, the task …), else on the job.
+        // Put the error on the key of the field it is about (the model, the task …), else on the model.
         YAML::Node at = job;
         std::string at_path = path;
-        for (const char* key :
-             {"model", "params", "task", "precision", "optimizer", "samples", "tokens", "measured_on"}) {
-            const YAML::Node v = job[key];
-            if (v.IsDefined() && v.IsScalar() &&
-                std::string(e.what()).find("'" + v.Scalar() + "'") != std::string::npos) {
-                at = v;
-                at_path = key_path(path, key);
-                break;
-            }
+        if (!e.field().empty() && job[e.field()].IsDefined()) {
+            at = job[e.field()];
+            at_path = key_path(path, e.field());
         }
         if (at_path == path && job["model"].IsDefined()) {
             at = job["model"];

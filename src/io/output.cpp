@@ -77,6 +77,8 @@ void reserve_standard_descriptors() {
 // ---- Exports ---------------------------------------------------------------------------------
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <map>
 #include <string_view>
 
@@ -103,18 +105,36 @@ std::string safe_text(const std::string& s) {
     return out + escape_control_chars(run);
 }
 
-std::string cell_text(const Json& v) {
-    if (v.is_null()) return "";
-    if (v.is_string()) return safe_text(v.get<std::string>());
-    return safe_text(v.dump(-1, ' ', false, Json::error_handler_t::replace));  // numbers, true/false, arrays
+// A text cell that a spreadsheet would read as a formula (OWASP, "CSV injection": a first character
+// of = + - @, tab or carriage return) gets a ' in front, unless it is a plain number ("-1.5") or a
+// lone "-": neither can run anything. Cells from JSON numbers are never touched.
+bool formula_leading(const std::string& s) {
+    if (s.empty() || std::string_view("=+-@\t\r").find(s.front()) == std::string_view::npos) return false;
+    if (s == "-") return false;
+    const char* first = s.data() + (s.front() == '+' ? 1 : 0);
+    const char* last = s.data() + s.size();
+    double number = 0;
+    const auto [end, error] = std::from_chars(first, last, number);
+    return error != std::errc() || end != last || !std::isfinite(number);
 }
 
-void flatten(const Json& v, const std::string& name, ExportRow& row) {
+std::string text_cell(const std::string& s, bool exact) {
+    return safe_text(!exact && formula_leading(s) ? "'" + s : s);
+}
+
+std::string cell_text(const Json& v, bool exact) {
+    if (v.is_null()) return "";
+    if (v.is_string()) return text_cell(v.get<std::string>(), exact);
+    // numbers, true/false, arrays (an array's text starts with '[')
+    return safe_text(v.dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+void flatten(const Json& v, const std::string& name, ExportRow& row, bool exact) {
     if (v.is_object() && !v.empty()) {
-        for (const auto& [key, x] : v.items()) flatten(x, name.empty() ? key : name + "." + key, row);
+        for (const auto& [key, x] : v.items()) flatten(x, name.empty() ? key : name + "." + key, row, exact);
         return;
     }
-    row.emplace_back(name, cell_text(v));
+    row.emplace_back(name, cell_text(v, exact));
 }
 
 std::string last_token(const std::string& pointer) {
@@ -146,35 +166,57 @@ std::string tsv_field(const std::string& s) {
     return out;
 }
 
-// Inline markdown: the characters that would start emphasis, code, links, HTML or a table cell
-// (">" only quotes at the start of a line, which is never where text goes here).
+// Markdown text, in a paragraph, a list item or a table cell: `<`, `>` and `&` as entities (so that no
+// name from a catalog becomes HTML where the markdown is shown as HTML, as GitHub does), and the
+// characters that would start emphasis, code, a link or a table cell (`*`, `_`, `` ` ``, `[`, `]`,
+// `|`) and `\` itself behind a backslash; control characters as \xNN, as on the terminal.
 std::string md_text(const std::string& s) {
     std::string out;
     for (char c : escape_control_chars(s)) {
-        if (std::string_view("\\`*_[]<|").find(c) != std::string_view::npos) out += '\\';
-        out += c;
-    }
-    return out;
-}
-
-std::string md_cell(const std::string& s) {
-    std::string out;
-    for (char c : escape_control_chars(s)) {
-        if (c == '|' || c == '\\') out += '\\';
-        out += c;
+        switch (c) {
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '&': out += "&amp;"; break;
+            default:
+                if (std::string_view("\\`*_[]|").find(c) != std::string_view::npos) out += '\\';
+                out += c;
+        }
     }
     return out;
 }
 
 }  // namespace
 
-std::string render_delimited(const Json& doc, const ExportSection& section, Delimited kind) {
+std::string render_json(const Json& doc) {
+    const std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    // Outside strings JSON is ASCII without DEL, so every such byte is inside a string.
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+        if (c == 0x7F) {
+            out += "\\u007f";
+        } else if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {
+            out += "\\u00";
+            out += kHex[next >> 4];
+            out += kHex[next & 15];
+            ++i;
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+std::string render_delimited(const Json& doc, const ExportSection& section, Delimited kind, bool exact) {
     const Json& items = section.items.empty() ? doc : doc.at(Json::json_pointer(section.items));
     std::vector<ExportRow> rows;
     auto add = [&](const Json& item) {
         if (section.explode.empty()) {
             ExportRow row;
-            flatten(item, item.is_object() ? "" : last_token(section.items), row);
+            flatten(item, item.is_object() ? "" : last_token(section.items), row, exact);
             rows.push_back(std::move(row));
             return;
         }
@@ -182,8 +224,8 @@ std::string render_delimited(const Json& doc, const ExportSection& section, Deli
         for (const auto& element : item[section.explode]) {
             ExportRow row;
             for (const auto& key : section.keep)
-                if (item.contains(key)) flatten(item[key], key, row);
-            flatten(element, section.explode, row);
+                if (item.contains(key)) flatten(item[key], key, row, exact);
+            flatten(element, section.explode, row, exact);
             rows.push_back(std::move(row));
         }
     };
@@ -202,7 +244,8 @@ std::string render_delimited(const Json& doc, const ExportSection& section, Deli
     const char* eol = kind == Delimited::csv ? "\r\n" : "\n";
     auto field = [&](const std::string& s) { return kind == Delimited::csv ? csv_field(s) : tsv_field(s); };
     std::string out;
-    for (std::size_t i = 0; i < columns.size(); ++i) out += (i ? sep : "") + field(columns[i]);
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        out += (i ? sep : "") + field(text_cell(columns[i], exact));
     if (!columns.empty()) out += eol;
     for (const auto& row : rows) {
         std::vector<std::string> cells(columns.size());
@@ -215,41 +258,33 @@ std::string render_delimited(const Json& doc, const ExportSection& section, Deli
 
 std::string render_markdown(const TextDocument& doc) {
     std::string out;
-    // Lead: paragraphs, and the indented lines below one of them ("  assumed: ...") as its list.
+    // Lead: paragraphs, and the list items below one of them ("assumed: ...") as its list.
     bool in_list = false;
     for (const auto& line : doc.lead) {
-        const bool item = line.starts_with(" ");
+        const bool item = line.item();
         if (!out.empty() && !(item && in_list))
             out += "\n";  // a blank line between paragraphs and around a list
-        const auto text = line.find_first_not_of(' ');
-        out += (item ? "- " : "") + md_text(text == std::string::npos ? "" : line.substr(text)) + "\n";
+        out += (item ? "- " : "") + md_text(line.text) + "\n";
         in_list = item;
     }
     for (const auto& t : doc.tables) {
         if (!out.empty()) out += "\n";
         if (!t.title.empty()) out += "### " + md_text(t.title) + "\n\n";
         out += "|";
-        for (const auto& c : t.columns) out += " " + md_cell(c.header) + " |";
+        for (const auto& c : t.columns) out += " " + md_text(c.header) + " |";
         out += "\n|";
         for (const auto& c : t.columns) out += c.align == Align::right ? "---:|" : "---|";
         out += "\n";
         for (const auto& row : t.rows) {
             out += "|";
-            for (const auto& cell : row) out += " " + md_cell(cell) + " |";
+            for (const auto& cell : row) out += " " + md_text(cell) + " |";
             out += "\n";
         }
     }
     if (!doc.notes.empty()) {
         if (!out.empty()) out += "\n";
-        // An indented note or one that is itself a bullet ("  - assumed ...", "- install ...") belongs
-        // to the note above it: a nested item.
-        for (const auto& line : doc.notes) {
-            std::string_view text = line;
-            const bool nested = text.starts_with(" ") || text.starts_with("- ");
-            text.remove_prefix(std::min(text.size(), text.find_first_not_of(' ')));
-            if (text.starts_with("- ")) text.remove_prefix(2);
-            out += (nested ? "  - " : "- ") + md_text(std::string(text)) + "\n";
-        }
+        // The notes as a list; a note that is a list item belongs to the note above it: nested.
+        for (const auto& line : doc.notes) out += (line.item() ? "  - " : "- ") + md_text(line.text) + "\n";
     }
     return out;
 }

@@ -57,17 +57,28 @@ struct ExportSection {
     std::vector<std::string> keep;  // with `explode`: the item's keys repeated on every row
 };
 
+// --format json: indented by two; invalid UTF-8 (a file name, an environment value) as U+FFFD; and
+// the control characters the serializer leaves raw, DEL and C1 (U+0080-U+009F, which a terminal may
+// read as CSI or OSC), written \u007f, \u0080 ... as C0 is: the same values, no raw control byte.
+std::string render_json(const nlohmann::ordered_json& doc);
+
 enum class Delimited { csv, tsv };
 
 // One tidy table: a header of flattened JSON key names (nested objects joined with '.'), one row
 // per item; numbers exactly as JSON prints them, null and missing as an empty field, true/false,
 // arrays as their compact JSON text. CSV is RFC 4180 (CRLF, quotes where needed); TSV has no
 // quoting: a tab, newline, carriage return or backslash inside a field is written \t, \n, \r, \\.
+// A text cell whose first character is = + - @, a tab or a carriage return (a formula to a
+// spreadsheet) is written with a ' in front, unless it is a plain number or "-"; `exact` (--csv-raw)
+// writes it as it is. Control characters other than tab, newline and CR are \xNN either way.
 // Throws std::out_of_range when the document has no `section.items`.
-std::string render_delimited(const nlohmann::ordered_json& doc, const ExportSection& section, Delimited kind);
+std::string render_delimited(const nlohmann::ordered_json& doc, const ExportSection& section, Delimited kind,
+                             bool exact = false);
 
-// Markdown: the lead lines as paragraphs (indented ones as a list), each table with a ### title,
-// the notes as a list (indented ones nested); text is escaped so that it renders as written.
+// Markdown: the lead lines as paragraphs (list items as a list), each table with a ### title, the
+// notes as a list (list items nested); text, headers and cells are escaped so that they render as
+// written and never as HTML: < > & as entities, \ ` * _ [ ] | behind a backslash, control
+// characters as \xNN.
 std::string render_markdown(const TextDocument& doc);
 
 }  // namespace gpuadvise::io

@@ -113,7 +113,8 @@ public:
           mapper_(catalog),
           reasons_(sources.size()),
           kinds_(sources.size()),
-          reason_kinds_(sources.size()) {
+          reason_kinds_(sources.size()),
+          strict_reasons_(sources.size()) {
         provider_ = sources.front().ref.provider;
         // One offer per data row at most: reserve once (untouched capacity costs no memory).
         std::size_t lines = 0;
@@ -152,7 +153,8 @@ public:
         for (const auto& a : pending_) price_gcp_accelerator(a);
         for (std::size_t i = 0; i < sources_.size(); ++i)
             if (!reasons_[i].empty())
-                catalog_.skipped.push_back({display_names_[i], reasons_[i], kinds_[i], reason_kinds_[i]});
+                catalog_.skipped.push_back(
+                    {display_names_[i], reasons_[i], kinds_[i], reason_kinds_[i], strict_reasons_[i]});
     }
 
 private:
@@ -412,7 +414,10 @@ private:
             return;
         }
         if (!m.variant_assumed.empty()) {  // kept as the conservative variant (skypilot_gpu_names.hpp)
-            count(r.source, SkipKind::variant_assumed, m.variant_assumed + " (kept, marked in notes)");
+            const std::string reason = m.variant_assumed + " (kept, marked in notes)";
+            count(r.source, SkipKind::variant_assumed, reason);
+            strict_reasons_[r.source][reason] =
+                "ambiguous variant: " + m.ambiguity + " (dropped by --strict-variants)";
             notes.push_back(m.variant_assumed);
         }
         const int n = static_cast<int>(r.count);
@@ -479,7 +484,8 @@ private:
     std::vector<std::map<std::string, long>> reasons_;
     std::vector<std::map<SkipKind, long>> kinds_;
     std::vector<std::map<std::string, SkipKind>> reason_kinds_;
-    SharedText provider_, as_of_, source_;  // shared by every offer of the tables
+    std::vector<std::map<std::string, std::string>> strict_reasons_;  // SkipSummary::strict_reasons
+    SharedText provider_, as_of_, source_;                            // shared by every offer of the tables
     Columns cols_;
     std::size_t width_ = 0;
     int errors_ = 0;

@@ -245,9 +245,11 @@ GpuMapping SkypilotGpuMapper::resolve(std::string_view accelerator, std::string_
     // The variant cannot be told: keep the row as the variant that promises least (marked, counted,
     // dropped by --strict-variants), so that no estimate is more optimistic than the hardware.
     const Gpu* assumed = most_conservative_variant(candidates);
+    const std::string ambiguity = name + " could be " + ids_of(candidates);
     return {assumed->id, "",
-            std::string(kVariantAssumedNote) + ": " + name + " could be " + ids_of(candidates) + "; " +
-                assumed->id + " assumed (least memory, slowest link)"};
+            std::string(kVariantAssumedNote) + ": " + ambiguity + "; " + assumed->id +
+                " assumed (least memory, slowest link)",
+            ambiguity};
 }
 
 }  // namespace gpuadvise::io

@@ -31,6 +31,8 @@ struct GpuMapping {
     // then the family's most conservative candidate (least memory, slowest link) and this says so,
     // e.g. "variant assumed: A100 could be a100-40gb-pcie, a100-40gb-sxm; a100-40gb-pcie assumed".
     std::string variant_assumed;
+    std::string ambiguity =
+        {};  // with variant_assumed: what cannot be told, "A100 could be a100-40gb-pcie, …"
 };
 
 // The note prefix of an offer whose GPU variant was assumed (see GpuMapping::variant_assumed).

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "gpuadvise/base/text.hpp"
+
 namespace gpuadvise::io::svg {
 namespace {
 
@@ -43,7 +45,7 @@ std::string marker_svg(Marker m, double x, double y, double r, const std::string
 std::string escape(std::string_view text) {
     std::string out;
     out.reserve(text.size());
-    for (char c : text) switch (c) {
+    for (char c : escape_control_chars(text)) switch (c) {
             case '&': out += "&amp;"; break;
             case '<': out += "&lt;"; break;
             case '>': out += "&gt;"; break;

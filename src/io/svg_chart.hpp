@@ -10,7 +10,8 @@
 
 namespace gpuadvise::io::svg {
 
-// Text for HTML or SVG: & < > " ' escaped.
+// Text for HTML or SVG: & < > " ' escaped, control characters (C0, DEL, C1) written \xNN as on
+// the terminal (an ESC or OSC sequence from a catalog never reaches the page).
 std::string escape(std::string_view text);
 
 // Ticks from lo to hi: steps of 1, 2 or 5 x 10^k giving at most about `target` intervals; the axis

@@ -24,10 +24,11 @@ std::string pad(const std::string& s, std::size_t width, Align align) {
 // Text from catalogs and tools is shown on a terminal: its control characters are escaped first.
 TextDocument escaped(const TextDocument& raw) {
     TextDocument doc = raw;
-    for (auto& l : doc.lead) l = escape_control_chars(l);
-    for (auto& n : doc.notes) n = escape_control_chars(n);
+    for (auto& l : doc.lead) l.text = escape_control_chars(l.text);
+    for (auto& n : doc.notes) n.text = escape_control_chars(n.text);
     for (auto& t : doc.tables) {
         t.title = escape_control_chars(t.title);
+        for (auto& c : t.columns) c.header = escape_control_chars(c.header);
         for (auto& row : t.rows)
             for (auto& cell : row) cell = escape_control_chars(cell);
     }
@@ -157,6 +158,16 @@ std::vector<std::string> wrap_line(std::string_view line, std::size_t width) {
     return out;
 }
 
+std::string TextLine::printed() const {
+    switch (mark) {
+        case ListMark::none: return text;
+        case ListMark::indent: return "  " + text;
+        case ListMark::dash: return "- " + text;
+        case ListMark::indent_dash: return "  - " + text;
+    }
+    return text;
+}
+
 std::string render_table(const TextDocument& raw, bool color, std::size_t width) {
     const TextDocument doc = escaped(raw);
     const char* bold = color ? "\x1b[1m" : "";
@@ -165,7 +176,7 @@ std::string render_table(const TextDocument& raw, bool color, std::size_t width)
     auto prose = [&](const std::string& line) {
         for (const auto& l : wrap_line(line, width)) out += l + "\n";
     };
-    for (const auto& line : doc.lead) prose(line);
+    for (const auto& line : doc.lead) prose(line.printed());
     for (const auto& t : doc.tables) {
         if (!out.empty()) out += "\n";
         if (!t.title.empty())
@@ -256,7 +267,7 @@ std::string render_table(const TextDocument& raw, bool color, std::size_t width)
     }
     if (!doc.notes.empty()) {
         out += "\n";
-        for (const auto& line : doc.notes) prose(line);
+        for (const auto& line : doc.notes) prose(line.printed());
     }
     return out;
 }

@@ -36,10 +36,25 @@ struct TextTable {
     TableRole role = TableRole::other;
 };
 
+// A lead or note line: a paragraph, or an item of the list under the paragraph above it. The table
+// prints an item behind its marker (the workload's "  assumed: …", estimate's "  - …", check-env's
+// "- …"); markdown and HTML print it as a list item. The text itself never carries the marker.
+enum class ListMark { none, indent, dash, indent_dash };  // "", "  ", "- ", "  - "
+
+struct TextLine {
+    std::string text;
+    ListMark mark = ListMark::none;
+    TextLine(std::string t = {}, ListMark m = ListMark::none) : text(std::move(t)), mark(m) {}
+    TextLine(const char* t) : text(t) {}
+    bool item() const { return mark != ListMark::none; }
+    std::string printed() const;  // as the table prints it: the marker, then the text
+    bool operator==(const TextLine&) const = default;
+};
+
 struct TextDocument {
-    std::vector<std::string> lead;  // lines before the tables
+    std::vector<TextLine> lead;  // lines before the tables
     std::vector<TextTable> tables;
-    std::vector<std::string> notes;  // lines after the tables
+    std::vector<TextLine> notes;  // lines after the tables
 };
 
 // `width`: the terminal's columns (io::terminal_width); 0 lays everything out unwrapped (--wide).

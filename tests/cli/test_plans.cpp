@@ -43,17 +43,21 @@ double commitment_price(const nlohmann::json& offer, int term) {
     return 0;
 }
 
-std::string finding(const nlohmann::json& rec, const std::string& rule) {
+// A finding of the analysis by its rule, as JSON ({rule, kind, message, numbers}); null when none.
+nlohmann::json finding(const nlohmann::json& rec, const std::string& rule) {
     for (const auto& s : rec["analysis"]["steps"])
         for (const auto& f : s["findings"])
-            if (f["rule"] == rule) return f["message"].get<std::string>();
-    return "";
+            if (f["rule"] == rule) return f;
+    return nullptr;
 }
 
-std::string one_decimal(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", x);
-    return buf;
+// One number a finding states (docs/json.md, findings[].numbers).
+double number(const nlohmann::json& finding, const std::string& name) {
+    REQUIRE(finding.is_object());
+    INFO(finding.dump());
+    REQUIRE(finding.contains("numbers"));
+    REQUIRE(finding["numbers"].contains(name));
+    return finding["numbers"][name].get<double>();
 }
 
 const double kMonth = 730, kRunsPerMonth = 52.0 / 12;
@@ -83,12 +87,21 @@ TEST_CASE("40 runs a week of 8 h: a GCP commitment, its break-even and crossover
     const double low = lanes_low * price + std::max(0.0, busy - lanes_low * kMonth) * od,
                  high = lanes_high * price;
     CHECK(top["cost_per_month"].get<double>() == Approx(std::min(low, high)).epsilon(1e-3));
-    const std::string text = finding(rec, "2.crossover");
-    CHECK(text.find("above " + one_decimal(be * kMonth / h / kRunsPerMonth) + " runs a week of this job") !=
-          std::string::npos);
-    CHECK(text.find("commitment") != std::string::npos);
-    CHECK(finding(rec, "2.break_even").find("plan chosen: reserved") != std::string::npos);
-    CHECK(finding(rec, "2.frequency_heuristic").find("the guide's rule of thumb") != std::string::npos);
+    const auto crossover = finding(rec, "2.crossover");
+    CHECK(crossover["kind"] == "preference");
+    CHECK(number(crossover, "crossover_runs_per_week") ==
+          Approx(be * kMonth / h / kRunsPerMonth).epsilon(1e-3));
+    CHECK(number(crossover, "runs_per_week") == 40);
+    CHECK(number(crossover, "term_months") == term);
+    const auto break_even = finding(rec, "2.break_even");
+    CHECK(number(break_even, "break_even_utilisation") == Approx(be).epsilon(1e-3));
+    CHECK(number(break_even, "term_months") == term);
+    CHECK(number(break_even, "runs_per_month") == Approx(40 * kRunsPerMonth));
+    CHECK(number(break_even, "hours_per_month") ==
+          Approx(40 * kRunsPerMonth * number(break_even, "hours_per_run")));
+    const auto heuristic = finding(rec, "2.frequency_heuristic");
+    CHECK(heuristic["kind"] == "heuristic");
+    CHECK(number(heuristic, "runs_per_week") == 40);
     // alternatives: the other plans of the configuration, each with its monthly cost
     bool on_demand = false;
     for (const auto& a : top["alternatives"])
@@ -111,8 +124,8 @@ TEST_CASE("1 run a week: on-demand, with the crossover above which a commitment 
     const double crossover = be * kMonth / x["hours_per_run"].get<double>() / kRunsPerMonth;
     CHECK(x["crossover_runs_per_week"].get<double>() == Approx(crossover).epsilon(1e-3));
     CHECK(crossover > 1);
-    CHECK(finding(rec, "2.crossover").find("above " + one_decimal(crossover) + " runs a week of this job") !=
-          std::string::npos);
+    CHECK(number(finding(rec, "2.crossover"), "crossover_runs_per_week") == Approx(crossover).epsilon(1e-3));
+    CHECK(number(finding(rec, "2.crossover"), "runs_per_week") == 1);
 }
 
 TEST_CASE("what-if: the crossover points agree with the break-even utilisation of the same options",

@@ -12,6 +12,7 @@ Where pandas is not installed the csv-module checks still run, then the test exi
 SKIP_RETURN_CODE) with the reason: it is reported as skipped, never as passed.
 """
 import csv
+import re
 import io
 import json
 import math
@@ -181,6 +182,27 @@ def same_as_pandas(value, cell):
     return json.loads(str(cell)) == value
 
 
+NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def formula_leading(text):
+    """docs/json.md: a text cell starting = + - @ tab CR that is not a plain number or "-"."""
+    if text == "" or text[0] not in "=+-@\t\r" or text == "-":
+        return False
+    return not NUMBER.fullmatch(text[1:] if text[0] == "+" else text)
+
+
+def cells(out, kind):
+    if kind == "csv":
+        return list(csv.reader(io.StringIO(out, newline="")))
+    return [[tsv_unescape(f) for f in line.split("\t")] for line in out.split("\n")[:-1]]
+
+
+def neutralised(raw, safe, kind):
+    """The default output is --csv-raw's with a ' before each formula-leading text cell, nothing else."""
+    return cells(safe, kind) == [["'" + f if formula_leading(f) else f for f in line] for line in cells(raw, kind)]
+
+
 def tsv_unescape(text):
     out, i = [], 0
     while i < len(text):
@@ -209,10 +231,14 @@ def check(binary, command, args, must_have_rows, must_have_columns, tmp, pd):
             if rc != 2 or "--section" not in err:
                 fail(where, f"no such section in the JSON, expected a usage error (exit 2), got {rc}: {err}")
             continue
-        rc, out, err = run(binary, ["--format", kind, "--section", section] + args, tmp)
+        # --csv-raw: every text cell exactly as in JSON; by default a formula-leading text cell gets a '.
+        rc, out, err = run(binary, ["--format", kind, "--csv-raw", "--section", section] + args, tmp)
         if rc != rc_json:
             fail(where, f"exit {rc}, --format json exits {rc_json}: {err}")
             continue
+        rc_safe, out_safe, _ = run(binary, ["--format", kind, "--section", section] + args, tmp)
+        if rc_safe != rc or not neutralised(out, out_safe, kind):
+            fail(where, "the default output is not --csv-raw's with a ' before each formula-leading text cell")
         if section in must_have_rows and not rows:
             fail(where, "the JSON has no rows here: the case does not test this section")
         if not rows:

@@ -70,10 +70,16 @@ TEST_CASE("export: control characters from a catalog cannot reach the terminal r
 
 TEST_CASE("markdown: the lead as paragraphs and lists, notes as a list, prose escaped", "[io]") {
     gpuadvise::io::TextDocument doc;
-    doc.lead = {"Workload: bert_large, 4 runs a week", "  assumed: batch *32*", "  assumed: fp16",
+    using gpuadvise::io::ListMark;
+    doc.lead = {"Workload: bert_large, 4 runs a week",
+                {"assumed: batch *32*", ListMark::indent},
+                {"assumed: fp16", ListMark::indent},
                 "Times are estimates."};
     doc.tables.push_back({"Top options", {{"RANK", gpuadvise::io::Align::right}, {"GPU"}}, {{"1", "a|b"}}});
-    doc.notes = {"Assumptions:", "  - seq <512>", "- install: torch", "#1 warning: [x]"};
+    doc.notes = {"Assumptions:",
+                 {"seq <512>", ListMark::indent_dash},
+                 {"install: torch", ListMark::dash},
+                 "#1 warning: [x]"};
     CHECK(gpuadvise::io::render_markdown(doc) ==
           "Workload: bert\\_large, 4 runs a week\n"
           "\n"
@@ -89,7 +95,7 @@ TEST_CASE("markdown: the lead as paragraphs and lists, notes as a list, prose es
           "| 1 | a\\|b |\n"
           "\n"
           "- Assumptions:\n"
-          "  - seq \\<512>\n"
+          "  - seq &lt;512&gt;\n"
           "  - install: torch\n"
           "- #1 warning: \\[x\\]\n");
 }

@@ -80,15 +80,15 @@ TEST_CASE(
 TEST_CASE("render_html escapes every text and is self-contained", "[io]") {
     TextDocument doc;
     doc.lead.push_back("Workload: <b>bold</b>");
-    doc.lead.push_back("  assumed: a & b");
+    doc.lead.push_back({"assumed: a & b", ListMark::indent});
     TextTable t;
     t.title = "T <1>";
     t.columns = {{"NAME"}, {"N", Align::right}};
     t.rows.push_back({"<script>alert(1)</script>", "3"});
     doc.tables.push_back(t);
     doc.notes.push_back("note \"quoted\"");
-    nlohmann::ordered_json j = {{"schema_version", 1}, {"warnings", {"old <price>"}}};
-    const std::string html = render_html(j, doc);
+    doc.notes.push_back({"an item \x1b]0;x\x07 of it", ListMark::indent_dash});
+    const std::string html = render_html("gpuadvise", {"old <price>"}, doc);
     CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
     CHECK(html.find("<script") == std::string::npos);
     CHECK(html.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
@@ -96,8 +96,51 @@ TEST_CASE("render_html escapes every text and is self-contained", "[io]") {
     CHECK(html.find("<caption>T &lt;1&gt;</caption>") != std::string::npos);
     CHECK(html.find("<td class=\"num\">3</td>") != std::string::npos);
     CHECK(html.find("old &lt;price&gt;") != std::string::npos);
+    // A list item of a note is a list nested in that note; its control characters are \xNN.
+    CHECK(
+        html.find("<li>note &quot;quoted&quot;\n<ul>\n<li>an item \\x1b]0;x\\x07 of it</li>\n</ul></li>\n") !=
+        std::string::npos);
     CHECK(html.find("@media print") != std::string::npos);
     CHECK(html.find("<link") == std::string::npos);
+}
+
+TEST_CASE("the recommend report reads its typed view: plans by their enum, terms, one-off costs", "[io]") {
+    RecommendReport r;
+    r.model_name = "bert <large>";
+    r.task = "finetune";
+    r.precision = "mixed";
+    r.objective = "cost";
+    r.runs_per_week = 4;
+    ReportOption top;
+    top.rank = 1;
+    top.provider = "alpha";
+    top.gpu = "a100-80gb-sxm";
+    top.gpu_count = 1;
+    top.plan = gpuadvise::Plan::reserved;
+    top.term_months = 12;
+    top.hours_per_run = 2.5;
+    top.cost = 1150;
+    top.as_of = "2026-11-01";
+    top.warnings = {"stale \x1b[31m"};
+    r.recommendations.push_back(top);
+    ReportOption spot = top;
+    spot.rank = 2;
+    spot.plan = gpuadvise::Plan::spot;
+    spot.term_months.reset();
+    r.feasible_points = {top, spot};
+    r.crossovers.push_back({12.5, gpuadvise::Plan::on_demand, gpuadvise::Plan::reserved});
+    r.what_if.push_back(
+        {1, ReportPlanBest{"alpha", "t4", 1, std::nullopt, 10}, std::nullopt, std::nullopt, {}});
+    const std::string html = render_html(r, TextDocument{});
+    CHECK(html.find("GPU recommendation: bert &lt;large&gt;") != std::string::npos);
+    CHECK(html.find("<strong>Top pick: alpha a100-80gb-sxm x1</strong>, reserved 1y, 2.50 h per run") !=
+          std::string::npos);
+    CHECK(html.find("1150.00 USD a month") != std::string::npos);
+    CHECK(html.find("<li>#1: stale \\x1b[31m</li>") != std::string::npos);
+    CHECK(html.find("At 12.50 runs a week reserved becomes cheaper than on-demand.") != std::string::npos);
+    CHECK(html.find("<td>spot</td>") != std::string::npos);  // the chart data's plan column
+    r.one_off = true;
+    CHECK(render_html(r, TextDocument{}).find("1150.00 USD for the job") != std::string::npos);
     CHECK(html.find("src=") == std::string::npos);
     CHECK(html.rfind("</html>\n") == html.size() - 8);
 }

@@ -36,8 +36,8 @@ TextDocument sample() {
     t.rows.push_back({"hyperstack", "a100-80gb-pcie x1", "CANADA-1", "1.35", "0.0043", "stale price"});
     doc.tables.push_back(t);
     doc.notes.push_back(
-        "  - an assumption listed with a bullet that is long enough to need wrapping at eighty columns or "
-        "less");
+        {"an assumption listed with a bullet that is long enough to need wrapping at eighty columns or less",
+         ListMark::indent_dash});
     return doc;
 }
 

@@ -30,6 +30,7 @@ TEST_CASE("step 1: the source's size tiers name T4, V100 or A100; the policy mov
     REQUIRE(finding(small, "1.tier_heuristic"));
     CHECK(finding(small, "1.tier_heuristic")->message ==
           "the guide's rule of thumb: 1M parameters is small (LeNet-class) -> T4");
+    CHECK(finding(small, "1.tier_heuristic")->number("params") == 1e6);
     auto medium = recommend(c, request(c, "midnet"));
     CHECK(medium.heuristic_gpu_family == "V100");
     CHECK(finding(medium, "1.tier_heuristic")->message ==
@@ -50,10 +51,15 @@ TEST_CASE("step 1: the computed memory need names the smallest GPU that holds th
     const Finding* need = finding(r, "1.memory_need");
     REQUIRE(need);
     CHECK(contains(need->message, "the smallest GPU that holds it alone is t4 (16 GB)"));
+    CHECK(need->kind == FindingKind::constraint);
+    CHECK(need->number("gpu_memory_gb") == 16);
+    CHECK(need->number("memory_gb_per_gpu").value_or(0) > 0);
+    CHECK(need->number("memory_gb_per_gpu").value_or(99) <= 16);
     // The tier asks for an A100 (80 GB) but a 16 GB GPU holds the job: said, and every GPU is priced.
     const Finding* vs = finding(r, "1.tier_vs_computed");
     REQUIRE(vs);
     CHECK(contains(vs->message, "the guide's rule of thumb asks for A100, but the job fits a 16 GB GPU"));
+    CHECK(vs->number("gpu_memory_gb") == 16);
     // The cheapest option is not an A100, and the output says what the A100 would have cost.
     CHECK(r.ranked[0].gpu->family != "A100");
     CHECK(contains(r.why_not_heuristic,
@@ -64,6 +70,7 @@ TEST_CASE("step 1: the computed memory need names the smallest GPU that holds th
     REQUIRE(finding(wide, "1.memory_need"));
     CHECK(contains(finding(wide, "1.memory_need")->message,
                    "the smallest GPU that holds it alone is a100 (80 GB)"));
+    CHECK(finding(wide, "1.memory_need")->number("gpu_memory_gb") == 80);
 }
 
 TEST_CASE("step 2: more than 3 runs a week is the source's reserved rule; the break-even decides", "[core]") {
@@ -73,6 +80,9 @@ TEST_CASE("step 2: more than 3 runs a week is the source's reserved rule; the br
     REQUIRE(finding(often, "2.frequency_heuristic"));
     CHECK(finding(often, "2.frequency_heuristic")->message ==
           "the guide's rule of thumb: 4 runs a week is more than 3 -> monthly reserved");
+    CHECK(finding(often, "2.frequency_heuristic")->number("runs_per_week") == 4);
+    CHECK(finding(often, "2.frequency_heuristic")->number("threshold_runs_per_week") == 3);
+    CHECK_FALSE(finding(often, "2.frequency_heuristic")->number("no_such_number"));
     CHECK(often.ranked[0].cost.plan == Plan::on_demand);
     REQUIRE(finding(often, "2.heuristic_differs"));
     CHECK(contains(finding(often, "2.heuristic_differs")->message,
@@ -87,6 +97,7 @@ TEST_CASE("step 2: more than 3 runs a week is the source's reserved rule; the br
     auto moved = recommend(c, request(c, "midnet", 4, 1.0, "a100"));
     CHECK(finding(moved, "2.frequency_heuristic")->message ==
           "the guide's rule of thumb: 4 runs a week is not more than 5 -> on-demand");
+    CHECK(finding(moved, "2.frequency_heuristic")->number("threshold_runs_per_week") == 5);
     CHECK_FALSE(finding(moved, "2.heuristic_differs"));
 }
 
@@ -113,6 +124,7 @@ TEST_CASE("step 3: dataset rules (none given, high-resolution images, storage, h
     REQUIRE(finding(plain, "3.host_ram_heuristic"));
     CHECK(contains(finding(plain, "3.host_ram_heuristic")->message,
                    "the guide's rule of thumb: host RAM of at least 2x"));
+    CHECK(finding(plain, "3.host_ram_heuristic")->number("host_ram_per_gpu_memory") == 2);
     REQUIRE(finding(plain, "3.host_ram"));
 
     auto req = request(c, "midnet");
@@ -121,8 +133,10 @@ TEST_CASE("step 3: dataset rules (none given, high-resolution images, storage, h
     auto hires = recommend(c, req);
     REQUIRE(finding(hires, "3.hires_heuristic"));
     CHECK(contains(finding(hires, "3.hires_heuristic")->message, "want the 80 GB class"));
+    CHECK(finding(hires, "3.hires_heuristic")->number("gpu_memory_gb") == 80);
     REQUIRE(finding(hires, "3.storage"));
     CHECK(contains(finding(hires, "3.storage")->message, "dataset of 500 GB"));
+    CHECK(finding(hires, "3.storage")->number("dataset_gb") == 500);
     for (const auto& x : hires.ranked) {
         INFO(x.gpu->id);
         CHECK(has_warning(x, "local disk 200 GB is smaller than the 500 GB dataset") == (x.gpu->id == "t4"));

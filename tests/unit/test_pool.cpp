@@ -58,12 +58,16 @@ TEST_CASE("parse_schedule: day, night, hour ranges and days of the week", "[core
     CHECK(parse_schedule("8-12,13-17", "weekdays")->slots() == 40);
     CHECK(parse_schedule("day", "weekend")->slots() == 24);
     CHECK(parse_schedule("day", "weekdays")->text == "day weekdays");
-    std::string why;
+    ScheduleError why;
     CHECK_FALSE(parse_schedule("25-3", "all", &why));
-    CHECK(why.find("'25-3'") != std::string::npos);
+    CHECK(why.field == ScheduleError::Field::hours);
+    CHECK(why.message.find("'25-3'") != std::string::npos);
     CHECK_FALSE(parse_schedule("evening", "all"));
     CHECK_FALSE(parse_schedule("day", "mondays", &why));
-    CHECK(why.find("set of days") != std::string::npos);
+    CHECK(why.field == ScheduleError::Field::days);
+    CHECK(why.message.find("set of days") != std::string::npos);
+    CHECK_FALSE(parse_schedule("5-5", "weekdays", &why));
+    CHECK(why.field == ScheduleError::Field::hours);  // no hour to run in: the hours' fault
     CHECK_FALSE(parse_schedule("5-5", "all"));
 }
 

@@ -27,9 +27,14 @@ struct WeekSchedule {
 };
 // hours: "any" (0-24), "day" (08:00-20:00), "night" (20:00-08:00) or hour ranges "H-H[,H-H…]"
 // (0 ≤ H ≤ 24, a range may wrap past midnight: "22-6"); days: "all", "weekdays" (Mon-Fri) or
-// "weekend". nullopt (and `error` says why) for anything else or for a schedule with no hour.
+// "weekend". nullopt (and `error` says why, and which of the two is wrong) for anything else or for a
+// schedule with no hour.
+struct ScheduleError {
+    enum class Field { hours, days } field = Field::hours;
+    std::string message;
+};
 std::optional<WeekSchedule> parse_schedule(std::string_view hours, std::string_view days,
-                                           std::string* error = nullptr);
+                                           ScheduleError* error = nullptr);
 
 // The committed instances that cost least for a week of demand: N × committed price a month + the
 // instance-hours above N in each slot at the overflow price × weeks a month (52/12). No committed

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuadvise/base/names.hpp"
@@ -141,17 +142,34 @@ struct RecommendRequest {
         max_cost_increase;  // --max-cost-increase (share, 0.1 = 10 %); unset = policy carbon_max_cost_increase
 };
 
-// One fired rule.
+// A number a finding states, by name ("runs_per_week", "crossover_runs_per_week"), in the unit the
+// name says (a share is 0..1, not a percentage).
+struct FindingNumber {
+    std::string name;
+    double value = 0;
+};
+
+// One fired rule: its id, its kind and the numbers it states; the message is written from them.
 struct Finding {
     std::string rule;
     FindingKind kind;
     std::string message;
+    std::vector<FindingNumber> numbers = {};
+    std::optional<double> number(std::string_view name) const {
+        for (const auto& n : numbers)
+            if (n.name == name) return n.value;
+        return std::nullopt;
+    }
 };
 
+// Which part of the needs analysis a report is: the guide's four steps, then the pitfalls.
+enum class StepId { model_size, frequency, dataset, scaling, pitfalls };
+
 struct StepReport {
-    std::string step;  // "1".."4" or "pitfalls"
+    std::string step;  // "1".."4" or "pitfalls" (as printed)
     std::string name;
     std::vector<Finding> findings;
+    StepId id = StepId::model_size;
 };
 
 struct Candidate {

@@ -21,8 +21,16 @@ private:
 };
 
 // The request is malformed: unknown flag value, unknown GPU or model name, absurd number.
+// `field`: the request field the error is about, by its key ("model", "params", "measured_on"), where
+// one is; a jobs file puts the error on that key (io/jobs_yaml.cpp).
 class UsageError : public Error {
-    using Error::Error;
+public:
+    UsageError(std::string message, std::string hint = {}, std::string field = {})
+        : Error(std::move(message), std::move(hint)), field_(std::move(field)) {}
+    const std::string& field() const { return field_; }
+
+private:
+    std::string field_;
 };
 
 // Data could not be read or is invalid (catalog, CSV, environment files). `details` holds every

@@ -46,6 +46,9 @@ struct SkipSummary {
     std::map<std::string, long> rows_by_reason;
     std::map<SkipKind, long> rows_by_kind;
     std::map<std::string, SkipKind> reason_kinds;  // the kind of each reason in rows_by_reason
+    // A variant_assumed reason's wording when --strict-variants drops its rows ("ambiguous variant:
+    // A100 could be x, y (dropped by --strict-variants)").
+    std::map<std::string, std::string> strict_reasons = {};
 
     bool operator==(const SkipSummary&) const = default;
 };

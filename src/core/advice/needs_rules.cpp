@@ -29,7 +29,7 @@ std::vector<const Gpu*> gpus_by_memory(const Catalog& catalog) {
 }  // namespace
 
 StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) {
-    StepReport s{"1", "model size", {}};
+    StepReport s{"1", "model size", {}, StepId::model_size};
     const Workload& w = in.request.workload;
     const Policy& policy = in.catalog.policy;
     // The guide's three tiers name a model of each size; above a billion parameters "BERT-class"
@@ -45,9 +45,11 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
         tier = "medium (ResNet-class)";
         heuristic_family = "V100";
     }
-    s.findings.push_back({"1.tier_heuristic", FindingKind::heuristic,
+    s.findings.push_back({"1.tier_heuristic",
+                          FindingKind::heuristic,
                           "the guide's rule of thumb: " + format_count(w.params) + " parameters is " + tier +
-                              " -> " + heuristic_family});
+                              " -> " + heuristic_family,
+                          {{"params", w.params}}});
 
     const Gpu* smallest_single = nullptr;
     double need_gb = 0;
@@ -63,32 +65,40 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
     const bool cpu_would_do = in.winner && gpuadvise::cpu_would_do(w, in.winner->estimate, in.catalog.policy);
     if (in.winner && in.winner->estimate.utilisation < in.catalog.policy.get("tiny_utilisation"))
         s.findings.push_back(
-            {"1.tiny_model", FindingKind::explanation,
+            {"1.tiny_model",
+             FindingKind::explanation,
              fmt("the model keeps the GPU about %.2f%% busy (estimate): it is too small to fill any GPU, "
                  "so the cheapest GPU per hour wins",
                  100 * in.winner->estimate.utilisation) +
-                 std::string(cpu_would_do ? " (a CPU would do too)" : "")});
+                 std::string(cpu_would_do ? " (a CPU would do too)" : ""),
+             {{"utilisation", in.winner->estimate.utilisation}}});
     if (smallest_single) {
         s.findings.push_back(
-            {"1.memory_need", FindingKind::constraint,
+            {"1.memory_need",
+             FindingKind::constraint,
              "computed: about " + fmt("%.1f", need_gb) + " GB per GPU (" + std::string(to_string(w.task)) +
                  ", estimate); the smallest GPU that holds it alone is " + smallest_single->id + " (" +
-                 fmt("%.0f", smallest_single->memory_gb) + " GB)"});
+                 fmt("%.0f", smallest_single->memory_gb) + " GB)",
+             {{"memory_gb_per_gpu", need_gb}, {"gpu_memory_gb", smallest_single->memory_gb}}});
         const Gpu* tier_gpu = nullptr;
         for (const auto& g : in.catalog.gpus)
             if (g.family == heuristic_family && (!tier_gpu || g.memory_gb < tier_gpu->memory_gb))
                 tier_gpu = &g;
         if (tier_gpu && smallest_single->memory_gb < tier_gpu->memory_gb)
-            s.findings.push_back({"1.tier_vs_computed", FindingKind::explanation,
+            s.findings.push_back({"1.tier_vs_computed",
+                                  FindingKind::explanation,
                                   "the guide's rule of thumb asks for " + heuristic_family +
                                       ", but the job fits a " + fmt("%.0f", smallest_single->memory_gb) +
                                       " GB GPU: every GPU that fits is priced below, not only " +
-                                      heuristic_family});
+                                      heuristic_family,
+                                  {{"gpu_memory_gb", smallest_single->memory_gb}}});
         else if (tier_gpu && !in.estimates.get(*tier_gpu, 1, LinkSpec{}).fits)
             s.findings.push_back(
-                {"1.tier_vs_computed", FindingKind::warning,
+                {"1.tier_vs_computed",
+                 FindingKind::warning,
                  "the " + heuristic_family + " (" + fmt("%.0f", tier_gpu->memory_gb) +
-                     " GB) that the guide's rule of thumb names is too small for this job on one GPU"});
+                     " GB) that the guide's rule of thumb names is too small for this job on one GPU",
+                 {{"gpu_memory_gb", tier_gpu->memory_gb}}});
     } else {
         // Fits nowhere on one GPU: say how many of the largest, or what would make it fit.
         const Gpu* largest = gpus_by_memory(in.catalog).empty() ? nullptr : gpus_by_memory(in.catalog).back();
@@ -96,10 +106,13 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
             const Estimate& e = in.estimates.get(*largest, 1, LinkSpec{});
             std::string msg = "computed: about " + fmt("%.0f", e.memory_required_gb) +
                               " GB per GPU on one GPU: no single GPU holds it";
-            if (e.min_gpu_count)
+            std::vector<FindingNumber> numbers{{"memory_gb_per_gpu", e.memory_required_gb}};
+            if (e.min_gpu_count) {
                 msg += "; " + std::to_string(*e.min_gpu_count) + "x " + largest->id +
                        " do (with a sharded layout)";
-            s.findings.push_back({"1.memory_need", FindingKind::constraint, msg});
+                numbers.push_back({"gpu_count", static_cast<double>(*e.min_gpu_count)});
+            }
+            s.findings.push_back({"1.memory_need", FindingKind::constraint, msg, std::move(numbers)});
             for (const auto& n : e.notes)
                 s.findings.push_back({"1.make_it_fit", FindingKind::explanation, n});
         }
@@ -139,15 +152,17 @@ std::string commitment_name(const Candidate& c, const PlanCost& k) {
 }  // namespace
 
 StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossover>& crossover) {
-    StepReport s{"2", "training frequency", {}};
+    StepReport s{"2", "training frequency", {}, StepId::frequency};
     const auto& r = in.request;
     const double threshold = in.catalog.policy.get("reserved_runs_per_week_heuristic");
     const double hours_per_month = in.catalog.policy.get("hours_per_month");
     const bool heuristic_reserved = r.runs_per_week > threshold;
-    s.findings.push_back({"2.frequency_heuristic", FindingKind::heuristic,
+    s.findings.push_back({"2.frequency_heuristic",
+                          FindingKind::heuristic,
                           "the guide's rule of thumb: " + count_noun(r.runs_per_week, "run") + " a week is " +
                               (heuristic_reserved ? "more" : "not more") + fmt(" than %g -> ", threshold) +
-                              (heuristic_reserved ? "monthly reserved" : "on-demand")});
+                              (heuristic_reserved ? "monthly reserved" : "on-demand"),
+                          {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
     if (const Candidate* c = in.winner) {
         const double run_hours = c->run_hours_per_run;
         const double monthly_hours = runs_per_month(r.runs_per_week) * run_hours;
@@ -156,6 +171,13 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
                 runs_per_month(r.runs_per_week), run_hours, monthly_hours);
         const PlanCost* k = best_commitment(*c);
         const PlanCost* od = on_demand_of(*c);
+        std::vector<FindingNumber> numbers{{"runs_per_month", runs_per_month(r.runs_per_week)},
+                                           {"hours_per_run", run_hours},
+                                           {"hours_per_month", monthly_hours}};
+        if (k && k->break_even_utilisation) {
+            numbers.push_back({"break_even_utilisation", *k->break_even_utilisation});
+            numbers.push_back({"term_months", static_cast<double>(k->term_months)});
+        }
         if (k && k->break_even_utilisation)
             msg += "; its best commitment (" + term_label(k->term_months) + ") breaks even at " +
                    fmt("%.0f%% of the term's hours", 100 * *k->break_even_utilisation) +
@@ -172,7 +194,7 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
             msg += "; " + c->offer->provider + " has no commitment price for it";
         msg += "; plan chosen: " + std::string(plan_label(c->cost.plan)) +
                (c->cost.plan == Plan::reserved ? " (" + term_label(c->cost.term_months) + ")" : "");
-        s.findings.push_back({"2.break_even", FindingKind::preference, msg});
+        s.findings.push_back({"2.break_even", FindingKind::preference, msg, std::move(numbers)});
         // Where a commitment takes over, in runs a week of this job: on the top option, or else on the
         // best listed option that has a commitment.
         const Candidate* where = k ? c : nullptr;
@@ -193,7 +215,8 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
                                                 where == c};  // the slot hours a run occupies
             if (x->crossover_runs_per_week)
                 s.findings.push_back(
-                    {"2.crossover", FindingKind::preference,
+                    {"2.crossover",
+                     FindingKind::preference,
                      fmt("above %.1f runs a week of this job, ", *x->crossover_runs_per_week) +
                          commitment_name(*where, *x) + " beats on-demand" +
                          (where == c
@@ -202,18 +225,25 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
                                     " " + where->gpu->id + " x" + std::to_string(where->gpu_count) + ")") +
                          "; this workload: " + count_noun(r.runs_per_week, "run") + " a week" +
                          "; the commitment is paid for its whole " + term_label(x->term_months) +
-                         " term whether used or not"});
+                         " term whether used or not",
+                     {{"crossover_runs_per_week", *x->crossover_runs_per_week},
+                      {"runs_per_week", r.runs_per_week},
+                      {"term_months", static_cast<double>(x->term_months)}}});
             else if (x->break_even_utilisation)
                 s.findings.push_back(
-                    {"2.crossover", FindingKind::preference,
+                    {"2.crossover",
+                     FindingKind::preference,
                      commitment_name(*where, *x) +
                          fmt(" costs %.0f%% of on-demand at full use: it never beats on-demand",
-                             100 * *x->break_even_utilisation)});
+                             100 * *x->break_even_utilisation),
+                     {{"break_even_utilisation", *x->break_even_utilisation},
+                      {"term_months", static_cast<double>(x->term_months)}}});
         }
         const bool chose_reserved = c->cost.plan == Plan::reserved;
         if (chose_reserved != heuristic_reserved && c->cost.plan != Plan::spot)
             s.findings.push_back(
-                {"2.heuristic_differs", FindingKind::explanation,
+                {"2.heuristic_differs",
+                 FindingKind::explanation,
                  std::string("the guide's rule of thumb would pick ") +
                      (heuristic_reserved ? "reserved" : "on-demand") +
                      fmt("; the plan is chosen on the break-even instead: the rule counts runs, not hours or "
@@ -222,27 +252,34 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
                      fmt("%.1f h use %.0f%% of a month", run_hours, 100 * monthly_hours / hours_per_month) +
                      (k && k->break_even_utilisation
                           ? fmt(", against a break-even of %.0f%%)", 100 * *k->break_even_utilisation)
-                          : std::string(")"))});
+                          : std::string(")")),
+                 {{"runs_per_week", r.runs_per_week},
+                  {"hours_per_run", run_hours},
+                  {"month_share", monthly_hours / hours_per_month}}});
     }
-    if (r.interruptible)
+    if (r.interruptible) {
+        const double per_hour = in.catalog.policy.get("spot_interruptions_per_hour");
+        const double restart = in.catalog.policy.get("spot_restart_minutes");
+        const double overhead = spot_overhead_fraction({per_hour, restart, r.checkpoint_minutes});
         s.findings.push_back(
-            {"2.spot", FindingKind::preference,
+            {"2.spot",
+             FindingKind::preference,
              fmt("spot allowed (--interruptible): expected overhead %.1f%% of run time (%g interruptions/h x "
                  "(",
-                 100 * spot_overhead_fraction({in.catalog.policy.get("spot_interruptions_per_hour"),
-                                               in.catalog.policy.get("spot_restart_minutes"),
-                                               r.checkpoint_minutes}),
-                 in.catalog.policy.get("spot_interruptions_per_hour")) +
-                 fmt("%g min restart + %g min lost work)), an assumption",
-                     in.catalog.policy.get("spot_restart_minutes"), r.checkpoint_minutes / 2)});
-    else
+                 100 * overhead, per_hour) +
+                 fmt("%g min restart + %g min lost work)), an assumption", restart, r.checkpoint_minutes / 2),
+             {{"overhead_share", overhead},
+              {"interruptions_per_hour", per_hour},
+              {"restart_minutes", restart},
+              {"lost_work_minutes", r.checkpoint_minutes / 2}}});
+    } else
         s.findings.push_back(
             {"2.spot", FindingKind::constraint, "spot excluded: the job is not marked --interruptible"});
     return s;
 }
 
 StepReport step3_dataset(const RuleInput& in) {
-    StepReport s{"3", "dataset", {}};
+    StepReport s{"3", "dataset", {}, StepId::dataset};
     const auto& r = in.request;
     const Workload& w = r.workload;
     if (r.dataset == Dataset::unspecified && !r.dataset_gb) {
@@ -251,117 +288,159 @@ StepReport step3_dataset(const RuleInput& in) {
              "no dataset given (--dataset, --dataset-gb): the preset's default job is assumed"});
     } else if (r.dataset != Dataset::unspecified) {
         std::string msg = std::string("dataset: ") + to_string(r.dataset);
-        if (w.image_size > 0) msg += ", " + std::to_string(w.image_size) + " px images";
-        if (in.winner)
+        std::vector<FindingNumber> numbers;
+        if (w.image_size > 0) {
+            msg += ", " + std::to_string(w.image_size) + " px images";
+            numbers.push_back({"image_px", static_cast<double>(w.image_size)});
+        }
+        if (in.winner) {
             msg += fmt("; activations %.1f GB per GPU on the top option (estimate)",
                        in.winner->estimate.memory.activations_gb);
-        s.findings.push_back({"3.modality", FindingKind::explanation, msg});
+            numbers.push_back({"activations_gb_per_gpu", in.winner->estimate.memory.activations_gb});
+        }
+        s.findings.push_back({"3.modality", FindingKind::explanation, msg, std::move(numbers)});
     }
     if (r.dataset == Dataset::image_hires) {
         const double min_gb = in.catalog.policy.get("hires_min_gpu_memory_gb");
         s.findings.push_back(
-            {"3.hires_heuristic", FindingKind::heuristic,
+            {"3.hires_heuristic",
+             FindingKind::heuristic,
              fmt("the guide's rule of thumb: high-resolution images (4K medical) want the %.0f GB class",
-                 min_gb)});
+                 min_gb),
+             {{"gpu_memory_gb", min_gb}}});
         if (in.winner && in.winner->gpu->memory_gb < min_gb)
-            s.findings.push_back({"3.hires_vs_computed", FindingKind::explanation,
+            s.findings.push_back({"3.hires_vs_computed",
+                                  FindingKind::explanation,
                                   "computed memory fits a " + fmt("%.0f", in.winner->gpu->memory_gb) +
                                       " GB GPU at this batch and resolution; raise --image-size/--batch-size "
-                                      "to see when it stops"});
+                                      "to see when it stops",
+                                  {{"gpu_memory_gb", in.winner->gpu->memory_gb}}});
     }
     if (r.dataset_gb)
-        s.findings.push_back({"3.storage", FindingKind::constraint,
-                              fmt("dataset of %.0f GB: local NVMe of at least that size keeps the loader fed",
-                                  *r.dataset_gb)});
+        s.findings.push_back(
+            {"3.storage",
+             FindingKind::constraint,
+             fmt("dataset of %.0f GB: local NVMe of at least that size keeps the loader fed", *r.dataset_gb),
+             {{"dataset_gb", *r.dataset_gb}}});
     const Policy& policy = in.catalog.policy;
+    std::vector<FindingNumber> ram{{"load_ram_factor", policy.get("checkpoint_load_ram_factor")},
+                                   {"reserve_gb", policy.get("host_ram_reserve_gb")}};
+    if (in.winner)
+        ram.push_back(
+            {"host_ram_gb_per_node", checkpoint_host_ram_gb(in.catalog, r.workload, in.winner->estimate)});
     s.findings.push_back(
         {"3.host_ram", FindingKind::constraint,
          fmt("host RAM must hold the node's share of the checkpoint while it loads (2 bytes a parameter, 4 "
              "for "
              "fp32/tf32; split over nodes by tensor/pipeline parallelism; x %g + %g GB): offers with less "
              "are rejected",
-             policy.get("checkpoint_load_ram_factor"), policy.get("host_ram_reserve_gb")) +
-             (in.winner ? fmt(" (top option: %.0f GB per node)",
-                              checkpoint_host_ram_gb(in.catalog, r.workload, in.winner->estimate))
-                        : std::string())});
-    s.findings.push_back({"3.host_ram_heuristic", FindingKind::heuristic,
+             ram[0].value, ram[1].value) +
+             (in.winner ? fmt(" (top option: %.0f GB per node)", ram[2].value) : std::string()),
+         ram});
+    s.findings.push_back({"3.host_ram_heuristic",
+                          FindingKind::heuristic,
                           fmt("the guide's rule of thumb: host RAM of at least %gx the total GPU memory (not "
                               "checked per option)",
-                              policy.get("host_ram_per_gpu_memory"))});
+                              policy.get("host_ram_per_gpu_memory")),
+                          {{"host_ram_per_gpu_memory", policy.get("host_ram_per_gpu_memory")}}});
     if (in.winner)
         if (auto vcpus = data_loading_vcpus(in.catalog, r.workload, in.winner->estimate))
-            s.findings.push_back({"3.data_loading", FindingKind::explanation,
+            s.findings.push_back({"3.data_loading",
+                                  FindingKind::explanation,
                                   fmt("data loading: about %.0f vCPUs per node decode and augment JPEGs fast "
                                       "enough for the top option "
                                       "(estimate: %g images/s per core; options with fewer vCPUs are warned)",
-                                      std::ceil(*vcpus), policy.get("jpeg_images_per_core"))});
+                                      std::ceil(*vcpus), policy.get("jpeg_images_per_core")),
+                                  {{"vcpus_per_node", std::ceil(*vcpus)},
+                                   {"images_per_s_per_core", policy.get("jpeg_images_per_core")}}});
     return s;
 }
 
 StepReport step4_scaling(const RuleInput& in) {
-    StepReport s{"4", "scaling", {}};
+    StepReport s{"4", "scaling", {}, StepId::scaling};
     const auto& r = in.request;
     const double min_net = in.catalog.policy.get("multi_node_min_network_gbps");
-    if (r.gpus_now || r.scale_to)
+    if (r.gpus_now || r.scale_to) {
+        std::vector<FindingNumber> numbers;
+        if (r.gpus_now) numbers.push_back({"gpus_now", static_cast<double>(*r.gpus_now)});
+        if (r.scale_to) numbers.push_back({"scale_to", static_cast<double>(*r.scale_to)});
         s.findings.push_back(
             {"4.gpus", FindingKind::explanation,
              "GPUs now: " + (r.gpus_now ? std::to_string(*r.gpus_now) : std::string("as needed")) +
                  ", within six months: " +
-                 (r.scale_to ? std::to_string(*r.scale_to) : std::string("no change"))});
+                 (r.scale_to ? std::to_string(*r.scale_to) : std::string("no change")),
+             std::move(numbers)});
+    }
     if (const Candidate* c = in.winner) {
         if (c->gpu_count > 1)
-            s.findings.push_back({"4.communication", FindingKind::explanation,
+            s.findings.push_back({"4.communication",
+                                  FindingKind::explanation,
                                   fmt("%.0f GPUs: scaling efficiency about %.0f%%, communication %.0f%% of "
                                       "step time (estimate, all-reduce model)",
                                       static_cast<double>(c->gpu_count), 100 * c->estimate.scaling_efficiency,
-                                      100 * c->estimate.comm_share)});
+                                      100 * c->estimate.comm_share),
+                                  {{"gpu_count", static_cast<double>(c->gpu_count)},
+                                   {"scaling_efficiency", c->estimate.scaling_efficiency},
+                                   {"communication_share", c->estimate.comm_share}}});
         else
             s.findings.push_back(
                 {"4.single_gpu", FindingKind::explanation, "one GPU: no interconnect needed"});
         if (c->estimate.comm_share > in.catalog.policy.get("comm_share_warn"))
             s.findings.push_back(
-                {"4.communication_high", FindingKind::warning,
+                {"4.communication_high",
+                 FindingKind::warning,
                  "communication dominates: use gradient accumulation (bigger per-GPU batch), PowerSGD "
-                 "compression, or NVLink (SXM/NVL) parts"});
+                 "compression, or NVLink (SXM/NVL) parts",
+                 {{"communication_share", c->estimate.comm_share}}});
         if (r.scale_to && *r.scale_to > c->gpu_count) {
             int largest = 0;
             for (const auto& o : in.catalog.offers)
                 if (o.provider == c->offer->provider && o.gpu == c->offer->gpu)
                     largest = std::max(largest, o.gpu_count);
             if (largest >= *r.scale_to)
-                s.findings.push_back({"4.scale_to", FindingKind::explanation,
+                s.findings.push_back({"4.scale_to",
+                                      FindingKind::explanation,
                                       c->offer->provider + " offers " + std::to_string(largest) + "x " +
                                           c->offer->gpu + " in one node: growing to " +
-                                          std::to_string(*r.scale_to) + " GPUs stays on one node"});
+                                          std::to_string(*r.scale_to) + " GPUs stays on one node",
+                                      {{"gpus_per_node", static_cast<double>(largest)},
+                                       {"scale_to", static_cast<double>(*r.scale_to)}}});
             else {
                 const bool rdma =
                     c->provider && c->provider->rdma && c->provider->rdma_gbps.value_or(0) >= min_net;
-                s.findings.push_back({"4.scale_to", rdma ? FindingKind::explanation : FindingKind::warning,
-                                      "growing to " + std::to_string(*r.scale_to) +
-                                          " GPUs needs several nodes at " + c->offer->provider +
-                                          (rdma ? ", which has RDMA"
-                                                : ", which lists no RDMA of >= " + fmt("%.0f", min_net) +
-                                                      " Gbps: prefer a provider that does")});
+                s.findings.push_back(
+                    {"4.scale_to",
+                     rdma ? FindingKind::explanation : FindingKind::warning,
+                     "growing to " + std::to_string(*r.scale_to) + " GPUs needs several nodes at " +
+                         c->offer->provider +
+                         (rdma ? ", which has RDMA"
+                               : ", which lists no RDMA of >= " + fmt("%.0f", min_net) +
+                                     " Gbps: prefer a provider that does"),
+                     {{"scale_to", static_cast<double>(*r.scale_to)}, {"min_network_gbps", min_net}}});
             }
         }
         if (c->instances > 1 && c->provider && c->provider->network_gbps &&
             *c->provider->network_gbps <= in.catalog.policy.get("slow_network_gbps"))
-            s.findings.push_back({"4.slow_network", FindingKind::warning,
+            s.findings.push_back({"4.slow_network",
+                                  FindingKind::warning,
                                   fmt("a %g Gbps network between nodes: the guide saw 40%% of time in "
                                       "gradient sync on 4x V100; "
                                       "use >= 25 Gbps RDMA, gradient accumulation or PowerSGD",
-                                      *c->provider->network_gbps)});
+                                      *c->provider->network_gbps),
+                                  {{"network_gbps", *c->provider->network_gbps}}});
     }
     if (r.nodes && *r.nodes > 1)
-        s.findings.push_back({"4.multi_node", FindingKind::constraint,
+        s.findings.push_back({"4.multi_node",
+                              FindingKind::constraint,
                               fmt("%.0f nodes: each needs NVLink inside and RDMA of >= %.0f Gbps between "
                                   "nodes (the guide's rule of thumb)",
-                                  static_cast<double>(*r.nodes), min_net)});
+                                  static_cast<double>(*r.nodes), min_net),
+                              {{"nodes", static_cast<double>(*r.nodes)}, {"min_network_gbps", min_net}}});
     return s;
 }
 
 StepReport pitfalls(const RuleInput& in) {
-    StepReport s{"pitfalls", "pitfalls", {}};
+    StepReport s{"pitfalls", "pitfalls", {}, StepId::pitfalls};
     bool over = false;
     for (const auto& c : in.ranked)
         for (const auto& w : c.warnings)
@@ -371,9 +450,11 @@ StepReport pitfalls(const RuleInput& in) {
                     {"pitfall.over_buying", FindingKind::warning, c.gpu->id + ": " + w.message});
             }
     if (!over)
-        s.findings.push_back({"pitfall.over_buying", FindingKind::explanation,
+        s.findings.push_back({"pitfall.over_buying",
+                              FindingKind::explanation,
                               fmt("no listed option is beaten by a cheaper GPU reaching %.0f%% of its speed",
-                                  100 * in.catalog.policy.get("overbuy_speed_fraction"))});
+                                  100 * in.catalog.policy.get("overbuy_speed_fraction")),
+                              {{"speed_share", in.catalog.policy.get("overbuy_speed_fraction")}}});
     bool network = false;
     for (const auto& c : in.ranked)
         if (c.instances > 1) network = true;

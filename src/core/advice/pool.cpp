@@ -45,9 +45,10 @@ bool parse_hour(std::string_view s, int& out) {
 }  // namespace
 
 std::optional<WeekSchedule> parse_schedule(std::string_view hours, std::string_view days,
-                                           std::string* error) {
-    auto fail = [&](std::string why) -> std::optional<WeekSchedule> {
-        if (error) *error = std::move(why);
+                                           ScheduleError* error) {
+    auto fail = [&](std::string why,
+                    ScheduleError::Field field = ScheduleError::Field::hours) -> std::optional<WeekSchedule> {
+        if (error) *error = {field, std::move(why)};
         return std::nullopt;
     };
     std::array<bool, 24> day{};
@@ -80,7 +81,8 @@ std::optional<WeekSchedule> parse_schedule(std::string_view hours, std::string_v
     else if (d == "weekend")
         first_day = 5;
     else if (!(d.empty() || d == "all"))
-        return fail("'" + std::string(days) + "' is not a set of days; use all, weekdays or weekend");
+        return fail("'" + std::string(days) + "' is not a set of days; use all, weekdays or weekend",
+                    ScheduleError::Field::days);
     WeekSchedule s;
     for (int k = first_day; k < last_day; ++k)
         for (int i = 0; i < 24; ++i)

@@ -15,11 +15,19 @@
 namespace gpuadvise {
 namespace {
 
+// The request field an option sets, by its key: "--measured-on" -> "measured_on".
+std::string field_of(std::string_view flag) {
+    std::string key(flag.substr(flag.starts_with("--") ? 2 : 0));
+    std::replace(key.begin(), key.end(), '-', '_');
+    return key;
+}
+
 double need_quantity(const std::optional<std::string>& text, const char* flag) {
     auto v = parse_quantity(*text);
     if (!v)
         throw UsageError(std::string(flag) + ": '" + *text + "' is not a positive number of at most 1e18",
-                         "use a number with an optional k, M, B or T suffix, e.g. 7B, 350M, 1.28M");
+                         "use a number with an optional k, M, B or T suffix, e.g. 7B, 350M, 1.28M",
+                         field_of(flag));
     return *v;
 }
 
@@ -29,7 +37,7 @@ T need_enum(const std::optional<std::string>& text, std::optional<T> (*parse)(st
     if (auto v = parse(*text)) return *v;
     std::string hint = "expected one of: " + join(names, ", ");
     if (auto best = closest_match(*text, names)) hint = "did you mean '" + *best + "'? " + hint;
-    throw UsageError(std::string(flag) + ": unknown value '" + *text + "'", hint);
+    throw UsageError(std::string(flag) + ": unknown value '" + *text + "'", hint, field_of(flag));
 }
 
 // A transformer of N parameters shaped like Llama (hidden/layers = 128, N = 12 L h^2).
@@ -219,7 +227,7 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
                 "run 'gpuadvise models' for the presets, or describe a custom model with --params";
             if (auto best = closest_match(*r.model, names))
                 hint = "did you mean '" + *best + "'? (" + hint + ")";
-            throw UsageError("unknown model '" + *r.model + "'", hint);
+            throw UsageError("unknown model '" + *r.model + "'", hint, "model");
         }
         if (!iequals(*r.model, p->id) && fold_name(*r.model) != fold_name(p->id)) {
             w.requested_as = *r.model;
@@ -272,7 +280,11 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
                (job.description.empty() ? "" : ": " + job.description));
     }
     if (r.precision) {
-        w.precision = kPrecisionNames.parse_or_throw(*r.precision, "--precision");
+        try {
+            w.precision = kPrecisionNames.parse_or_throw(*r.precision, "--precision");
+        } catch (const UsageError& e) {
+            throw UsageError(e.what(), e.hint(), "precision");
+        }
     } else {
         assume(
             "mixed precision (AMP): bf16 on GPUs with compute capability >= 8.0, fp16 with loss scaling "
@@ -452,7 +464,12 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
                              "e.g. --hours-per-run 10 --measured-on V100");
         if (!(*r.hours_per_run > 0) || *r.hours_per_run > 1e6)
             throw UsageError("--hours-per-run must be a positive number of hours");
-        GpuMatch m = resolve_gpu_name(catalog, *r.measured_on);
+        GpuMatch m;
+        try {
+            m = resolve_gpu_name(catalog, *r.measured_on);
+        } catch (const UsageError& e) {
+            throw UsageError(e.what(), e.hint(), "measured_on");
+        }
         const Gpu* measured = m.gpus.size() == 1 ? m.gpus.front() : nullptr;
         std::vector<std::string> ids;
         for (const Gpu* g : m.gpus) ids.push_back(g->id);
@@ -473,7 +490,7 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         }
         if (!measured)
             throw UsageError("--measured-on '" + *r.measured_on + "' is ambiguous",
-                             "name the variant: " + join(ids, ", "));
+                             "name the variant: " + join(ids, ", "), "measured_on");
         w.measured_hours = *r.hours_per_run;
         w.measured_on = measured;
         w.measured_gpu_count = r.measured_gpu_count.value_or(1);
