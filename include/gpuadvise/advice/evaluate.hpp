@@ -16,9 +16,9 @@ struct EvaluatedOption {
     const Gpu* gpu = nullptr;
     int instances = 1;
     int gpu_count = 1;
-    double hours_per_run = 0;         // the estimate plus the run's set-up (policy run_setup_minutes)
-    Plan plan = Plan::on_demand;      // the plan chosen for the job
-    double cost_per_run = 0;          // output currency
+    double hours_per_run = 0;     // the estimate plus the run's set-up (policy run_setup_minutes)
+    Plan plan = Plan::on_demand;  // the plan chosen for the job
+    double cost_per_run = 0;      // output currency
     double cost_per_month = 0;
     bool in_filter = true;  // passes the --gpu/--provider/--region filters (others only pass the constraints)
 };

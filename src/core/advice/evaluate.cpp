@@ -22,10 +22,9 @@ NothingFeasible explain_nothing(const CandidatePool& pool, const RecommendReques
     }
     // Budget and deadline bind only when the options they removed were otherwise feasible.
     if (!pool.over_budget.empty()) {
-        auto best = std::min_element(pool.over_budget.begin(), pool.over_budget.end(),
-                                     [](const Option& a, const Option& b) {
-                                         return a.cost.rank_cost < b.cost.rank_cost;
-                                     });
+        auto best = std::min_element(
+            pool.over_budget.begin(), pool.over_budget.end(),
+            [](const Option& a, const Option& b) { return a.cost.rank_cost < b.cost.rank_cost; });
         out.binding = Constraint::budget;
         out.nearest_miss = best->offer->provider + " " + best->gpu->id + " x" +
                            std::to_string(best->gpu_count) + " (" + std::string(plan_label(best->cost.plan)) +
@@ -63,7 +62,6 @@ NothingFeasible explain_nothing(const CandidatePool& pool, const RecommendReques
     return out;
 }
 
-
 }  // namespace detail
 
 Evaluation evaluate(const Catalog& catalog, const RecommendRequest& request) {
@@ -73,10 +71,11 @@ Evaluation evaluate(const Catalog& catalog, const RecommendRequest& request) {
     out.setup_hours = detail::build_context(catalog, request).setup_hours;
     out.options.reserve(pool.options.size());
     for (const auto& o : pool.options)
-        out.options.push_back({o.offer, o.gpu, o.instances, o.gpu_count, o.estimate->hours_per_run + out.setup_hours,
-                               o.cost.plan, o.cost.cost_per_run, o.cost.cost_per_month,
-                               o.in_filter});
-    if (std::none_of(out.options.begin(), out.options.end(), [](const EvaluatedOption& o) { return o.in_filter; }))
+        out.options.push_back({o.offer, o.gpu, o.instances, o.gpu_count,
+                               o.estimate->hours_per_run + out.setup_hours, o.cost.plan, o.cost.cost_per_run,
+                               o.cost.cost_per_month, o.in_filter});
+    if (std::none_of(out.options.begin(), out.options.end(),
+                     [](const EvaluatedOption& o) { return o.in_filter; }))
         out.nothing = detail::explain_nothing(pool, request);
     return out;
 }
