@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gpuadvise/advice/recommend.hpp"
+#include "gpuadvise/advice/recommendation.hpp"
 
 namespace gpuadvise {
 

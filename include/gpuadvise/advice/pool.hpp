@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpuadvise/advice/recommend.hpp"
+#include "gpuadvise/advice/recommendation.hpp"
 #include "gpuadvise/base/calendar.hpp"
 
 namespace gpuadvise {

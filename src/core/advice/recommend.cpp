@@ -5,18 +5,11 @@
 #include <map>
 
 #include "gpuadvise/base/text.hpp"
+#include "host_rules.hpp"
 #include "needs_rules.hpp"
 #include "recommend_candidates.hpp"
 
 namespace gpuadvise {
-
-const char* to_string(Objective o) { return kObjectiveNames.name(o).data(); }
-
-const char* to_string(Dataset d) {
-    return d == Dataset::unspecified ? "unspecified" : kDatasetNames.name(d).data();
-}
-
-std::optional<Dataset> parse_dataset(std::string_view text) { return kDatasetNames.parse(text); }
 
 Recommendation recommend(const Catalog& catalog, const RecommendRequest& request) {
     Recommendation out;

@@ -1,6 +1,6 @@
 // Candidates: every offer that can run the job, sized, estimated and costed on each plan.
 #include "recommend_candidates.hpp"
-#include "needs_rules.hpp"
+#include "host_rules.hpp"
 
 #include <algorithm>
 #include <array>

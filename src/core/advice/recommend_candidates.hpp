@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "gpuadvise/advice/recommend.hpp"
+#include "gpuadvise/advice/recommendation.hpp"
 #include "gpuadvise/base/format.hpp"  // format_amount and format_duration in the messages
 
 namespace gpuadvise::detail {

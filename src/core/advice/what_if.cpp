@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gpuadvise/advice/recommend.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "recommend_candidates.hpp"
 
