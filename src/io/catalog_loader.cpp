@@ -33,6 +33,14 @@ std::string hex_byte(char c) {
     return {kDigits[b >> 4], kDigits[b & 15]};
 }
 
+// A table with a header and no data line gives no offers; say so instead of silently listing none.
+void warn_if_no_rows(const std::string& file, std::string_view text, Diagnostics& diags) {
+    const std::size_t eol = text.find('\n');
+    if (eol != std::string_view::npos && text.find_first_not_of(" \t\r\n", eol) != std::string_view::npos)
+        return;
+    diags.warning({file, 1, 1}, "the table has a header but no rows; no offers come from it");
+}
+
 template <typename T, typename Key>
 void replace_or_append(std::vector<T>& into, T item, Key key) {
     auto it = std::find_if(into.begin(), into.end(), [&](const T& x) { return key(x) == key(item); });
@@ -559,6 +567,7 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
             for (const auto& t : found) {
                 // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: …: REASON".
                 std::string text = read_file(t.path);
+                warn_if_no_rows(t.path, text, diags);
                 add_direct_table(t.path, t.provider, std::move(text), options.as_of,
                                  user_table_source(t.path));
             }
@@ -567,6 +576,7 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
         // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: cannot open the file: REASON".
         std::string text = read_file(file);
         if (looks_like_skypilot_csv(text)) {
+            warn_if_no_rows(file, text, diags);
             ++csv_files;
             if (!options.provider_name.empty() && csv_files > 1)
                 throw UsageError(

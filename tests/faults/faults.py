@@ -424,6 +424,15 @@ def case_tree_special_files():
                       f"tree with a {kind} vms.csv: {args[:3]}: the file and '{reason}' not named", p)
                 no_internal_error(p, f"tree with a {kind} vms.csv")
             check(not os.path.exists(os.path.join(tmp, "out-" + kind)), f"{kind}: import wrote something")
+        # A header-only vms.csv: a warning names it (it gave 0 offers silently).
+        tree = os.path.join(tmp, "header-only")
+        os.makedirs(os.path.join(tree, "mycloud"))
+        with open(os.path.join(tree, "mycloud", "vms.csv"), "w") as f:
+            f.write("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\n")
+        p = run(["--catalog", tree, "offers", "--provider", "mycloud"])
+        check(b"mycloud/vms.csv:1:1: warning: the table has a header but no rows" in p.stderr,
+              "a header-only vms.csv in a tree is not named", p)
+        no_internal_error(p, "header-only vms.csv")
         flat = os.path.join(tmp, "flat")
         os.makedirs(flat)
         loop = os.path.join(flat, "loop.csv")

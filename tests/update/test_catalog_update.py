@@ -519,6 +519,9 @@ def main():
                 check(not left and len(versions) == 1, f"{what}: leftovers {left} {versions}")
                 check(os.path.realpath(lam) == os.path.join(os.path.realpath(sky), versions[0] if versions else ""),
                       f"{what}: the link does not point at the one version")
+    except Exception:  # an unexpected state (a file missing after a step) is one more failure, reported
+        import traceback
+        failures.append("exception:\n" + traceback.format_exc())
     finally:
         server.shutdown()
         shutil.rmtree(tmp, ignore_errors=True)
