@@ -61,8 +61,8 @@ std::vector<InputFile> collect_inputs(const std::vector<std::string>& paths,
             }
             std::sort(in_dir.begin(), in_dir.end());
             files.insert(files.end(), in_dir.begin(), in_dir.end());
-        } else if (fs::exists(p, ec)) {
-            files.push_back(p);
+        } else if (fs::exists(p, ec) || fs::is_symlink(fs::symlink_status(p, ec))) {
+            files.push_back(p);  // a looping or dangling link too: read_file names the reason
         } else {
             throw DataError(p + ": no such file or directory; nothing was written");
         }

@@ -441,6 +441,9 @@ def case_tree_special_files():
         check(p.returncode == 1 and b"loop.csv: cannot open the file: Too many levels of symbolic links" in p.stderr,
               "import of a directory with a looping *.csv", p)
         no_internal_error(p, "import of a directory with a looping *.csv")
+        p = run(["catalog", "import", "skypilot", loop, "--output", os.path.join(tmp, "out-flat")])
+        check(p.returncode == 1 and b"loop.csv: cannot open the file: Too many levels of symbolic links" in p.stderr,
+              "import of a looping link: the reason, not 'no such file'", p)
 
 
 def write_jobs(tmp, name, lines):
