@@ -167,6 +167,11 @@ std::vector<PoolJob> parse_jobs_yaml(std::string_view text, const std::string& p
     Diagnostics diags;
     if (text.find('\0') != std::string_view::npos)
         throw DataError(path + ": the file contains NUL bytes; expected a YAML text file", {}, kFix);
+    if (SourceLocation where{path, 0, 0}; yaml_nesting_too_deep(text, where)) {
+        diags.error(where, "nesting deeper than " + std::to_string(kMaxYamlNesting) + " levels; " +
+                               "a jobs file nests at most 4 deep");
+        throw DataError("the jobs file " + path + " does not parse", diags.all(), kFix);
+    }
     YAML::Node root;
     try {
         root = YAML::Load(std::string(text));

@@ -88,6 +88,12 @@ TEST_CASE("jobs file: a duplicated name is one error, however many jobs share it
     CHECK(l[0].size() < 300);
 }
 
+TEST_CASE("jobs file: nesting past 64 levels is refused before yaml-cpp recurses into it", "[io]") {
+    const auto e = errors_of("jobs:\n" + std::string(100000, '['));
+    REQUIRE(e.size() == 1);
+    CHECK(e[0] == "jobs.yaml:2:65: error: nesting deeper than 64 levels; a jobs file nests at most 4 deep");
+}
+
 TEST_CASE("jobs file: an error located at a value does not change the job it is in", "[io]") {
     // `at = v` on a YAML::Node overwrote the job with the value; the duplicate check then threw.
     const auto e = errors_of("jobs:\n  - {name: x, model: bertt}\n  - {name: x, model: bertt}\n");
