@@ -3,6 +3,7 @@
 
 usage: bench/bounds.py BINARY [OUT.md]      (bench/run.sh runs it; appends a table to OUT.md)
 
+- `plan` with a 1 / 2 / 4 MB `gpu:` value (the did-you-mean lookup);
 - `plan` with one bert job whose peak is at the bound (1,000,000 instances busy at once) and one just past it,
   and with N jobs of the same name (1k / 10k / 100k: each duplicate reported once, at most 100 lines printed);
 - `catalog update rates` on hostile ECB files of 1 / 2 / 4 MB (tags that never close, attributes repeated),
@@ -48,6 +49,9 @@ def main():
     plan("peak past the bound (hours 1e6 x 10000 runs)", "jobs:\n" + job.format(n="big", h=1e6, r=10000))
     for n in (1000, 10000, 100000):
         plan(f"{n} jobs of one name", "jobs:\n" + "".join("  - {name: same, model: bert}\n" for _ in range(n)))
+
+    for mb in (1, 2, 4):  # the did-you-mean lookup of a huge gpu: value (was 20 s at 2 MB)
+        plan(f"a {mb} MB gpu: value", "jobs:\n  - {name: a, model: bert, gpu: " + "g" * (mb << 20) + "}\n")
 
     files = {}
 

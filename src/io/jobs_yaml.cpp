@@ -25,10 +25,11 @@ bool errors_since(const Diagnostics& diags, std::size_t from) {
     return false;
 }
 
-// A name as an error message quotes it: at most 80 bytes (a 2 MB name is not echoed whole).
-std::string clip(std::string_view name) {
-    if (name.size() <= 80) return std::string(name);
-    std::size_t cut = 77;
+// A name or message as an error quotes it: at most `max` bytes, cut between UTF-8 characters (a 2 MB
+// value is not echoed whole).
+std::string clip(std::string_view name, std::size_t max = 80) {
+    if (name.size() <= max) return std::string(name);
+    std::size_t cut = max - 3;
     while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
         --cut;  // not inside a UTF-8 character
     return std::string(name.substr(0, cut)) + "...";
@@ -121,7 +122,7 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
             select_gpus(catalog, r.gpu);
         } catch (const UsageError& e) {
             ctx.error(job["gpu"], key_path(path, "gpu"),
-                      std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()));
+                      clip(std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()), 400));
         }
     }
     const YAML::Node providers = job["provider"];
@@ -155,7 +156,7 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
             at.reset(job["model"]);
             at_path = key_path(path, "model");
         }
-        ctx.error(at, at_path, std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()));
+        ctx.error(at, at_path, clip(std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()), 400));
     }
     return out;
 }

@@ -88,6 +88,13 @@ TEST_CASE("jobs file: a duplicated name is one error, however many jobs share it
     CHECK(l[0].size() < 300);
 }
 
+TEST_CASE("jobs file: a 2 MB gpu value is one short error", "[io]") {
+    const auto e = errors_of("jobs:\n  - {name: a, model: bert, gpu: " + std::string(2 << 20, 'g') + "}\n");
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].rfind("jobs.yaml:2:33: error: jobs[0].gpu: unknown GPU 'ggg", 0) == 0);
+    CHECK(e[0].size() < 500);
+}
+
 TEST_CASE("jobs file: nesting past 64 levels is refused before yaml-cpp recurses into it", "[io]") {
     const auto e = errors_of("jobs:\n" + std::string(100000, '['));
     REQUIRE(e.size() == 1);
