@@ -5,15 +5,25 @@
 //
 // usage: gpuadvise-fetch URL [--etag E] [--last-modified D] [--connect-timeout S] [--timeout S]
 //                        [--max-bytes N] [--progress LABEL]
-// Writes to stdout one JSON line {"ok", "status", "not_modified", "etag", "last_modified", "content_type",
-// "error", "body_bytes"}, then the response body (body_bytes bytes). Nothing is written to a file.
+//                        [--parent PID]
+// Writes to stdout one JSON line {"ok", "status", "not_modified", "etag_hex", "last_modified_hex",
+// "content_type_hex", "error", "body_bytes"}, then the response body (body_bytes bytes). Response headers
+// are bytes (a server may send any octets but CR/LF), so they travel hex-encoded and come back exactly;
+// the error text is UTF-8 with invalid bytes replaced. Nothing is written to a file.
+// With --parent PID the helper dies with gpuadvise (PR_SET_PDEATHSIG) and exits at once when PID is
+// already gone, so a killed `catalog update` leaves no download running.
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
 #include <iostream>
 #include <string>
 
+#include <sys/prctl.h>
 #include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+
 #include "io/http_fetch.hpp"
 
 #include <cstdio>
@@ -137,6 +147,9 @@ FetchResult curl_fetch(const FetchRequest& request) {
                        std::to_string(request.total_timeout_s) + " s)";
     } else if (rc == CURLE_COULDNT_CONNECT) {
         result.error = "connection refused or unreachable (" + request.url + ")";
+    } else if (rc == CURLE_OUT_OF_MEMORY) {  // what curl answers to a header line over its 100 KB limit
+        result.error =
+            "the response was refused: a header line over libcurl's 100 KB limit (or out of memory)";
     } else if (rc == CURLE_PARTIAL_FILE) {
         result.error = "truncated response (the connection closed before the whole body came)";
     } else if (rc != CURLE_OK) {
@@ -155,6 +168,21 @@ FetchResult curl_fetch(const FetchRequest& request) {
 }
 
 }  // namespace gpuadvise::io
+
+namespace {
+
+std::string hex(const std::string& bytes) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (unsigned char c : bytes) {
+        out += kDigits[c >> 4];
+        out += kDigits[c & 15];
+    }
+    return out;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     using gpuadvise::io::FetchRequest;
@@ -179,7 +207,11 @@ int main(int argc, char** argv) {
             req.max_bytes = std::stoul(value);
         else if (opt == "--progress")
             req.progress_label = value;
-        else {
+        else if (opt == "--parent") {
+            // Dies with the parent; the check after the prctl closes the race of a parent gone before it.
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (std::to_string(::getppid()) != value) return 1;
+        } else {
             std::cerr << "gpuadvise-fetch: unknown option " << opt << "\n";
             return 2;
         }
@@ -190,12 +222,12 @@ int main(int argc, char** argv) {
     j["ok"] = r.ok;
     j["status"] = r.status;
     j["not_modified"] = r.not_modified;
-    j["etag"] = r.etag;
-    j["last_modified"] = r.last_modified;
-    j["content_type"] = r.content_type;
+    j["etag_hex"] = hex(r.etag);
+    j["last_modified_hex"] = hex(r.last_modified);
+    j["content_type_hex"] = hex(r.content_type);
     j["error"] = r.error;
     j["body_bytes"] = r.body.size();
-    std::cout << j.dump() << "\n";
+    std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     std::cout.write(r.body.data(), static_cast<std::streamsize>(r.body.size()));
     std::cout.flush();
     return std::cout ? 0 : 1;

@@ -27,6 +27,8 @@
 namespace gpuadvise::cli {
 namespace {
 
+constexpr std::size_t kMaxPrintedDiagnostics = 100;  // diagnostics printed with one error
+
 const HelpFooter kFooter{
     {FooterBlock::Kind::examples,
      {"gpuadvise recommend --model bert --runs-per-week 4", "gpuadvise compare A100 V100 T4",
@@ -332,7 +334,13 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
         print_error(err, e.what(), e.hint());
         return 2;
     } catch (const DataError& e) {
-        for (const auto& d : e.details()) err << escape_control_chars(format_diagnostic(d)) << "\n";
+        // At most kMaxPrintedDiagnostics lines, then how many more: a file with an error on each of
+        // 100,000 lines says so in a screenful (the count is in the message below).
+        const auto& details = e.details();
+        for (std::size_t i = 0; i < details.size() && i < kMaxPrintedDiagnostics; ++i)
+            err << escape_control_chars(format_diagnostic(details[i])) << "\n";
+        if (details.size() > kMaxPrintedDiagnostics)
+            err << "... and " << details.size() - kMaxPrintedDiagnostics << " more\n";
         print_error(err, e.what(), e.hint());
         return 1;
     } catch (const std::exception& e) {

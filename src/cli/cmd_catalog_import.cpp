@@ -52,13 +52,17 @@ std::vector<InputFile> collect_inputs(const std::vector<std::string>& paths,
             }
         } else if (fs::is_directory(p, ec)) {
             std::vector<std::string> in_dir;
-            for (const auto& entry : fs::directory_iterator(p, ec))
-                if (entry.is_regular_file() && entry.path().extension() == ".csv")
+            // Every *.csv that is not a directory: read_file reports a FIFO, a device or a symbolic-link
+            // loop by name and reason (is_regular_file() would throw on the loop, or skip them silently).
+            for (const auto& entry : fs::directory_iterator(p, ec)) {
+                std::error_code ec2;
+                if (entry.path().extension() == ".csv" && !entry.is_directory(ec2))
                     in_dir.push_back(entry.path().string());
+            }
             std::sort(in_dir.begin(), in_dir.end());
             files.insert(files.end(), in_dir.begin(), in_dir.end());
-        } else if (fs::exists(p, ec)) {
-            files.push_back(p);
+        } else if (fs::exists(p, ec) || fs::is_symlink(fs::symlink_status(p, ec))) {
+            files.push_back(p);  // a looping or dangling link too: read_file names the reason
         } else {
             throw DataError(p + ": no such file or directory; nothing was written");
         }

@@ -14,13 +14,16 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "gpuadvise/base/dates.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/names.hpp"
 #include "gpuadvise/base/text.hpp"
 #include "io/catalog_loader.hpp"
+#include "io/commitment_tables.hpp"
 #include "io/embedded_data.hpp"
 #include "io/http_fetch.hpp"
 #include "io/offer_tables.hpp"
+#include "io/table_ref.hpp"
 #include "io/terminal.hpp"
 #include "io/update_cache.hpp"
 
@@ -65,12 +68,17 @@ std::string now_utc() {
     return buf;
 }
 
-std::string read_all(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return {};
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+// The cached copy of a file, read as every other file is (io::read_file: regular files only, so a FIFO or
+// a link to /dev/zero in the cache cannot hang the update); nullopt when there is none or it cannot be
+// read (it is then replaced like an outdated copy).
+std::optional<std::string> cached_bytes(const fs::path& p) {
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(p, ec))) return std::nullopt;
+    try {
+        return io::read_file(p.string());
+    } catch (const DataError&) {
+        return std::nullopt;
+    }
 }
 
 std::string strip_slash(std::string url) {
@@ -151,36 +159,85 @@ Checked check_skypilot(const std::string& cloud, const std::string& body, const 
     return c;
 }
 
-Checked check_gcp_pricing(const std::string& body) {
+// The first error of a reader's diagnostics as "line L: message", or "".
+std::string first_error(const Diagnostics& diags) {
+    for (const auto& d : diags.all())
+        if (d.severity == Severity::error) return "line " + std::to_string(d.where.line) + ": " + d.message;
+    return "";
+}
+
+// A date the file carries: real, and not after tomorrow (time zones) — else why not.
+std::string date_problem(const std::string& date) {
+    const auto d = parse_iso_date(date), today = parse_iso_date(io::today_iso());
+    if (!d) return "'" + date + "' is not a real date";
+    if (today && *d > *today + 1) return date + " is in the future (today is " + io::today_iso() + ")";
+    return "";
+}
+
+// Read by io::read_gcp_pricing, the reader of gcp-pricing tables: YAML nesting and aliases refused before
+// yaml-cpp sees the file, every price a number >= 0, at least one GPU machine type with a price, a real date.
+Checked check_gcp_pricing(const std::string& body, const std::string& origin) {
     Checked c;
     if (looks_like_html(body)) {
         c.error = "an HTML page came instead of the YAML price file";
         return c;
     }
-    const std::size_t compute = body.find("\ncompute:\n");
-    const std::size_t instance = body.find("\n  instance:\n", compute == std::string::npos ? 0 : compute);
-    if (body.find("about:") == std::string::npos || compute == std::string::npos ||
-        instance == std::string::npos) {
-        c.error = "not the GCP price file (no 'about:' and 'compute: instance:' sections)";
+    Diagnostics diags;
+    const io::GcpPriceList list = io::read_gcp_pricing(body, origin, diags);
+    if (std::string e = first_error(diags); !e.empty()) {
+        c.error = "does not read as the GCP price file: " + e;
         return c;
     }
-    // Machine types: the 4-space keys under compute.instance.
-    for (std::size_t p = instance + 13; p < body.size();) {
-        const std::size_t e = body.find('\n', p);
-        const std::string_view line(body.data() + p, (e == std::string::npos ? body.size() : e) - p);
-        if (!line.empty() && line[0] != ' ') break;
-        if (line.size() > 5 && line.substr(0, 4) == "    " && line[4] != ' ' && line.back() == ':')
-            ++c.rows_read;
-        if (e == std::string::npos) break;
-        p = e + 1;
-    }
-    if (c.rows_read == 0) {
-        c.error = "the price file lists no machine types";
+    if (list.invalid_prices > 0) {
+        for (const auto& d : diags.all())
+            if (d.message.find("is not a price") != std::string::npos) {
+                c.error =
+                    "line " + std::to_string(d.where.line) + ": " +
+                    d.message.substr(0, d.message.find("; ignored")) +
+                    (list.invalid_prices > 1 ? " (and " + std::to_string(list.invalid_prices - 1) + " more)"
+                                             : "");
+                break;
+            }
         return c;
     }
+    if (list.as_of.empty()) {
+        c.error =
+            "no readable about.generated date (e.g. 'Thu Jul 30 06:13:17 2026'); its prices would have no "
+            "date";
+        return c;
+    }
+    if (std::string why = date_problem(list.as_of); !why.empty()) {
+        c.error = "about.generated: " + why;
+        return c;
+    }
+    std::set<std::string> types;
+    bool priced = false;
+    for (const auto& m : list.machines) {
+        types.insert(m.machine_type);
+        for (const auto& v : {m.hour, m.hour_spot, m.month, m.month_1y, m.month_3y, m.month_spot})
+            priced = priced || (v && *v > 0);
+    }
+    if (list.machines.empty() || !priced) {
+        c.error = list.machines.empty() ? "the price file lists no GPU machine types"
+                                        : "no GPU machine type has a price above 0";
+        return c;
+    }
+    c.rows_read = static_cast<long>(types.size());
     c.rows_kept = c.rows_read;
     c.bytes = body;
     return c;
+}
+
+// Read back as every command reads the cached rates (io::parse_catalog_yaml, `rates:`): a document that
+// would not load is refused here instead of breaking every later command.
+std::string check_rates_yaml(const std::string& yaml, const std::string& origin) {
+    Catalog layer;
+    std::vector<io::TableRef> none;
+    Diagnostics diags;
+    io::parse_catalog_yaml(yaml, origin, false, "", layer, none, diags);
+    if (std::string e = first_error(diags); !e.empty()) return "the rates it gives do not read back: " + e;
+    if (layer.rates.empty()) return "no rates";
+    return "";
 }
 
 class Updater {
@@ -198,7 +255,7 @@ public:
         for (int v : src.versions) {
             o.url =
                 strip_slash(src.skypilot_url) + "/catalogs/v" + std::to_string(v) + "/" + cloud + "/vms.csv";
-            res = fetch(o.url, previous, cloud);
+            res = fetch(o.url, previous, cloud, folder / "vms.csv");
             if (res.status == 404) {
                 missing.push_back("v" + std::to_string(v));
                 continue;
@@ -225,7 +282,7 @@ public:
                         const std::string& file_name) {
         Outcome o{name, UpdateResult::failed, "", 0, 0, "", "", url};
         const auto previous = io::read_cache_meta((folder / "meta.json").string());
-        io::FetchResult res = fetch(url, previous, name);
+        io::FetchResult res = fetch(url, previous, name, folder / file_name);
         if (!res.ok) return fail(o, res.error);
         if (res.not_modified) return unchanged(o, previous);
         Checked c;
@@ -236,9 +293,11 @@ public:
             std::string error;
             c.bytes = io::ecb_rates_yaml(res.body, url, as_of, currencies, error);
             if (!error.empty()) return fail(o, error);
+            if (std::string why = check_rates_yaml(c.bytes, (folder / file_name).string()); !why.empty())
+                return fail(o, why);
             c.rows_read = c.rows_kept = currencies;
         } else {
-            c = check_gcp_pricing(res.body);
+            c = check_gcp_pricing(res.body, url);
             if (!c.error.empty()) return fail(o, c.error);
         }
         o = store(o, folder / file_name, folder / "meta.json", c, res, 0);
@@ -249,18 +308,27 @@ public:
     std::size_t failures = 0;
 
 private:
+    // A conditional request (If-None-Match / If-Modified-Since) only while the file it validates is
+    // cached and readable: a 304 says "your copy is current", which means nothing without a copy.
     io::FetchResult fetch(const std::string& url, const std::optional<io::CacheMeta>& previous,
-                          const std::string& label) {
+                          const std::string& label, const fs::path& cached_file) {
         io::FetchRequest req;
         req.url = url;
-        if (previous && previous->url == url) {
+        if (previous && previous->url == url && cached_bytes(cached_file)) {
             req.etag = previous->etag;
             req.last_modified = previous->last_modified;
         }
         req.connect_timeout_s = opt_.connect_timeout_s;
         req.total_timeout_s = opt_.timeout_s;
         req.progress_label = "catalog update: " + label;
-        return io::http_fetch(req);
+        io::FetchResult res = io::http_fetch(req);
+        if (res.ok && res.not_modified && req.etag.empty() && req.last_modified.empty()) {
+            res.ok = false;
+            res.error =
+                "HTTP 304 Not Modified to a request that was not conditional (no copy is cached); "
+                "nothing to keep";
+        }
+        return res;
     }
 
     Outcome fail(Outcome o, const std::string& why) {
@@ -297,7 +365,7 @@ private:
         m.rows_read = c.rows_read;
         m.rows_kept = c.rows_kept;
         o.as_of = m.as_of;
-        const bool same = read_all(file) == c.bytes;
+        const bool same = cached_bytes(file) == c.bytes && io::read_cache_meta(meta_file.string());
         if (opt_.dry_run) {
             o.result = same ? UpdateResult::unchanged : UpdateResult::would_update;
             o.reason = "--dry-run: nothing written";
@@ -309,9 +377,10 @@ private:
             if (const auto old = io::read_cache_meta(meta_file.string())) o.as_of = old->as_of;
             return o;
         }
-        if (std::string err = io::write_file_atomically(file.string(), c.bytes); !err.empty())
-            return fail(o, err);
-        if (std::string err = io::write_file_atomically(meta_file.string(), io::cache_meta_json(m));
+        // The table and its meta.json in one step (io::replace_folder): never a new table beside the old meta.
+        if (std::string err = io::replace_folder(file.parent_path().string(),
+                                                 {{file.filename().string(), c.bytes},
+                                                  {meta_file.filename().string(), io::cache_meta_json(m)}});
             !err.empty())
             return fail(o, err);
         o.result = UpdateResult::updated;
@@ -335,6 +404,37 @@ Outcome cached_state(const std::string& source, const fs::path& meta_file) {
         o.result = UpdateResult::not_cached;
     }
     return o;
+}
+
+// Temporary files (NAME.tmp.PID) of an update that was killed before its rename: under the lock no
+// other update is writing, so every one is a leftover. The cache's own depth (skypilot/<cloud>/) only;
+// links are not followed.
+void remove_leftovers(const std::string& dir) {
+    std::error_code ec;
+    fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+        if (it.depth() >= 2) it.disable_recursion_pending();
+        const std::string name = it->path().filename().string();
+        const std::size_t at = name.rfind(".tmp.");
+        std::error_code ec2;
+        if (at == std::string::npos || at + 5 == name.size() || !it->is_regular_file(ec2) ||
+            it->is_symlink(ec2))
+            continue;
+        if (std::all_of(name.begin() + static_cast<long>(at) + 5, name.end(),
+                        [](char c) { return c >= '0' && c <= '9'; }))
+            fs::remove(it->path(), ec2);
+    }
+    // Versions and links of a replace_folder that was killed (.aws.tmp-…, .aws.link-…, old .aws.v-…).
+    for (const fs::path& parent : {fs::path(dir), fs::path(dir) / "skypilot"}) {
+        std::set<std::string> folders;
+        for (const auto& e : fs::directory_iterator(parent, ec)) {
+            const std::string n = e.path().filename().string();
+            for (const char* kind : {".tmp-", ".link-", ".v-"})
+                if (const std::size_t at = n.find(kind, 1); n[0] == '.' && at != std::string::npos)
+                    folders.insert(n.substr(1, at - 1));
+        }
+        for (const auto& f : folders) io::remove_folder_leftovers((parent / f).string());
+    }
 }
 
 // What run_catalog_update did; to_json and to_document render it (only the one printed is built).
@@ -440,6 +540,7 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
             throw DataError(
                 "catalog update: " + lock.error(),
                 "wait for the other update to finish, or check the cache directory's permissions");
+        if (!opt.dry_run) remove_leftovers(dir);
         io::CatalogOptions base;
         base.sky_catalogs = false;
         base.cache = false;
@@ -463,7 +564,8 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
     ctx.emit([&] { return to_json(report); }, [&] { return to_document(report); }, sections);
     for (const auto& o : outcomes)
         if (o.failed())
-            ctx.err << "gpuadvise: error: catalog update: " << o.source << ": " << o.reason << "\n";
+            ctx.err << "gpuadvise: error: catalog update: " << escape_control_chars(o.source) << ": "
+                    << escape_control_chars(o.reason) << "\n";
     if (failures) {
         ctx.err << "hint: the cached copies of the failed sources are unchanged; the others were updated\n";
         return 1;

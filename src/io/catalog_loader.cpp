@@ -22,11 +22,10 @@
 #include "io/offer_tables.hpp"
 #include "io/skypilot_gpu_names.hpp"
 #include "io/update_cache.hpp"
+#include "io/yaml_context.hpp"
 
 namespace gpuadvise::io {
 namespace {
-
-constexpr int kMaxNesting = 64;
 
 std::string hex_byte(char c) {
     static constexpr char kDigits[] = "0123456789ABCDEF";
@@ -34,66 +33,12 @@ std::string hex_byte(char c) {
     return {kDigits[b >> 4], kDigits[b & 15]};
 }
 
-// yaml-cpp recurses once per nesting level; refuse documents deep enough to exhaust the stack.
-// Counts flow brackets and block indentation; both over-approximate, which is fine for a guard.
-bool nesting_too_deep(std::string_view text, SourceLocation& where) {
-    int depth = 0, line = 1, col = 0;
-    bool at_line_start = true;
-    int indent = 0;
-    char quote = 0, last = 0;  // last: the previous non-blank character of the line, 0 at its start
-    bool escaped = false;
-    for (char c : text) {
-        ++col;
-        if (c == '\n') {
-            ++line;
-            col = 0;
-            at_line_start = true;
-            indent = 0;
-            last = 0;
-            continue;
-        }
-        const char prev = last;
-        if (c != ' ' && c != '\t' && !quote) last = c;
-        if (at_line_start) {
-            if (c == ' ' || c == '-' || c == '?') {
-                ++indent;
-                if (indent / 2 > kMaxNesting) {
-                    where.line = line;
-                    where.column = col;
-                    return true;
-                }
-                continue;
-            }
-            at_line_start = false;
-            if (indent == 0) quote = 0;  // an unindented line cannot continue a quoted scalar
-        }
-        if (quote) {
-            if (quote == '"' && c == '\\')
-                escaped = !escaped;
-            else if (c == quote && !escaped)
-                quote = 0;
-            else
-                escaped = false;
-            continue;
-        }
-        // A quote opens a quoted scalar only where a scalar starts (YAML); inside a plain scalar
-        // ("it's") it is text, and treating it as a quote would hide the brackets that follow.
-        if ((c == '"' || c == '\'') &&
-            (prev == 0 || std::string_view("[{,:-?").find(prev) != std::string_view::npos)) {
-            quote = c;
-            escaped = false;
-        } else if (c == '#')
-            continue;
-        else if (c == '[' || c == '{') {
-            if (++depth > kMaxNesting) {
-                where.line = line;
-                where.column = col;
-                return true;
-            }
-        } else if (c == ']' || c == '}')
-            depth = std::max(0, depth - 1);
-    }
-    return false;
+// A table with a header and no data line gives no offers; say so instead of silently listing none.
+void warn_if_no_rows(const std::string& file, std::string_view text, Diagnostics& diags) {
+    const std::size_t eol = text.find('\n');
+    if (eol != std::string_view::npos && text.find_first_not_of(" \t\r\n", eol) != std::string_view::npos)
+        return;
+    diags.warning({file, 1, 1}, "the table has a header but no rows; no offers come from it");
 }
 
 template <typename T, typename Key>
@@ -314,9 +259,13 @@ std::vector<TreeTable> cloud_tables(const fs::path& dir) {
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(dir, ec)) {
         std::error_code ec2;
-        if (!e.is_directory(ec2)) continue;
+        // Hidden entries are not clouds (the cache's .aws.v-… versions behind the link aws).
+        if (!e.is_directory(ec2) || e.path().filename().string().starts_with(".")) continue;
         const fs::path vms = e.path() / "vms.csv";
-        if (fs::is_regular_file(vms, ec2))
+        // Anything there but a directory is a table to read: a FIFO, a device or a dangling link is then
+        // reported by read_file with its reason instead of being skipped silently.
+        const fs::file_status st = fs::symlink_status(vms, ec2);
+        if (fs::exists(st) && !fs::is_directory(fs::status(vms, ec2)))
             out.push_back({to_lower(e.path().filename().string()), vms.string()});
     }
     std::sort(out.begin(), out.end(),
@@ -406,8 +355,8 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
                                                 "needs converting, e.g. with iconv)");
         return;
     }
-    if (SourceLocation where{origin, 0, 0}; nesting_too_deep(text, where)) {
-        diags.error(where, "nesting deeper than " + std::to_string(kMaxNesting) +
+    if (SourceLocation where{origin, 0, 0}; yaml_nesting_too_deep(text, where)) {
+        diags.error(where, "nesting deeper than " + std::to_string(kMaxYamlNesting) +
                                " levels; a catalog needs at most 4");
         return;
     }
@@ -619,6 +568,7 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
             for (const auto& t : found) {
                 // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: …: REASON".
                 std::string text = read_file(t.path);
+                warn_if_no_rows(t.path, text, diags);
                 add_direct_table(t.path, t.provider, std::move(text), options.as_of,
                                  user_table_source(t.path));
             }
@@ -627,6 +577,7 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
         // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: cannot open the file: REASON".
         std::string text = read_file(file);
         if (looks_like_skypilot_csv(text)) {
+            warn_if_no_rows(file, text, diags);
             ++csv_files;
             if (!options.provider_name.empty() && csv_files > 1)
                 throw UsageError(

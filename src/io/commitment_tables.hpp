@@ -35,6 +35,7 @@ struct GcpPriceList {
     std::string as_of;                      // the same as an ISO date ("" when it cannot be read)
     std::string url;                        // about.url
     std::vector<GcpMachinePrice> machines;  // machine types with a GPU key, in file order
+    std::size_t invalid_prices = 0;         // prices present but not a number >= 0 (each a warning)
 };
 
 // Reads the text of a pricing.yml (upstream or cut down). Problems go to diags, located in `origin`.

@@ -15,6 +15,7 @@
 #include "gpuadvise/catalog/gpu_query.hpp"
 #include "io/commitment_tables.hpp"
 #include "io/offer_tables.hpp"
+#include "io/yaml_context.hpp"
 
 namespace gpuadvise::io {
 namespace {
@@ -251,6 +252,17 @@ bool is_commitment_table_format(std::string_view format) {
 
 GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, Diagnostics& diags) {
     GcpPriceList list;
+    if (SourceLocation where{origin, 0, 0}; yaml_nesting_too_deep(text, where)) {
+        diags.error(where, "nesting deeper than " + std::to_string(kMaxYamlNesting) +
+                               " levels; not a GCP price file (it nests 5 deep)");
+        return list;
+    }
+    if (SourceLocation where{origin, 0, 0}; yaml_has_alias(text, where)) {
+        diags.error(where,
+                    "a YAML alias (*name); the GCP price file has none, and aliases can expand a "
+                    "small file without bound");
+        return list;
+    }
     YAML::Node root;
     try {
         root = YAML::Load(std::string(text));
@@ -265,8 +277,10 @@ GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, 
         return list;
     }
     if (const YAML::Node about = root["about"]; about.IsMap()) {
-        if (about["generated"].IsScalar()) list.generated = about["generated"].Scalar();
-        if (about["url"].IsScalar()) list.url = about["url"].Scalar();
+        // A missing key of a const node is an invalid node, whose IsScalar() throws: IsDefined() first.
+        if (about["generated"].IsDefined() && about["generated"].IsScalar())
+            list.generated = about["generated"].Scalar();
+        if (about["url"].IsDefined() && about["url"].IsScalar()) list.url = about["url"].Scalar();
         list.as_of = iso_from_generated(list.generated);
     }
     if (list.as_of.empty())
@@ -289,7 +303,7 @@ GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, 
             }
         if (key.empty()) continue;  // not a GPU machine type
         const YAML::Node cost = m["cost"];
-        if (!cost.IsMap()) {
+        if (!cost.IsDefined() || !cost.IsMap()) {
             diags.warning({origin, it->first.Mark().line + 1, 1},
                           it->first.Scalar() + ": no cost map; skipped");
             continue;
@@ -304,12 +318,23 @@ GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, 
             p.ram_gib = number_of(m["ram"]);
             p.region = r->first.Scalar();
             const YAML::Node c = r->second;
-            p.hour = number_of(c["hour"]);
-            p.hour_spot = number_of(c["hour_spot"]);
-            p.month = number_of(c["month"]);
-            p.month_1y = number_of(c["month_1y"]);
-            p.month_3y = number_of(c["month_3y"]);
-            p.month_spot = number_of(c["month_spot"]);
+            auto price = [&](const char* field) {
+                const YAML::Node v = c[field];
+                auto n = number_of(v);
+                if (v.IsDefined() && !v.IsNull() && !n) {
+                    ++list.invalid_prices;
+                    diags.warning({origin, v.Mark().line + 1, v.Mark().column + 1},
+                                  p.machine_type + " in " + p.region + ": " + field +
+                                      " is not a price (a number of at least 0); ignored");
+                }
+                return n;
+            };
+            p.hour = price("hour");
+            p.hour_spot = price("hour_spot");
+            p.month = price("month");
+            p.month_1y = price("month_1y");
+            p.month_3y = price("month_3y");
+            p.month_spot = price("month_spot");
             p.line = r->first.Mark().line + 1;
             list.machines.push_back(std::move(p));
         }

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +20,36 @@ namespace gpuadvise::io {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The helper's hex text back to bytes; "" for anything that is not hex.
+std::string unhex(const std::string& text) {
+    auto digit = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    };
+    if (text.size() % 2) return "";
+    std::string out;
+    out.reserve(text.size() / 2);
+    for (std::size_t i = 0; i < text.size(); i += 2) {
+        const int hi = digit(text[i]), lo = digit(text[i + 1]);
+        if (hi < 0 || lo < 0) return "";
+        out += static_cast<char>(hi * 16 + lo);
+    }
+    return out;
+}
+
+// A validator header is sent back as it came (If-None-Match, If-Modified-Since) only when it can be:
+// no control byte (CR/LF would end the header line), at most kMaxValidatorBytes. Otherwise it is
+// dropped, and the next update asks unconditionally (the same-bytes check still rewrites nothing).
+constexpr std::size_t kMaxValidatorBytes = 1024;
+std::string usable_validator(std::string value) {
+    if (value.size() > kMaxValidatorBytes) return "";
+    for (unsigned char c : value)
+        if (c < 0x20 || c == 0x7f) return "";
+    return value;
+}
 
 }  // namespace
 
@@ -45,7 +76,9 @@ FetchResult http_fetch(const FetchRequest& request) {
                                   "--timeout",
                                   std::to_string(request.total_timeout_s),
                                   "--max-bytes",
-                                  std::to_string(request.max_bytes)};
+                                  std::to_string(request.max_bytes),
+                                  "--parent",  // the helper dies with this process (SIGKILL included)
+                                  std::to_string(::getpid())};
     if (!request.etag.empty()) args.insert(args.end(), {"--etag", request.etag});
     if (!request.last_modified.empty()) args.insert(args.end(), {"--last-modified", request.last_modified});
     if (!request.progress_label.empty()) args.insert(args.end(), {"--progress", request.progress_label});
@@ -94,9 +127,12 @@ FetchResult http_fetch(const FetchRequest& request) {
         result.ok = j.value("ok", false);
         result.status = j.value("status", 0L);
         result.not_modified = j.value("not_modified", false);
-        result.etag = j.value("etag", "");
-        result.last_modified = j.value("last_modified", "");
-        result.content_type = j.value("content_type", "");
+        result.etag = usable_validator(unhex(j.value("etag_hex", "")));
+        result.last_modified = usable_validator(unhex(j.value("last_modified_hex", "")));
+        if (std::any_of(result.last_modified.begin(), result.last_modified.end(),
+                        [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+            result.last_modified.clear();  // an HTTP date is ASCII
+        result.content_type = unhex(j.value("content_type_hex", ""));
         result.error = j.value("error", "");
         const std::size_t bytes = j.value("body_bytes", std::size_t{0});
         result.body = eol == std::string::npos ? std::string() : text.substr(eol + 1);

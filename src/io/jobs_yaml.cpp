@@ -3,6 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/text.hpp"
@@ -14,6 +16,24 @@ namespace gpuadvise::io {
 namespace {
 
 constexpr const char* kFix = "see docs/plan.md for the jobs file format";
+
+// Whether an error was reported after the first `from` diagnostics (only the new ones are looked at).
+bool errors_since(const Diagnostics& diags, std::size_t from) {
+    const auto& all = diags.all();
+    for (std::size_t i = from; i < all.size(); ++i)
+        if (all[i].severity == Severity::error) return true;
+    return false;
+}
+
+// A name or message as an error quotes it: at most `max` bytes, cut between UTF-8 characters (a 2 MB
+// value is not echoed whole).
+std::string clip(std::string_view name, std::size_t max = 80) {
+    if (name.size() <= max) return std::string(name);
+    std::size_t cut = max - 3;
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
+        --cut;  // not inside a UTF-8 character
+    return std::string(name.substr(0, cut)) + "...";
+}
 
 // A text or a list of texts ("provider: aws" or "provider: [aws, gcp]").
 std::vector<std::string> text_or_list(YamlContext& ctx, const YAML::Node& job, const std::string& path,
@@ -53,7 +73,7 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
     out.name = ctx.text(job, path, "name").value_or("job-" + std::to_string(index + 1));
     out.team = ctx.text(job, path, "team").value_or("");
     out.pool = ctx.text(job, path, "pool").value_or("default");
-    const std::size_t errors_before = ctx.diagnostics().error_count();
+    const std::size_t items_before = ctx.diagnostics().all().size();  // error_count() would scan them all
 
     WorkloadRequest w;
     w.model = ctx.text(job, path, "model");
@@ -102,7 +122,7 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
             select_gpus(catalog, r.gpu);
         } catch (const UsageError& e) {
             ctx.error(job["gpu"], key_path(path, "gpu"),
-                      std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()));
+                      clip(std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()), 400));
         }
     }
     const YAML::Node providers = job["provider"];
@@ -115,7 +135,7 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
                       "unknown provider '" + r.providers[i] + "'; " +
                           (best ? "did you mean '" + *best + "'?" : "known providers: " + join(ids, ", ")));
         }
-    if (ctx.diagnostics().error_count() != errors_before) return out;  // the rest would repeat those errors
+    if (errors_since(ctx.diagnostics(), items_before)) return out;  // the rest would repeat those errors
     try {
         r.workload = make_workload(catalog, w);
     } catch (const UsageError& e) {
@@ -123,14 +143,14 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
         YAML::Node at = job;
         std::string at_path = path;
         if (!e.field().empty() && job[e.field()].IsDefined()) {
-            at = job[e.field()];
+            at.reset(job[e.field()]);  // rebinds; `at = v` would overwrite the job's node with the value
             at_path = key_path(path, e.field());
         }
         if (at_path == path && job["model"].IsDefined()) {
-            at = job["model"];
+            at.reset(job["model"]);
             at_path = key_path(path, "model");
         }
-        ctx.error(at, at_path, std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()));
+        ctx.error(at, at_path, clip(std::string(e.what()) + (e.hint().empty() ? "" : "; " + e.hint()), 400));
     }
     return out;
 }
@@ -142,6 +162,11 @@ std::vector<PoolJob> parse_jobs_yaml(std::string_view text, const std::string& p
     Diagnostics diags;
     if (text.find('\0') != std::string_view::npos)
         throw DataError(path + ": the file contains NUL bytes; expected a YAML text file", {}, kFix);
+    if (SourceLocation where{path, 0, 0}; yaml_nesting_too_deep(text, where)) {
+        diags.error(where, "nesting deeper than " + std::to_string(kMaxYamlNesting) + " levels; " +
+                               "a jobs file nests at most 4 deep");
+        throw DataError("the jobs file " + path + " does not parse", diags.all(), kFix);
+    }
     YAML::Node root;
     try {
         root = YAML::Load(std::string(text));
@@ -160,18 +185,41 @@ std::vector<PoolJob> parse_jobs_yaml(std::string_view text, const std::string& p
             ctx.error(list.IsDefined() ? list : root, "", "missing required key 'jobs' (a list of jobs)");
         else if (ctx.expect_sequence(list, "jobs")) {
             if (list.size() == 0) ctx.error(list, "jobs", "the list is empty; give at least one job");
+            std::vector<std::size_t> job_index;  // jobs[k] is list[job_index[k]]
             for (std::size_t i = 0; i < list.size(); ++i) {
                 const std::string p = index_path("jobs", i);
                 if (!ctx.expect_map(list[i], p)) continue;
                 jobs.push_back(read_job(ctx, list[i], p, i, catalog, currency));
+                job_index.push_back(i);
             }
-            for (std::size_t i = 0; i < jobs.size(); ++i)
-                for (std::size_t k = 0; k < i; ++k)
-                    if (jobs[i].name == jobs[k].name)
-                        ctx.error(list[i]["name"].IsDefined() ? list[i]["name"] : list[i],
-                                  index_path("jobs", i) + ".name",
-                                  "duplicate job name '" + jobs[i].name + "' (also jobs[" +
-                                      std::to_string(k) + "]); give each job its own name");
+            // Each duplicated name once, at its second use, with how many share it (3,000 jobs of one
+            // name are one error, not 4.5 million); linear in the number of jobs.
+            struct Uses {
+                std::size_t first = 0, second = 0, count = 0;
+            };
+            std::unordered_map<std::string_view, Uses> uses;
+            std::vector<std::string_view> order;  // duplicated names, by their second use
+            for (std::size_t i = 0; i < jobs.size(); ++i) {
+                Uses& u = uses[jobs[i].name];
+                if (u.count == 0) u.first = job_index[i];
+                if (u.count == 1) {
+                    u.second = job_index[i];
+                    order.push_back(jobs[i].name);
+                }
+                ++u.count;
+            }
+            std::sort(order.begin(), order.end(), [&](std::string_view a, std::string_view b) {
+                return uses[a].second < uses[b].second;
+            });
+            for (std::string_view name : order) {
+                const Uses& u = uses[name];
+                const YAML::Node at = list[u.second];
+                ctx.error(at["name"].IsDefined() ? at["name"] : at, index_path("jobs", u.second) + ".name",
+                          "duplicate job name '" + clip(name) + "' (also jobs[" + std::to_string(u.first) +
+                              "]" +
+                              (u.count > 2 ? " and " + std::to_string(u.count - 2) + " more jobs" : "") +
+                              "); give each job its own name");
+            }
         }
     }
     if (diags.has_errors())

@@ -1,6 +1,7 @@
 // The user's price cache written by `gpuadvise catalog update` and layered over the built-in data by
 // every command: $GPUADVISE_CACHE_DIR, else $XDG_CACHE_HOME/gpuadvise, else ~/.cache/gpuadvise.
 //
+//   (each folder skypilot/<cloud>, rates, gcp is a link to .<folder>.v-SUFFIX: replace_folder)
 //   <cache>/skypilot/<cloud>/vms.csv    the GPU rows of upstream's catalogs/v<N>/<cloud>/vms.csv
 //   <cache>/skypilot/<cloud>/meta.json  url, schema version, ETag, Last-Modified, fetch time, rows read/kept
 //   <cache>/rates/rates.yaml            ECB reference rates as a catalog `rates:` document (+ meta.json)
@@ -11,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpuadvise::io {
@@ -31,6 +33,18 @@ std::string cache_meta_json(const CacheMeta& m);
 // Writes `bytes` to `path` atomically: a temporary file in the same directory, fsync, rename, fsync of
 // the directory. Returns "" or why it failed (the old file is then untouched, the temporary removed).
 std::string write_file_atomically(const std::string& path, std::string_view bytes);
+
+// One update of one source is one transaction: FOLDER (<cache>/skypilot/aws, rates, gcp) is a symbolic
+// link to .FOLDER.v-SUFFIX holding all the source's files. replace_folder writes `files` (name, bytes)
+// into a new version beside it (each file and the directory fsynced) and swaps the link with one
+// rename(), so a reader or the next update sees the old files or the new ones, never a mix, even after
+// SIGKILL at any point. A FOLDER that is still a plain directory (written by an older gpuadvise) is
+// exchanged with the new link atomically (renameat2 RENAME_EXCHANGE), then removed. Returns "" or why it
+// failed (nothing changed then). remove_folder_leftovers removes what an interrupted one left
+// (.FOLDER.tmp-*, .FOLDER.link-*, versions the link does not point to); replace_folder calls it first.
+std::string replace_folder(const std::string& folder,
+                           const std::vector<std::pair<std::string, std::string>>& files);
+void remove_folder_leftovers(const std::string& folder);
 
 // An exclusive, non-blocking flock on <dir>/.lock, released by the destructor.
 class CacheLock {

@@ -61,6 +61,11 @@ UserConfig parse_user_config(std::string_view text, const std::string& path) {
             fix);
     if (text.find('\0') != std::string_view::npos)
         throw DataError(path + ": the file contains NUL bytes; expected a YAML text file", {}, fix);
+    if (SourceLocation where{path, 0, 0}; yaml_nesting_too_deep(text, where)) {
+        diags.error(where, "nesting deeper than " + std::to_string(kMaxYamlNesting) + " levels; " +
+                               "a configuration file nests at most 2 deep");
+        throw DataError("the configuration file " + path + " does not parse", diags.all(), fix);
+    }
     YAML::Node root;
     try {
         root = YAML::Load(std::string(text));

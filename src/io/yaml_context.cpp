@@ -1,8 +1,11 @@
 #include "io/yaml_context.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -197,6 +200,106 @@ std::string index_path(const std::string& path, std::size_t i) {
 
 std::string key_path(const std::string& path, std::string_view key) {
     return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+// yaml-cpp recurses once per nesting level; refuse documents deep enough to exhaust the stack.
+// Counts flow brackets and block indentation; both over-approximate, which is fine for a guard.
+bool yaml_nesting_too_deep(std::string_view text, SourceLocation& where) {
+    int depth = 0, line = 1, col = 0;
+    bool at_line_start = true;
+    int indent = 0;
+    char quote = 0, last = 0;  // last: the previous non-blank character of the line, 0 at its start
+    bool escaped = false;
+    for (char c : text) {
+        ++col;
+        if (c == '\n') {
+            ++line;
+            col = 0;
+            at_line_start = true;
+            indent = 0;
+            last = 0;
+            continue;
+        }
+        const char prev = last;
+        if (c != ' ' && c != '\t' && !quote) last = c;
+        if (at_line_start) {
+            if (c == ' ' || c == '-' || c == '?') {
+                ++indent;
+                if (indent / 2 > kMaxYamlNesting) {
+                    where.line = line;
+                    where.column = col;
+                    return true;
+                }
+                continue;
+            }
+            at_line_start = false;
+            if (indent == 0) quote = 0;  // an unindented line cannot continue a quoted scalar
+        }
+        if (quote) {
+            if (quote == '"' && c == '\\')
+                escaped = !escaped;
+            else if (c == quote && !escaped)
+                quote = 0;
+            else
+                escaped = false;
+            continue;
+        }
+        // A quote opens a quoted scalar only where a scalar starts (YAML); inside a plain scalar
+        // ("it's") it is text, and treating it as a quote would hide the brackets that follow.
+        if ((c == '"' || c == '\'') &&
+            (prev == 0 || std::string_view("[{,:-?").find(prev) != std::string_view::npos)) {
+            quote = c;
+            escaped = false;
+        } else if (c == '#')
+            continue;
+        else if (c == '[' || c == '{') {
+            if (++depth > kMaxYamlNesting) {
+                where.line = line;
+                where.column = col;
+                return true;
+            }
+        } else if (c == ']' || c == '}')
+            depth = std::max(0, depth - 1);
+    }
+    return false;
+}
+
+namespace {
+// Counts the aliases (*name) of a document as yaml-cpp's parser reports them; nothing is built.
+struct AliasCounter : YAML::EventHandler {
+    std::size_t aliases = 0;
+    YAML::Mark first;
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
+        if (aliases++ == 0) first = mark;
+    }
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+};
+}  // namespace
+
+bool yaml_has_alias(std::string_view text, SourceLocation& where) {
+    if (text.find('*') == std::string_view::npos) return false;  // no alias without its '*'
+    std::istringstream in{std::string(text)};
+    AliasCounter counter;
+    try {
+        YAML::Parser parser(in);
+        while (parser.HandleNextDocument(counter) && counter.aliases == 0) {
+        }
+    } catch (const YAML::Exception&) {
+        // invalid YAML: the reader's YAML::Load reports it, located
+    }
+    if (counter.aliases == 0) return false;
+    where.line = counter.first.line + 1;
+    where.column = counter.first.column + 1;
+    return true;
 }
 
 }  // namespace gpuadvise::io

@@ -57,6 +57,15 @@ private:
     Diagnostics& diags_;
 };
 
+// Guards run before YAML::Load on files from outside: yaml-cpp recurses once per nesting level (a
+// 100,000-deep document exhausts the stack), and an alias (*name) repeats a node wherever it is used (an
+// "alias bomb" of nested aliases expands exponentially when walked). Each sets `where` (line, column)
+// and returns true when the text has the problem. yaml_has_alias runs yaml-cpp's event parser only,
+// so call it after yaml_nesting_too_deep.
+inline constexpr int kMaxYamlNesting = 64;
+bool yaml_nesting_too_deep(std::string_view text, SourceLocation& where);
+bool yaml_has_alias(std::string_view text, SourceLocation& where);
+
 // "gpus[3]" / "gpus[3].tflops" path builders.
 std::string index_path(const std::string& path, std::size_t i);
 std::string key_path(const std::string& path, std::string_view key);

@@ -128,6 +128,24 @@ TEST_CASE("1 run a week: on-demand, with the crossover above which a commitment 
     CHECK(number(finding(rec, "2.crossover"), "runs_per_week") == 1);
 }
 
+TEST_CASE("what-if: at most 1000 points, TO within --runs-per-week's range", "[cli]") {
+    const auto rec =
+        run_json({"recommend", "--model", "resnet50", "--provider", "gcp", "--gpu", "a100-40gb-sxm:1",
+                  "--region", "us-central1", "--what-if", "runs-per-week=1:1000"});
+    CHECK(rec["what_if"].size() == 1000);
+    for (const char* spec : {"runs-per-week=1:1001", "runs-per-week=0:999.5:0.5", "runs-per-week=1e308:1e308",
+                             "runs-per-week=10000:10001"}) {
+        const std::vector<std::string> args{"gpuadvise", "recommend", "--model",
+                                            "resnet50",  "--what-if", spec};
+        std::vector<const char*> argv;
+        for (const auto& a : args) argv.push_back(a.c_str());
+        std::ostringstream out, err;
+        INFO(spec);
+        CHECK(gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err) == 2);
+        CHECK(err.str().find("at most 1000 points") != std::string::npos);
+    }
+}
+
 TEST_CASE("what-if: the crossover points agree with the break-even utilisation of the same options",
           "[cli]") {
     const auto rec = run_json({"recommend", "--model", "resnet50", "--hours-per-run", "8", "--measured-on",

@@ -397,6 +397,105 @@ def case_import_killed():
         check(len(left) == 1, f"fresh: leftovers {left}")
 
 
+def no_internal_error(p, what):
+    check(b"internal error" not in p.stderr and b"bad_alloc" not in p.stderr, f"{what}: an internal error", p)
+
+
+def case_tree_special_files():
+    # Issue 31: a SkyPilot tree whose <cloud>/vms.csv is a FIFO, a link to /dev/zero, a symbolic-link
+    # loop or a dangling link is an error naming the file and what it is (not "unknown provider", not
+    # "a directory with no SkyPilot tables"); an import of a directory with a looping *.csv names it too.
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind, make, reason in [
+            ("fifo", os.mkfifo, "is a FIFO (named pipe), not a regular file"),
+            ("zero", lambda f: os.symlink("/dev/zero", f), "is a character device, not a regular file"),
+            ("loop", lambda f: os.symlink(f, f), "Too many levels of symbolic links"),
+            ("dangling", lambda f: os.symlink(f + ".gone", f), "No such file or directory"),
+        ]:
+            tree = os.path.join(tmp, kind)
+            os.makedirs(os.path.join(tree, "mycloud"))
+            vms = os.path.join(tree, "mycloud", "vms.csv")
+            make(vms)
+            for args in (["--catalog", tree, "offers"], ["catalog", "import", "skypilot", tree, "--output",
+                                                         os.path.join(tmp, "out-" + kind)]):
+                p = run(args)
+                check(p.returncode == 1, f"tree with a {kind} vms.csv: {args[:3]}: expected exit 1", p)
+                check(f"{vms}: ".encode() in p.stderr and reason.encode() in p.stderr,
+                      f"tree with a {kind} vms.csv: {args[:3]}: the file and '{reason}' not named", p)
+                no_internal_error(p, f"tree with a {kind} vms.csv")
+            check(not os.path.exists(os.path.join(tmp, "out-" + kind)), f"{kind}: import wrote something")
+        # A header-only vms.csv: a warning names it (it gave 0 offers silently).
+        tree = os.path.join(tmp, "header-only")
+        os.makedirs(os.path.join(tree, "mycloud"))
+        with open(os.path.join(tree, "mycloud", "vms.csv"), "w") as f:
+            f.write("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region\n")
+        p = run(["--catalog", tree, "offers", "--provider", "mycloud"])
+        check(b"mycloud/vms.csv:1:1: warning: the table has a header but no rows" in p.stderr,
+              "a header-only vms.csv in a tree is not named", p)
+        no_internal_error(p, "header-only vms.csv")
+        flat = os.path.join(tmp, "flat")
+        os.makedirs(flat)
+        loop = os.path.join(flat, "loop.csv")
+        os.symlink(loop, loop)
+        p = run(["catalog", "import", "skypilot", flat, "--output", os.path.join(tmp, "out-flat")])
+        check(p.returncode == 1 and b"loop.csv: cannot open the file: Too many levels of symbolic links" in p.stderr,
+              "import of a directory with a looping *.csv", p)
+        no_internal_error(p, "import of a directory with a looping *.csv")
+        p = run(["catalog", "import", "skypilot", loop, "--output", os.path.join(tmp, "out-flat")])
+        check(p.returncode == 1 and b"loop.csv: cannot open the file: Too many levels of symbolic links" in p.stderr,
+              "import of a looping link: the reason, not 'no such file'", p)
+
+
+def write_jobs(tmp, name, lines):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write("jobs:\n" + "".join(lines))
+    return path
+
+
+def case_plan_bounds():
+    # Issue 31: inputs inside the documented ranges whose peak is millions of instances finished after
+    # minutes (one evaluation of the week per instance up to the peak); now the sizing is closed-form and
+    # a job past the bound of 1,000,000 instances busy at once is reported as fitting no offer.
+    with tempfile.TemporaryDirectory() as tmp:
+        past = write_jobs(tmp, "past.yaml", ["  - {name: big, model: bert, provider: gcp, hours_per_run: 1e6, "
+                                             "measured_on: a100-40gb-sxm, runs_per_week: 10000}\n"])
+        p = run(["plan", past])
+        check(p.returncode == 3, "a job past the instance bound: expected exit 3 (nothing fits)", p)
+        check(b"job 'big' fits no offer" in p.stderr or b"job 'big' fits no offer" in p.stdout, "the job is not named", p)
+        check(b"more than the 1M a plan sizes" in p.stdout + p.stderr, "the bound is not named", p)
+        no_internal_error(p, "past the bound")
+        at = write_jobs(tmp, "at.yaml", ["  - {name: big, model: bert, provider: gcp, hours_per_run: 1e4, "
+                                         "measured_on: a100-40gb-sxm, runs_per_week: 10000}\n"])
+        p = run(["plan", at, "--json"])  # about 600,000 instances at once: within the bound, planned
+        check(p.returncode == 0, "a job of 600,000 instances at once: expected a plan", p)
+        samples = write_jobs(tmp, "samples.yaml", ["  - {name: many, model: bert, provider: gcp, samples: 1e15}\n"])
+        p = run(["plan", samples])
+        check(p.returncode in (0, 3), "samples: 1e15: expected a plan or nothing fits", p)
+        no_internal_error(p, "samples: 1e15")
+
+
+def case_duplicate_job_names():
+    # Issue 31: 3,000 jobs of one name printed 4.5 million errors; 100,000 gave bad_alloc. Each duplicate
+    # is one error now, and at most 100 diagnostics are printed ("... and N more").
+    with tempfile.TemporaryDirectory() as tmp:
+        same = write_jobs(tmp, "same.yaml", ["  - {name: same, model: bert}\n"] * 3000)
+        p = run(["plan", same])
+        check(p.returncode == 1, "3,000 jobs of one name: expected exit 1", p)
+        check(p.stderr.count(b"duplicate job name") == 1 and b"(also jobs[0] and 2998 more jobs)" in p.stderr,
+              "3,000 jobs of one name: not one error with the count", p)
+        check(b"the jobs file " + same.encode() + b" has 1 error" in p.stderr, "3,000 jobs: error count", p)
+        pairs = write_jobs(tmp, "pairs.yaml", [f"  - {{name: j{i // 2}, model: bert}}\n" for i in range(1000)])
+        p = run(["plan", pairs])
+        check(p.returncode == 1 and b"has 500 errors" in p.stderr, "500 duplicated names: 500 errors", p)
+        check(p.stderr.count(b"\n") <= 103 and b"... and 400 more\n" in p.stderr, "500 errors: at most 100 printed", p)
+        many = write_jobs(tmp, "many.yaml", [f"  - {{name: x, model: bertt}}\n"] * 20000)
+        p = run(["plan", many])
+        check(p.returncode == 1, "20,000 bad jobs: expected exit 1", p)
+        check(len(p.stderr) < 64 * 1024, f"20,000 bad jobs: {len(p.stderr)} bytes on stderr", p)
+        no_internal_error(p, "20,000 bad jobs")
+
+
 def main():
     global BINARY, SOURCE, LIUM
     if len(sys.argv) != 3:

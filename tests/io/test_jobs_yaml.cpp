@@ -68,4 +68,44 @@ TEST_CASE("jobs file: errors are located at the key or value, with the fix", "[i
     CHECK(errors_of("jobs: []\n").size() == 1);
 }
 
+TEST_CASE("jobs file: a duplicated name is one error, however many jobs share it", "[io]") {
+    std::string text = "jobs:\n";
+    for (int i = 0; i < 3000; ++i) text += "  - {name: same, model: bert}\n";
+    text += "  - {name: other, model: bert}\n  - {name: other, model: bert}\n";
+    const auto e = errors_of(text);
+    REQUIRE(e.size() == 2);
+    CHECK(e[0] ==
+          "jobs.yaml:3:12: error: jobs[1].name: duplicate job name 'same' (also jobs[0] and 2998 more "
+          "jobs); give each job its own name");
+    CHECK(e[1] ==
+          "jobs.yaml:3003:12: error: jobs[3001].name: duplicate job name 'other' (also jobs[3000]); "
+          "give each job its own name");
+    // A long name is not echoed whole.
+    const std::string name(5000, 'n');
+    const auto l =
+        errors_of("jobs:\n  - {name: " + name + ", model: bert}\n  - {name: " + name + ", model: bert}\n");
+    REQUIRE(l.size() == 1);
+    CHECK(l[0].size() < 300);
+}
+
+TEST_CASE("jobs file: a 2 MB gpu value is one short error", "[io]") {
+    const auto e = errors_of("jobs:\n  - {name: a, model: bert, gpu: " + std::string(2 << 20, 'g') + "}\n");
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].rfind("jobs.yaml:2:33: error: jobs[0].gpu: unknown GPU 'ggg", 0) == 0);
+    CHECK(e[0].size() < 500);
+}
+
+TEST_CASE("jobs file: nesting past 64 levels is refused before yaml-cpp recurses into it", "[io]") {
+    const auto e = errors_of("jobs:\n" + std::string(100000, '['));
+    REQUIRE(e.size() == 1);
+    CHECK(e[0] == "jobs.yaml:2:65: error: nesting deeper than 64 levels; a jobs file nests at most 4 deep");
+}
+
+TEST_CASE("jobs file: an error located at a value does not change the job it is in", "[io]") {
+    // `at = v` on a YAML::Node overwrote the job with the value; the duplicate check then threw.
+    const auto e = errors_of("jobs:\n  - {name: x, model: bertt}\n  - {name: x, model: bertt}\n");
+    REQUIRE(e.size() == 3);
+    CHECK(e[2].find("duplicate job name 'x'") != std::string::npos);
+}
+
 }  // namespace io_test_jobs_yaml

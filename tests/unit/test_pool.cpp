@@ -2,6 +2,10 @@
 // of jobs planned against each job alone. In-memory catalogs; every number chosen here.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
 #include "engine_catalog.hpp"
 #include "gpuadvise/advice/pool.hpp"
 
@@ -97,6 +101,39 @@ TEST_CASE("size_pool: no overflow price covers the peak; no committed price comm
     d[10] = 2.5;
     CHECK(size_pool(d, 1000.0, std::nullopt).committed_instances == 3);
     CHECK(size_pool(flat(3), std::nullopt, 2.0).committed_instances == 0);
+}
+
+TEST_CASE("size_pool: the closed form finds the N a loop over every N finds", "[core][pool]") {
+    // The cheapest N by brute force (the loop size_pool ran before issue 31), over shaped weeks.
+    auto brute = [](const WeekDemand& d, double committed, double overflow) {
+        double peak = 0;
+        for (double x : d) peak = std::max(peak, x);
+        int best = 0;
+        double best_cost = 0;
+        for (int n = 0; n <= static_cast<int>(std::ceil(peak - 1e-9)); ++n) {
+            double over = 0;
+            for (double x : d) over += std::max(0.0, x - n);
+            const double cost = n * committed + over * overflow * 52.0 / 12.0;
+            if (n == 0 || cost < best_cost - 1e-9) {
+                best = n;
+                best_cost = cost;
+            }
+        }
+        return std::pair{best, best_cost};
+    };
+    for (int shape = 0; shape < 40; ++shape) {
+        WeekDemand d{};
+        for (std::size_t i = 0; i < d.size(); ++i)  // deterministic, uneven: peaks, gaps, fractions
+            d[i] = ((i * 37 + static_cast<std::size_t>(shape) * 11) % 23 == 0)
+                       ? 0
+                       : static_cast<double>((i * (shape + 3)) % 97) * (1 + shape % 5) / 7.0;
+        for (double committed : {50.0, 400.0, 1000.0, 5000.0}) {
+            const auto [n, cost] = brute(d, committed, 2.0);
+            const PoolSizing s = size_pool(d, committed, 2.0);
+            CHECK(s.committed_instances == n);
+            CHECK(s.cost_per_month == Approx(cost));
+        }
+    }
 }
 
 TEST_CASE("plan_pools: three jobs share fewer committed instances than each alone needs", "[core][pool]") {

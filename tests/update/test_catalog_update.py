@@ -83,6 +83,7 @@ FILES = {
 }
 LAST_MODIFIED = email.utils.formatdate(time.time() - 3600, usegmt=True)
 LOG = []  # (path, if-none-match, if-modified-since, status)
+OVERRIDE = {}  # path -> (status, body, headers): issue 31's hostile downloads
 LOCK = threading.Lock()
 STALL = threading.Event()
 STALLED = threading.Event()  # set when a stalled request has arrived
@@ -106,6 +107,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
+        if self.path in OVERRIDE:  # a hostile answer for one path: (status, body bytes, headers)
+            status, body, extra = OVERRIDE[self.path]
+            if status == "stall":
+                STALLED.set()
+                STALL.wait(60)
+                status = 200
+            return self.send(status, body, extra=extra, length=len(body))
         fault = os.environ.get("FIXTURE_FAULT", "")
         path = self.path
         faulty = fault and path.endswith(f"/{FAULT_CLOUD}/vms.csv")
@@ -316,6 +324,204 @@ def main():
         p = subprocess.run([binary, "catalog", "update", "--offline", "aws", "--json"], env=env(), capture_output=True,
                            text=True)
         check(p.returncode == 0 and not LOG, "--offline sends no request", p)
+
+        # 4. Issue 31: every downloaded file is read and linted by the reader that will use it before it
+        # replaces anything; a bad one leaves the cache byte-identical, exits 1 naming the source.
+        p = update("aws", "lambda", "gcp-pricing", "rates")
+        check(p.returncode == 0, "issue 31: a good update first", p)
+        rates_path, gcp_path = "/ecb/eurofxref-daily.xml", "/gcp/pricing.yml"
+        deep = "".join("  " * i + "k:\n" for i in range(3000))
+        alias_bomb = ("about:\n  generated: Thu Jul 30 06:13:17 2026\na: &a [x, x, x, x, x, x, x, x, x]\n"
+                      + "".join(f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+                                for p, c in zip("abcdefgh", "bcdefghi"))
+                      + "compute:\n  instance:\n    a2-highgpu-1g:\n      a100: 1\n      cost: *i\n")
+        bad = [
+            ("rates", rates_path, ECB.replace("</Cube></Cube></gesmes:Envelope>", "")[:-40], "does not close"),
+            ("rates", rates_path, ECB.replace("rate='160.10'", "rate='1e-300'"), "JPY: the rate '1e-300'"),
+            ("rates", rates_path, ECB.replace("rate='1.0500'", "rate='1e300'"), "USD: the rate '1e300'"),
+            ("rates", rates_path, ECB.replace("rate='7.5600'", "rate='-7'"), "CNY: the rate '-7'"),
+            ("rates", rates_path, ECB.replace("2026-11-27", "2026-02-30"), "'2026-02-30' is not a real date"),
+            ("rates", rates_path, ECB.replace("2026-11-27", "2099-01-01"), "2099-01-01 is in the future"),
+            ("rates", rates_path, ECB.replace("currency='CNY'", "currency='C\nY'"), "is not a currency code"),
+            ("rates", rates_path, ECB.replace("<Cube currency='CNY'", "<Cube currency='JPY'"), "JPY: given twice"),
+            ("rates", rates_path, "<Cube " * 20000, "does not close"),
+            ("gcp-pricing", gcp_path, GCP_PRICING.replace("  instance:\n", "  instance: [\n"), "does not read"),
+            ("gcp-pricing", gcp_path, alias_bomb, "YAML alias"),
+            ("gcp-pricing", gcp_path, "about:\n" + deep, "nesting deeper than"),
+            ("gcp-pricing", gcp_path, "[" * 100000, "nesting deeper than"),
+            ("gcp-pricing", gcp_path, GCP_PRICING.replace("hour: 3.673385", "hour: -3.67"), "hour is not a price"),
+            ("gcp-pricing", gcp_path, GCP_PRICING.replace("hour: 3.673385", "hour: lots"), "hour is not a price"),
+            ("gcp-pricing", gcp_path, GCP_PRICING.replace("Thu Jul 30", "Thu Feb 31"), "not a real date"),
+            ("gcp-pricing", gcp_path, GCP_PRICING.replace("  generated: Thu Jul 30 06:13:17 2026\n", ""),
+             "no readable about.generated date"),
+            ("gcp-pricing", gcp_path, GCP_PRICING.replace("a100: 1", "cpu: 1").replace("l4: 1", "cpu: 4"),
+             "lists no GPU machine types"),
+        ]
+        for source, path, body, reason in bad:
+            before = tree_state(cache)
+            OVERRIDE[path] = (200, body.encode(), {})
+            p = update(source)
+            del OVERRIDE[path]
+            what = f"bad {source} ({reason})"
+            check(p.returncode == 1, f"{what}: exits 1", p)
+            check(f"catalog update: {source}: " in p.stderr and reason in p.stderr, f"{what}: names the source and reason", p)
+            check("internal error" not in p.stderr, f"{what}: no internal error", p)
+            check(tree_state(cache) == before, f"{what}: cache byte-identical")
+        o = subprocess.run([binary, "catalog", "info", "--json"], env=env(), capture_output=True, text=True)
+        check(o.returncode == 0, "after the bad downloads every command still reads the cache", o)
+
+        # A 304 into an empty cache (or after the cached file was deleted): the request was not
+        # conditional, so the 304 is refused; with the file gone the next request asks unconditionally.
+        empty = os.path.join(tmp, "empty-cache")
+        OVERRIDE["/catalogs/v9/lambda/vms.csv"] = (304, b"", {"ETag": '"x"'})
+        p = update("lambda", extra_env={"GPUADVISE_CACHE_DIR": empty})
+        del OVERRIDE["/catalogs/v9/lambda/vms.csv"]
+        check(p.returncode == 1 and "lambda: HTTP 304" in p.stderr, "304 into an empty cache: exit 1, named", p)
+        check(not os.path.exists(os.path.join(empty, "skypilot", "lambda", "vms.csv")), "304: nothing cached")
+        os.remove(os.path.join(cache, "skypilot", "lambda", "vms.csv"))
+        with LOCK:
+            LOG.clear()
+        p = update("lambda", "--json")
+        with LOCK:
+            log = list(LOG)
+        check(p.returncode == 0 and json.loads(p.stdout)["sources"][0]["result"] == "updated",
+              "deleted cached file: updated again", p)
+        check(log and not log[0][1] and not log[0][2], f"deleted cached file: the request is unconditional ({log})")
+
+        # An ETag of bytes FF FE: kept as bytes and sent back exactly (If-None-Match), no abort.
+        etag = '"\xff\xfe"'
+        oci_new = OCI_V8 + row("VM.GPU.A10.2", "A10", 2, 24576, "4", "eu-amsterdam-1", "eu-amsterdam-1-AD-1")
+        OVERRIDE["/catalogs/v9/oci/vms.csv"] = (200, oci_new.encode(), {"ETag": etag})
+        p = update("oci")
+        check(p.returncode == 0 and "internal error" not in p.stderr, "ETag FF FE: first update exits 0", p)
+        with LOCK:
+            LOG.clear()
+        p = update("oci")
+        with LOCK:
+            log = list(LOG)
+        del OVERRIDE["/catalogs/v9/oci/vms.csv"]
+        check(p.returncode == 0, "ETag FF FE: second update exits 0", p)
+        check(log and log[0][1] == etag, f"ETag FF FE sent back byte for byte (log: {log})")
+        # An ETag over 1 KB is kept for nothing (not sent back: no E2BIG, no huge request); one over curl's
+        # 100 KB header limit fails with that reason, not "Out of memory".
+        oci_newer = oci_new + row("VM.GPU.A10.4", "A10", 4, 24576, "8", "eu-amsterdam-1", "eu-amsterdam-1-AD-1")
+        OVERRIDE["/catalogs/v9/oci/vms.csv"] = (200, oci_newer.encode(), {"ETag": '"' + "e" * 2000 + '"'})
+        p = update("oci")
+        check(p.returncode == 0 and "internal error" not in p.stderr, "a 2 KB ETag: exit 0", p)
+        with LOCK:
+            LOG.clear()
+        p = update("oci")
+        with LOCK:
+            log = list(LOG)
+        check(p.returncode == 0 and log and not log[0][1], f"a 2 KB ETag is not sent back ({log[:1]})", p)
+        before = tree_state(cache)
+        OVERRIDE["/catalogs/v9/oci/vms.csv"] = (200, oci_new.encode(), {"ETag": '"' + "e" * 200000 + '"'})
+        p = update("oci")
+        del OVERRIDE["/catalogs/v9/oci/vms.csv"]
+        check(p.returncode == 1 and "oci: " in p.stderr and "header" in p.stderr and "Out of memory" not in p.stderr,
+              "a 200 KB ETag: exit 1 naming the header", p)
+        check(tree_state(cache) == before, "a 200 KB ETag: cache byte-identical")
+
+        # The cached vms.csv a FIFO or a link to /dev/zero: the update does not hang, it replaces it.
+        for kind in ("fifo", "zero"):
+            f = os.path.join(cache, "skypilot", "lambda", "vms.csv")
+            os.remove(f)
+            if kind == "fifo":
+                os.mkfifo(f)
+            else:
+                os.symlink("/dev/zero", f)
+            p = update("lambda", timeout=30)
+            check(p.returncode == 0, f"cached vms.csv is a {kind}: the update finishes", p)
+            check(os.path.isfile(f) and not os.path.islink(f) and "gpu_1x_a10" in open(f).read(),
+                  f"cached vms.csv {kind} replaced by the table")
+            m = os.path.join(cache, "skypilot", "lambda", "meta.json")
+            os.remove(m)
+            os.mkfifo(m) if kind == "fifo" else os.symlink("/dev/zero", m)
+            p = update("lambda", timeout=30)
+            check(p.returncode == 0, f"cached meta.json is a {kind}: the update finishes", p)
+            o = subprocess.run([binary, "offers", "--provider", "lambda"], env=env(), capture_output=True, text=True,
+                               timeout=30)
+            check(o.returncode == 0, f"meta.json {kind}: offers does not hang", o)
+
+        # Killed while downloading (SIGINT, SIGTERM, SIGKILL): the helper dies with gpuadvise.
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+            STALLED.clear()
+            OVERRIDE["/catalogs/v9/aws/vms.csv"] = ("stall", AWS.encode(), {})
+            proc = subprocess.Popen([binary, "catalog", "update", "aws", "--skypilot-url", base, "--timeout", "60"],
+                                    env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            check(STALLED.wait(60), f"{sig.name}: the download reached the server")
+            children = []
+            for t in os.listdir(f"/proc/{proc.pid}/task"):
+                children += open(f"/proc/{proc.pid}/task/{t}/children").read().split()
+            check(children, f"{sig.name}: no helper process seen")
+            proc.send_signal(sig)
+            proc.communicate(timeout=60)
+            gone = False
+            for _ in range(200):
+                gone = all(not os.path.exists(f"/proc/{c}") or
+                           open(f"/proc/{c}/stat").read().rsplit(")", 1)[1].split()[0] == "Z" for c in children)
+                if gone:
+                    break
+                time.sleep(0.05)
+            STALL.set()
+            time.sleep(0.1)
+            STALL.clear()
+            del OVERRIDE["/catalogs/v9/aws/vms.csv"]
+            if not gone:
+                for c in children:
+                    try:
+                        os.kill(int(c), signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+            check(gone, f"{sig.name} to gpuadvise: the download helper was left running")
+        # What a killed update left (NAME.tmp.PID) the next one removes.
+        for left in ("skypilot/aws/vms.csv.tmp.99999", "rates/meta.json.tmp.12"):
+            open(os.path.join(cache, left), "w").write("partial\n")
+        p = update("lambda")
+        check(p.returncode == 0, "an update after a killed one exits 0", p)
+        leftovers = [os.path.join(d, f) for d, _, fs in os.walk(cache) for f in fs if ".tmp." in f]
+        check(not leftovers, f"temporary files left: {leftovers}")
+
+        # SIGKILL at each step of an update (GPUADVISE_TEST_KILL_UPDATE_AT): the table and its meta.json
+        # are one transaction, so the next command sees the old pair or the new one; the next update
+        # removes what the killed one left. Also from a plain directory (an older gpuadvise's cache).
+        sky = os.path.join(cache, "skypilot")
+        lam = os.path.join(sky, "lambda")
+        for plain in (True, False):
+            for step in range(1, 7):
+                if plain:  # the cache as an older gpuadvise wrote it: a directory, not a link
+                    saved = {n: open(os.path.join(lam, n), "rb").read() for n in ("vms.csv", "meta.json")}
+                    if os.path.islink(lam):
+                        os.remove(lam)
+                    else:
+                        shutil.rmtree(lam)
+                    os.makedirs(lam)
+                    for n, b in saved.items():
+                        open(os.path.join(lam, n), "wb").write(b)
+                old_csv = open(os.path.join(lam, "vms.csv")).read()
+                FILES["/catalogs/v9/lambda/vms.csv"] = LAMBDA + row(f"gpu_kill_{plain}_{step}", "A10", 1, 24576,
+                                                                    f"0.7{step}", "us-east-1", "")
+                p = update("lambda", extra_env={"GPUADVISE_TEST_KILL_UPDATE_AT": str(step)})
+                what = f"killed at step {step} ({'plain directory' if plain else 'link'})"
+                check(p.returncode == -signal.SIGKILL, f"{what}: the test hook did not kill the update", p)
+                csv = open(os.path.join(lam, "vms.csv")).read()
+                meta = json.load(open(os.path.join(lam, "meta.json")))
+                new = f"gpu_kill_{plain}_{step}" in csv
+                check(csv == old_csv or new, f"{what}: the table is neither the old nor the new one")
+                check(meta["rows_kept"] == len(csv.splitlines()) - 1, f"{what}: meta.json does not match the table")
+                o = subprocess.run([binary, "offers", "--provider", "lambda", "--json"], env=env(),
+                                   capture_output=True, text=True, timeout=60)
+                check(o.returncode == 0, f"{what}: offers reads the cache", o)
+                p = update("lambda")
+                check(p.returncode == 0, f"{what}: the next update exits 0", p)
+                left = sorted(n for n in os.listdir(sky) if n.startswith(".lambda.") and ".v-" not in n)
+                versions = [n for n in os.listdir(sky) if n.startswith(".lambda.v-")]
+                check(not left and len(versions) == 1, f"{what}: leftovers {left} {versions}")
+                check(os.path.realpath(lam) == os.path.join(os.path.realpath(sky), versions[0] if versions else ""),
+                      f"{what}: the link does not point at the one version")
+    except Exception:  # an unexpected state (a file missing after a step) is one more failure, reported
+        import traceback
+        failures.append("exception:\n" + traceback.format_exc())
     finally:
         server.shutdown()
         shutil.rmtree(tmp, ignore_errors=True)

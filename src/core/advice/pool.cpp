@@ -4,12 +4,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <unordered_map>
 
 #include "gpuadvise/advice/evaluate.hpp"
 #include "gpuadvise/base/text.hpp"
+#include "gpuadvise/base/format.hpp"
+#include "gpuadvise/base/text.hpp"
+#include "recommend_candidates.hpp"
 
 namespace gpuadvise {
 
@@ -112,11 +116,24 @@ PoolSizing size_pool(const WeekDemand& demand, std::optional<double> committed_p
         s.cost_per_month = s.committed_cost_per_month + s.overflow_cost_per_month;
         return s;
     };
-    const int cover = static_cast<int>(std::ceil(out.peak_instances - 1e-9));
+    // plan_pools keeps the peak of a job at kMaxPoolInstances; a caller beyond INT_MAX is clamped.
+    const int cover = static_cast<int>(
+        std::min(std::ceil(out.peak_instances - 1e-9), double(std::numeric_limits<int>::max())));
     if (!overflow_price) return evaluate(committed_price ? cover : 0);
     if (!committed_price) return evaluate(0);
+    // The cost is convex and piecewise linear in N, with its kinks at the slots' demands: between two
+    // neighbouring candidates (0, the floor and ceiling of each slot's demand, the cover) it is linear, so
+    // its least value over the integers is at a candidate. 2 x 168 + 2 evaluations instead of one per
+    // instance up to the peak (a peak of 250,000 instances took 20 s).
+    std::vector<int> candidates{0, cover};
+    for (double d : demand)
+        for (double n : {std::floor(d), std::ceil(d)})
+            if (n > 0 && n < cover) candidates.push_back(static_cast<int>(n));
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     PoolSizing best = evaluate(0);
-    for (int n = 1; n <= cover; ++n) {
+    for (int n : candidates) {
+        if (n == 0) continue;
         PoolSizing s = evaluate(n);
         if (s.cost_per_month < best.cost_per_month - 1e-9) best = s;  // ties: fewer commitments
     }
@@ -124,6 +141,10 @@ PoolSizing size_pool(const WeekDemand& demand, std::optional<double> committed_p
 }
 
 namespace {
+
+// The most instances one job may keep busy at once on an offer in a plan (docs/plan.md, "Bounds"):
+// far above any cloud's GPU fleet, and small enough for the sizing's int counts.
+constexpr double kMaxPoolInstances = 1e6;
 
 // What one job needs on one offer.
 struct JobOnOffer {
@@ -143,9 +164,31 @@ JobOptions job_options(const Catalog& catalog, const PoolJob& job) {
     r.budget_monthly.reset();  // a pool's cost is the pool's, not one job's
     const Evaluation evaluation = evaluate(catalog, r);
     JobOptions out;
+    std::string too_busy;  // the first offer left out for needing more than kMaxPoolInstances at once
     for (const auto& o : evaluation.options)
-        if (o.in_filter) out.by_offer[o.offer] = {o.instances, o.gpu_count, o.hours_per_run};
-    if (out.by_offer.empty()) {
+        if (o.in_filter) {
+            const double hours = o.hours_per_run;
+            // The fewest instances the job keeps busy at once on this offer (its weekly instance-hours
+            // over the hours its schedule allows); a job past the bound is not sized on the offer.
+            const double peak = o.instances * job.request.runs_per_week * hours / job.schedule.slots();
+            if (!(peak <= kMaxPoolInstances)) {
+                if (too_busy.empty())
+                    too_busy = o.offer->provider + " " + o.offer->gpu + " x" +
+                               std::to_string(o.offer->gpu_count) + ": the job keeps " + format_count(peak) +
+                               " instances busy at once (" + std::to_string(o.instances) + " per run x " +
+                               format_number(job.request.runs_per_week) + " runs a week x " +
+                               format_duration(hours) + " a run over " +
+                               std::to_string(job.schedule.slots()) + " schedule hours), more than the " +
+                               format_count(kMaxPoolInstances) +
+                               " a plan sizes; fewer runs a week or shorter runs";
+                continue;
+            }
+            out.by_offer[o.offer] = {o.instances, o.gpu_count, hours};
+        }
+    if (out.by_offer.empty() && !too_busy.empty()) {
+        out.binding = Constraint::scaling;
+        out.nearest_miss = too_busy;
+    } else if (out.by_offer.empty()) {
         out.binding = evaluation.nothing.binding;
         out.nearest_miss = evaluation.nothing.nearest_miss;
     }

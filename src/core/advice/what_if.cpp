@@ -61,12 +61,15 @@ std::optional<Plan> cheapest(const WhatIfPoint& p) {
 
 WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& request, double from, double to,
                              double step, bool by_term) {
-    if (!(from >= 0) || !(to >= from) || !(step > 0) || (to - from) / step > 1000)
-        throw UsageError(
-            "--what-if runs-per-week=" + format_number(from) + ":" + format_number(to) + ":" +
-                format_number(step) +
-                ": expected FROM:TO[:STEP] with 0 <= FROM <= TO, STEP > 0 and at most 1000 points",
-            "e.g. --what-if runs-per-week=1:40 or runs-per-week=0.5:10:0.5");
+    // At most 1000 points: FROM, FROM + STEP, ... up to TO (so (TO - FROM) / STEP at most 999); TO within
+    // the range --runs-per-week allows.
+    if (!(from >= 0) || !(to >= from) || !(to <= 10000) || !(step > 0) || (to - from) / step > 999 + 1e-9)
+        throw UsageError("--what-if runs-per-week=" + format_number(from) + ":" + format_number(to) + ":" +
+                             format_number(step) +
+                             ": expected FROM:TO[:STEP] with 0 <= FROM <= TO <= 10000 (as --runs-per-week), "
+                             "STEP > 0 and at "
+                             "most 1000 points",
+                         "e.g. --what-if runs-per-week=1:40 or runs-per-week=0.5:10:0.5");
     WhatIf out;
     detail::EstimateCache estimates(catalog, request.workload);  // the job is the same at every point
     std::vector<int>

@@ -77,6 +77,12 @@ std::optional<std::string> closest_match(std::string_view word, const std::vecto
     std::optional<std::string> best;
     std::size_t best_distance = limit + 1;
     for (const auto& c : candidates) {
+        // The distance is at least the length gap: a word far longer than every candidate (a 2 MB
+        // value) costs one comparison per candidate, not a 2 MB x name-length table each.
+        const std::size_t gap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
+        const bool prefix =
+            c.size() > word.size() && iequals(std::string_view(c).substr(0, word.size()), word);
+        if (gap > limit && !prefix) continue;
         std::size_t d = edit_distance(word, c);
         // A candidate that starts with the word ("a100" -> "a100-80gb-sxm") is a near miss too.
         if (d > limit && c.size() > word.size() && iequals(std::string_view(c).substr(0, word.size()), word))
