@@ -156,7 +156,7 @@ void kill_step(int n) {
     if (at == n) ::kill(::getpid(), SIGKILL);
 }
 
-void fsync_dir(const fs::path& dir) {
+void sync_dir_best_effort(const fs::path& dir) {
     if (const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); fd >= 0) {
         (void)::fsync(fd);
         ::close(fd);
@@ -223,11 +223,11 @@ std::string replace_folder(const std::string& folder_path,
     for (const auto& [file, bytes] : files)
         if (std::string err = write_file_atomically((tmp / file).string(), bytes); !err.empty())
             return fail(err);
-    fsync_dir(tmp);
+    sync_dir_best_effort(tmp);
     kill_step(2);
     if (::rename(tmp.c_str(), version.c_str()) != 0)
         return fail("cannot rename " + tmp.string() + ": " + std::strerror(errno));
-    fsync_dir(parent);
+    sync_dir_best_effort(parent);
     kill_step(3);
     if (::symlink(version.filename().c_str(), link.c_str()) != 0)
         return fail("cannot create the link " + link.string() + ": " + std::strerror(errno));
@@ -250,13 +250,13 @@ std::string replace_folder(const std::string& folder_path,
             }
             fs::remove_all(aside, ec);
         }
-        fsync_dir(parent);
+        sync_dir_best_effort(parent);
         kill_step(5);
         fs::remove_all(link, ec);
     } else {
         if (::rename(link.c_str(), folder.c_str()) != 0)
             return fail("cannot replace " + folder.string() + ": " + std::strerror(errno));
-        fsync_dir(parent);
+        sync_dir_best_effort(parent);
         kill_step(5);
     }
     if (!old_version.empty()) fs::remove_all(old_version, ec);

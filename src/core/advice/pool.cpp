@@ -10,7 +10,6 @@
 #include <unordered_map>
 
 #include "gpuadvise/advice/evaluate.hpp"
-#include "gpuadvise/base/text.hpp"
 #include "gpuadvise/base/format.hpp"
 #include "gpuadvise/base/text.hpp"
 #include "recommend_candidates.hpp"
