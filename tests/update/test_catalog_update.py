@@ -456,10 +456,15 @@ def main():
             check(children, f"{sig.name}: no helper process seen")
             proc.send_signal(sig)
             proc.communicate(timeout=60)
+            def exited(pid):  # gone, or a zombie; the process may vanish between the checks
+                try:
+                    with open(f"/proc/{pid}/stat") as stat:
+                        return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+                except (FileNotFoundError, ProcessLookupError):
+                    return True
             gone = False
             for _ in range(200):
-                gone = all(not os.path.exists(f"/proc/{c}") or
-                           open(f"/proc/{c}/stat").read().rsplit(")", 1)[1].split()[0] == "Z" for c in children)
+                gone = all(exited(c) for c in children)
                 if gone:
                     break
                 time.sleep(0.05)
