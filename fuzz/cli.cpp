@@ -1,6 +1,6 @@
 // libFuzzer target: a whole command line run in-process (cli::run), one argument per input line.
 // Arguments that would read other files, write files or probe this machine are refused so that
-// a run depends on the input alone: --catalog, `catalog validate/import`, check-env without
+// a run depends on the input alone: --catalog, --model-config, `catalog validate/import`, check-env without
 // arguments or with --detect.
 #include <cstddef>
 #include <cstdint>
@@ -17,7 +17,8 @@ namespace {
 bool refused(const std::vector<std::string>& args) {
     bool check_env = false, env_given = false;
     for (const auto& a : args) {
-        if (a.rfind("--catalog", 0) == 0 || a == "validate" || a == "import" || a.rfind("--detect", 0) == 0)
+        if (a.rfind("--catalog", 0) == 0 || a.rfind("--model-config", 0) == 0 || a == "validate" ||
+            a == "import" || a.rfind("--detect", 0) == 0)
             return true;
         if (a == "check-env") check_env = true;
         for (const char* opt : {"--gpu", "--driver", "--cuda", "--pytorch", "--precision"})

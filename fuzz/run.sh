@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets into build-fuzz (clang, address + undefined sanitizers) and runs
 # each for SECONDS on its corpus:
-#   fuzz/run.sh SECONDS [TARGET...]   fuzz (targets: catalog_yaml skypilot_csv gpu_spec cli)
+#   fuzz/run.sh SECONDS [TARGET...]   fuzz (targets: catalog_yaml skypilot_csv gpu_spec cli hf_config)
 #   fuzz/run.sh --merge [TARGET...]   minimise: merge what the runs found into fuzz/corpus/TARGET
 # New inputs go to build-fuzz/corpus/TARGET (not committed); crashes to build-fuzz/artifacts/.
 # Exit status is non-zero when a target found a crash, a leak, a timeout or ran out of memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ALL=(catalog_yaml skypilot_csv gpu_spec cli)
+ALL=(catalog_yaml skypilot_csv gpu_spec cli hf_config)
 BUILD=${GPUADVISE_FUZZ_BUILD_DIR:-build-fuzz}
 JOBS=${JOBS:-2}
 

@@ -25,7 +25,7 @@ struct CompareOptions {
 };
 
 bool has_workload(const WorkloadRequest& r) {
-    return r.model || r.params || r.flops_per_token || r.flops_per_sample;
+    return r.model || r.model_config_file || r.params || r.flops_per_token || r.flops_per_sample || r.layers;
 }
 
 nlohmann::ordered_json price_json(const std::optional<CheapestPrice>& p) {
@@ -239,7 +239,11 @@ io::TextDocument to_document(const Comparison& c, const CompareOptions& opt,
 int run_compare(Context& ctx, const CompareOptions& opt) {
     const Catalog& catalog = ctx.catalog();
     std::optional<Workload> workload;
-    if (has_workload(opt.request)) workload = make_workload(catalog, opt.request);
+    if (has_workload(opt.request)) {
+        WorkloadRequest request = opt.request;
+        load_model_config(request);
+        workload = make_workload(catalog, request);
+    }
     Comparison c = compare_gpus(catalog, opt.gpus, ctx.currency(), opt.include_examples,
                                 workload ? &*workload : nullptr);
 

@@ -140,7 +140,9 @@ io::TextDocument to_document(const EstimateResult& result) {
 
 int run_estimate(Context& ctx, const EstimateOptions& opt) {
     const Catalog& catalog = ctx.catalog();
-    Workload w = make_workload(catalog, opt.request);
+    WorkloadRequest request = opt.request;
+    load_model_config(request);
+    Workload w = make_workload(catalog, request);
     GpuSpec spec;
     if (!iequals(opt.gpu, "all")) spec = parse_gpu_spec(opt.gpu);
     std::vector<const Gpu*> gpus = select_gpus(catalog, spec);

@@ -16,6 +16,21 @@ struct ModelsOptions {
     std::string kind;
 };
 
+// The checkpoint's weight format: "fp8", "mxfp4 (experts)", or "16-bit" (follows --precision).
+std::string weights_text(const ModelPreset& m) {
+    if (!m.weights) return m.kind == ModelKind::transformer && m.shape.decoder ? "16-bit" : "-";
+    std::string s(to_string(*m.weights));
+    if (m.weights_scope == QuantScope::experts) s += " (experts)";
+    return s;
+}
+
+// A context window as model cards write it: 131072 -> "128k", 4096 -> "4k", 128000 -> "128k".
+std::string context_text(int tokens) {
+    if (tokens <= 0) return "-";
+    if (tokens % 1024 == 0 && tokens % 1000 != 0) return std::to_string(tokens / 1024) + "k";
+    return format_count(tokens);
+}
+
 std::string job_text(const DefaultJob& j) {
     std::string s = j.task + ": " + j.description + ", batch " + std::to_string(j.batch_size);
     if (j.grad_checkpointing) s += ", grad checkpointing";
@@ -68,7 +83,12 @@ nlohmann::ordered_json to_json(const ModelsResult& result) {
                           {"hidden", m.shape.hidden},
                           {"heads", m.shape.heads},
                           {"kv_heads", m.shape.kv_heads},
-                          {"vocab", m.shape.vocab}};
+                          {"vocab", m.shape.vocab},
+                          {"head_dim", m.shape.effective_head_dim()},
+                          {"ffn", m.shape.ffn > 0 ? nlohmann::ordered_json(m.shape.ffn)
+                                                  : nlohmann::ordered_json(nullptr)},
+                          {"experts", m.shape.experts},
+                          {"active_experts", m.shape.active_experts}};
         else
             j["shape"] = nullptr;
         j["activation_mb_per_image"] = m.activation_mb_per_image > 0 ? json_number(m.activation_mb_per_image)
@@ -78,6 +98,14 @@ nlohmann::ordered_json to_json(const ModelsResult& result) {
         for (const auto& c : catalog.calibration) points += c.model == m.id ? 1 : 0;
         j["calibration_points"] = points;
         j["notes"] = m.notes;
+        j["params_active"] = m.params_active > 0 ? m.params_active : m.params;
+        j["max_seq_len"] =
+            m.max_seq_len > 0 ? nlohmann::ordered_json(m.max_seq_len) : nlohmann::ordered_json(nullptr);
+        j["weights_format"] = m.weights ? nlohmann::ordered_json(std::string(to_string(*m.weights)))
+                                        : nlohmann::ordered_json(nullptr);
+        j["weights_scope"] =
+            m.weights ? nlohmann::ordered_json(m.weights_scope == QuantScope::experts ? "experts" : "linear")
+                      : nlohmann::ordered_json(nullptr);
         json["models"].push_back(j);
     }
     return json;
@@ -89,6 +117,9 @@ io::TextDocument to_document(const ModelsResult& result) {
                      {"ALIASES", io::Align::left, 2, true},
                      {"KIND", io::Align::left, 3},
                      {"PARAMS", io::Align::right},
+                     {"ACTIVE", io::Align::right, 1},
+                     {"CONTEXT", io::Align::right, 1},
+                     {"WEIGHTS", io::Align::left, 1},
                      {"FWD FLOPS", io::Align::right, 1},
                      {"DEFAULT JOB", io::Align::left, 0, true}};
     for (const ModelPreset* preset : result.models) {
@@ -98,14 +129,19 @@ io::TextDocument to_document(const ModelsResult& result) {
         if (!m.uncertain.empty() && (m.is_uncertain("flops_per_sample") || m.is_uncertain("flops_per_token")))
             flops += "?";
         table.rows.push_back({m.id, m.aliases.empty() ? "-" : join(m.aliases, ", "),
-                              std::string(to_string(m.kind)), format_count(m.params), flops,
-                              job_text(m.default_job)});
+                              std::string(to_string(m.kind)), format_count(m.params),
+                              m.params_active > 0 ? format_count(m.params_active) : "-",
+                              context_text(m.max_seq_len), weights_text(m), flops, job_text(m.default_job)});
     }
     io::TextDocument doc;
     doc.tables.push_back(table);
     doc.notes.push_back(
         "FLOPs are true forward FLOPs (2 x MAC); transformers add the attention term per token. ? = "
         "uncertain in the source.");
+    doc.notes.push_back(
+        "ACTIVE: parameters per token of a mixture of experts (both embeddings counted; FLOPs use them "
+        "without the input embedding). WEIGHTS: the checkpoint's format (--weights sets another); "
+        "16-bit follows --precision.");
     doc.notes.push_back(
         "'gpuadvise estimate --model ID' runs the default job; every part of it can be overridden (--task, "
         "--batch-size, ...).");

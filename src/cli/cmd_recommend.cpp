@@ -65,6 +65,7 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     RecommendRequest r;
     WorkloadRequest wr = opt.workload;
     if (opt.resolution && !wr.image_size) wr.image_size = opt.resolution;
+    load_model_config(wr);
     r.workload = make_workload(catalog, wr);
     r.runs_per_week = opt.runs_per_week;
     if (opt.tokens_per_month || opt.requests_per_day) {

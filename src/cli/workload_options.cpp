@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli/context.hpp"
+#include "io/hf_config.hpp"
 
 namespace gpuadvise::cli {
 namespace {}  // namespace
@@ -13,6 +14,45 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
            "--model,-m", [&r](const std::string& v) { r.model = v; },
            "Model preset or alias (see 'gpuadvise models'), e.g. bert, resnet50, llama-2-7b")
         ->type_name("NAME");
+    app.add_option_function<std::string>(
+           "--model-config", [&r](const std::string& path) { r.model_config_file = path; },
+           "A Hugging Face config.json (a local file): the model's shape, parameters and weight format")
+        ->type_name("FILE");
+    struct ShapeFlag {
+        const char* name;
+        std::optional<int> WorkloadRequest::*field;
+        const char* help;
+    };
+    for (const ShapeFlag& f : {
+             ShapeFlag{"--layers", &WorkloadRequest::layers, "Shape: transformer layers (num_hidden_layers)"},
+             ShapeFlag{"--hidden", &WorkloadRequest::hidden, "Shape: hidden size (hidden_size)"},
+             ShapeFlag{"--heads", &WorkloadRequest::heads, "Shape: attention heads (num_attention_heads)"},
+             ShapeFlag{"--kv-heads", &WorkloadRequest::kv_heads,
+                       "Shape: key/value heads, fewer than --heads under GQA (num_key_value_heads)"},
+             ShapeFlag{"--head-dim", &WorkloadRequest::head_dim,
+                       "Shape: dimension per head (default hidden/heads)"},
+             ShapeFlag{"--ffn", &WorkloadRequest::ffn, "Shape: MLP width (intermediate_size; gated MLP)"},
+             ShapeFlag{"--vocab", &WorkloadRequest::vocab, "Shape: vocabulary size (vocab_size)"},
+             ShapeFlag{"--experts", &WorkloadRequest::experts, "Shape: routed experts per MoE layer"},
+             ShapeFlag{"--active-experts", &WorkloadRequest::active_experts,
+                       "Shape: experts per token (num_experts_per_tok)"},
+             ShapeFlag{"--moe-ffn", &WorkloadRequest::moe_ffn,
+                       "Shape: width of one expert (moe_intermediate_size; default --ffn)"},
+         }) {
+        auto field = f.field;
+        app.add_option_function<int>(
+               f.name, [&r, field](const int& v) { r.*field = v; }, f.help)
+            ->type_name("N");
+    }
+    app.add_option_function<std::string>(
+           "--weights", [&r](const std::string& v) { r.weights = v; },
+           "How the weights are stored (default: the checkpoint's dtype or quantisation; compute stays "
+           "--precision)")
+        ->type_name(kWeightFormatNames.choices());
+    app.add_option_function<std::string>(
+           "--kv-cache", [&r](const std::string& v) { r.kv_cache = v; },
+           "KV cache element type for serving (default 16-bit)")
+        ->type_name("fp16|bf16|fp8");
     app.add_option_function<std::string>(
            "--params", [&r](const std::string& v) { r.params = v; },
            "Custom model size (or override the preset's): 7B, 350M")
@@ -119,6 +159,13 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
         ->type_name("N");
 }
 
+void load_model_config(WorkloadRequest& r) {
+    if (!r.model_config_file || r.model_config) return;
+    io::HfConfig cfg = io::load_hf_config(*r.model_config_file);
+    r.model_config = std::make_shared<const ModelPreset>(std::move(cfg.preset));
+    r.model_config_defaults = std::move(cfg.defaults);
+}
+
 nlohmann::ordered_json workload_json(const Workload& w) {
     nlohmann::ordered_json j;
     j["model"] = w.model_id;
@@ -142,6 +189,27 @@ nlohmann::ordered_json workload_json(const Workload& w) {
     j["forward_flops_per_sample"] = json_number(w.forward_flops_per_sample());
     j["unit"] = w.unit;
     j["assumptions"] = w.assumptions;
+    // The model as the memory and time formulas see it (docs/json.md).
+    nlohmann::ordered_json m;
+    const ParamCount c = w.param_count();
+    m["params_total"] = w.params;
+    m["params_active"] = w.params_active();
+    m["experts"] = w.shape.experts;
+    m["active_experts"] = w.shape.active_experts;
+    const Precision p = w.precision.value_or(Precision::bf16);
+    m["kv_bytes_per_token"] = w.shape.decoder && w.seq_len > 0
+                                  ? json_number(w.kv_bytes(p, w.seq_len) / w.seq_len)
+                                  : nlohmann::ordered_json(nullptr);
+    m["weights_format"] = w.weights ? nlohmann::ordered_json(std::string(to_string(*w.weights)))
+                                    : nlohmann::ordered_json(nullptr);
+    m["weights_scope"] = w.weights_scope == QuantScope::experts ? "experts" : "linear";
+    m["weights_gb"] = json_number(w.weight_bytes(p) / 1e9);
+    m["kv_cache_format"] = w.kv_cache ? nlohmann::ordered_json(std::string(to_string(*w.kv_cache)))
+                                      : nlohmann::ordered_json(nullptr);
+    m["max_seq_len"] = w.preset && w.preset->max_seq_len > 0 ? nlohmann::ordered_json(w.preset->max_seq_len)
+                                                             : nlohmann::ordered_json(nullptr);
+    m["shape_complete"] = c.total() > 0;
+    j["model_details"] = m;
     return j;
 }
 

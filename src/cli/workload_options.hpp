@@ -12,6 +12,8 @@
 namespace gpuadvise::cli {
 
 void add_workload_options(CLI::App& app, WorkloadRequest& request);
+// Reads --model-config FILE (io/hf_config.hpp) into the request; DataError with the file's location.
+void load_model_config(WorkloadRequest& request);
 
 // {"model", "model_name", "requested_as", "kind", "params", "task", "precision", "optimizer", …,
 // "assumptions"}: the workload block of the JSON of estimate and recommend.

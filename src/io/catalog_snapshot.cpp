@@ -160,10 +160,15 @@ void load(Archive& ar, Diagnostics& x) {
     for (auto& d : all) x.add(std::move(d));
 }
 
-GPUADVISE_MEMBERS(TransformerShape, 7);
+GPUADVISE_MEMBERS(TransformerShape, 31);
 template <class Archive>
 void serialize(Archive& ar, TransformerShape& x) {
     ar(x.layers, x.hidden, x.heads, x.kv_heads, x.vocab, x.patch_size, x.decoder);
+    ar(x.head_dim, x.ffn, x.tied_embeddings, x.sliding_window, x.sliding_layers, x.norms_per_layer,
+       x.qkv_bias, x.o_bias, x.qk_norm, x.attention_sinks);
+    ar(x.experts, x.active_experts, x.moe_ffn, x.shared_experts, x.shared_ffn, x.shared_expert_gate,
+       x.dense_layers, x.expert_bias, x.router_score_bias);
+    ar(x.kv_lora_rank, x.q_lora_rank, x.qk_rope_dim, x.qk_nope_dim, x.v_head_dim);
 }
 
 GPUADVISE_MEMBERS(DefaultJob, 8);
@@ -173,13 +178,13 @@ void serialize(Archive& ar, DefaultJob& x) {
        x.description);
 }
 
-GPUADVISE_MEMBERS(ModelPreset, 20);
+GPUADVISE_MEMBERS(ModelPreset, 23);
 template <class Archive>
 void serialize(Archive& ar, ModelPreset& x) {
     ar(x.id, x.aliases, x.name, x.kind, x.unit, x.params, x.flops_per_token, x.flops_per_sample,
        x.reference_image_size, x.reference_seq_len, x.max_seq_len, x.activation_mb_per_image,
-       x.activation_basis, x.shape, x.inference_passes, x.default_job, x.uncertain, x.source, x.notes,
-       x.where);
+       x.activation_basis, x.shape, x.inference_passes, x.default_job, x.uncertain, x.weights,
+       x.weights_scope, x.params_active, x.source, x.notes, x.where);
 }
 
 GPUADVISE_MEMBERS(CalibrationPoint, 12);

@@ -15,7 +15,38 @@ int as_int(std::optional<long long> v) { return v ? static_cast<int>(*v) : 0; }
 
 void read_shape(const YAML::Node& node, const std::string& path, YamlContext& ctx, TransformerShape& s) {
     if (!ctx.expect_map(node, path)) return;
-    ctx.check_keys(node, path, {"layers", "hidden", "heads", "kv_heads", "vocab", "patch_size", "decoder"});
+    ctx.check_keys(node, path,
+                   {"layers",
+                    "hidden",
+                    "heads",
+                    "kv_heads",
+                    "vocab",
+                    "patch_size",
+                    "decoder",
+                    "head_dim",
+                    "ffn",
+                    "tied_embeddings",
+                    "sliding_window",
+                    "sliding_layers",
+                    "norms_per_layer",
+                    "qkv_bias",
+                    "o_bias",
+                    "qk_norm",
+                    "attention_sinks",
+                    "experts",
+                    "active_experts",
+                    "moe_ffn",
+                    "shared_experts",
+                    "shared_ffn",
+                    "shared_expert_gate",
+                    "dense_layers",
+                    "expert_bias",
+                    "router_score_bias",
+                    "kv_lora_rank",
+                    "q_lora_rank",
+                    "qk_rope_dim",
+                    "qk_nope_dim",
+                    "v_head_dim"});
     s.layers = as_int(ctx.integer(node, path, "layers", true, 1, 10000));
     s.hidden = as_int(ctx.integer(node, path, "hidden", true, 1, 1000000));
     s.heads = as_int(ctx.integer(node, path, "heads", true, 1, 10000));
@@ -24,7 +55,41 @@ void read_shape(const YAML::Node& node, const std::string& path, YamlContext& ct
     s.vocab = as_int(ctx.integer(node, path, "vocab", false, 0, 100000000));
     s.patch_size = as_int(ctx.integer(node, path, "patch_size", false, 1, 10000));
     s.decoder = ctx.boolean(node, path, "decoder").value_or(false);
-    if (s.heads > 0 && s.hidden % s.heads != 0) ctx.error(node, path, "hidden must be a multiple of heads");
+    // The full shape (count_params): dense width, attention details, experts, MLA.
+    s.head_dim = as_int(ctx.integer(node, path, "head_dim", false, 1, 100000));
+    s.ffn = as_int(ctx.integer(node, path, "ffn", false, 1, 10000000));
+    s.tied_embeddings = ctx.boolean(node, path, "tied_embeddings").value_or(false);
+    s.sliding_window = as_int(ctx.integer(node, path, "sliding_window", false, 1, 100000000));
+    s.sliding_layers = as_int(ctx.integer(node, path, "sliding_layers", false, 0, 10000));
+    s.norms_per_layer =
+        node["norms_per_layer"] ? as_int(ctx.integer(node, path, "norms_per_layer", false, 0, 16)) : 2;
+    s.qkv_bias = ctx.boolean(node, path, "qkv_bias").value_or(false);
+    s.o_bias = ctx.boolean(node, path, "o_bias").value_or(false);
+    s.qk_norm = ctx.boolean(node, path, "qk_norm").value_or(false);
+    s.attention_sinks = ctx.boolean(node, path, "attention_sinks").value_or(false);
+    s.experts = as_int(ctx.integer(node, path, "experts", false, 1, 100000));
+    s.active_experts = as_int(ctx.integer(node, path, "active_experts", s.experts > 0, 1, 100000));
+    s.moe_ffn = as_int(ctx.integer(node, path, "moe_ffn", false, 1, 10000000));
+    s.shared_experts = as_int(ctx.integer(node, path, "shared_experts", false, 0, 1000));
+    s.shared_ffn = as_int(ctx.integer(node, path, "shared_ffn", false, 1, 10000000));
+    s.shared_expert_gate = ctx.boolean(node, path, "shared_expert_gate").value_or(false);
+    s.dense_layers = as_int(ctx.integer(node, path, "dense_layers", false, 0, 10000));
+    s.expert_bias = ctx.boolean(node, path, "expert_bias").value_or(false);
+    s.router_score_bias = ctx.boolean(node, path, "router_score_bias").value_or(false);
+    s.kv_lora_rank = as_int(ctx.integer(node, path, "kv_lora_rank", false, 1, 1000000));
+    s.q_lora_rank = as_int(ctx.integer(node, path, "q_lora_rank", false, 1, 1000000));
+    s.qk_rope_dim = as_int(ctx.integer(node, path, "qk_rope_dim", s.kv_lora_rank > 0, 1, 100000));
+    s.qk_nope_dim = as_int(ctx.integer(node, path, "qk_nope_dim", s.kv_lora_rank > 0, 1, 100000));
+    s.v_head_dim = as_int(ctx.integer(node, path, "v_head_dim", s.kv_lora_rank > 0, 1, 100000));
+    if (s.heads > 0 && s.head_dim == 0 && s.hidden % s.heads != 0)
+        ctx.error(node, path, "hidden must be a multiple of heads (or give head_dim)");
+    if (s.kv_heads > 0 && s.heads % s.kv_heads != 0) ctx.error(node, path, "kv_heads must divide heads");
+    if (s.active_experts > s.experts) ctx.error(node, path, "active_experts exceeds experts");
+    if (s.dense_layers > s.layers) ctx.error(node, path, "dense_layers exceeds layers");
+    if (s.sliding_layers > s.layers) ctx.error(node, path, "sliding_layers exceeds layers");
+    if (s.sliding_layers > 0 && s.sliding_window == 0)
+        ctx.error(node, path, "sliding_layers needs sliding_window");
+    if (s.ffn > 0 && s.vocab == 0) ctx.error(node, path, "a full shape (ffn) needs vocab");
 }
 
 void read_job(const YAML::Node& node, const std::string& path, YamlContext& ctx, DefaultJob& j) {
@@ -55,11 +120,28 @@ void read_models_section(const YAML::Node& node, YamlContext& ctx, Catalog& out)
         const std::string path = index_path("models", i);
         if (!ctx.expect_map(item, path)) continue;
         const std::size_t errors_before = ctx.diagnostics().error_count();
-        ctx.check_keys(
-            item, path,
-            {"id", "aliases", "name", "kind", "unit", "params", "flops_per_token", "flops_per_sample",
-             "reference_image_size", "reference_seq_len", "max_seq_len", "activation_mb_per_image",
-             "activation_basis", "shape", "inference_passes", "default_job", "uncertain", "source", "notes"});
+        ctx.check_keys(item, path,
+                       {"id",
+                        "aliases",
+                        "name",
+                        "kind",
+                        "unit",
+                        "params",
+                        "flops_per_token",
+                        "flops_per_sample",
+                        "reference_image_size",
+                        "reference_seq_len",
+                        "max_seq_len",
+                        "activation_mb_per_image",
+                        "activation_basis",
+                        "shape",
+                        "inference_passes",
+                        "default_job",
+                        "uncertain",
+                        "weights",
+                        "weights_scope",
+                        "source",
+                        "notes"});
         ModelPreset m;
         m.where = ctx.where(item);
         m.id = ctx.text(item, path, "id", true).value_or("");
@@ -75,7 +157,12 @@ void read_models_section(const YAML::Node& node, YamlContext& ctx, Catalog& out)
         if (m.unit != "images" && m.unit != "sequences" && m.unit != "tokens" && m.unit != "windows")
             ctx.error(item["unit"], key_path(path, "unit"),
                       "unknown unit '" + m.unit + "'; expected images, sequences, tokens or windows");
-        m.params = ctx.number(item, path, "params", true, 1, 1e15).value_or(0);
+        // A full shape (ffn given) counts its own parameters; `params` then must not be typed again.
+        const bool full_shape = item["shape"] && item["shape"].IsMap() && item["shape"]["ffn"];
+        if (full_shape && item["params"])
+            ctx.error(item["params"], key_path(path, "params"),
+                      "the shape counts the parameters (it gives ffn); remove params");
+        m.params = ctx.number(item, path, "params", !full_shape, 1, 1e15).value_or(0);
         m.flops_per_token = ctx.number(item, path, "flops_per_token", false, 1, 1e18).value_or(0);
         m.flops_per_sample = ctx.number(item, path, "flops_per_sample", false, 1, 1e21).value_or(0);
         m.reference_image_size = as_int(ctx.integer(item, path, "reference_image_size", false, 1, 100000));
@@ -87,6 +174,26 @@ void read_models_section(const YAML::Node& node, YamlContext& ctx, Catalog& out)
         m.inference_passes = as_int(ctx.integer(item, path, "inference_passes", false, 1, 100000));
         if (m.inference_passes == 0) m.inference_passes = 1;
         if (item["shape"]) read_shape(item["shape"], key_path(path, "shape"), ctx, m.shape);
+        if (full_shape && m.shape.complete()) {
+            const ParamCount c = count_params(m.shape);
+            m.params = c.total();
+            if (m.shape.moe()) m.params_active = c.active();
+            if (m.flops_per_token <= 0) m.flops_per_token = 2 * c.active_compute();
+        }
+        if (auto wf = ctx.text(item, path, "weights")) {
+            if (auto f = kWeightFormatNames.parse(*wf))
+                m.weights = *f;
+            else
+                ctx.error(item["weights"], key_path(path, "weights"),
+                          "unknown weight format '" + *wf + "'; expected " + kWeightFormatNames.choices());
+        }
+        if (auto scope = ctx.text(item, path, "weights_scope")) {
+            if (*scope == "experts")
+                m.weights_scope = QuantScope::experts;
+            else if (*scope != "linear")
+                ctx.error(item["weights_scope"], key_path(path, "weights_scope"),
+                          "unknown scope '" + *scope + "'; expected linear or experts");
+        }
         if (item["default_job"])
             read_job(item["default_job"], key_path(path, "default_job"), ctx, m.default_job);
         else

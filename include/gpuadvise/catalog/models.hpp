@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvise/base/names.hpp"
 #include "gpuadvise/base/source_location.hpp"
 #include "gpuadvise/catalog/gpu.hpp"
 
@@ -22,7 +23,10 @@ enum class ModelKind { cnn, transformer, diffusion, speech };
 std::string_view to_string(ModelKind k);
 std::optional<ModelKind> parse_model_kind(std::string_view text);
 
-// Transformer dimensions (zeros when not a transformer).
+// Transformer dimensions (zeros when not a transformer). The fields after `decoder` describe a
+// model completely enough to count its parameters (count_params): they come from a Hugging Face
+// config.json (io/hf_config.cpp), a preset's shape in data/models.yaml or the shape flags; `ffn` = 0
+// means the shape is partial and the preset's `params` are the count.
 struct TransformerShape {
     int layers = 0;
     int hidden = 0;
@@ -32,8 +36,91 @@ struct TransformerShape {
     int patch_size = 0;    // vision transformers: tokens = (image / patch)^2 + 1
     bool decoder = false;  // autoregressive LM: KV cache at inference, tokens as the unit
 
+    int head_dim = 0;              // 0 = hidden / heads (not always so: Qwen3-32B, Gemma 2/3, Mistral NeMo)
+    int ffn = 0;                   // dense MLP width (intermediate_size); 0 = partial shape
+    bool tied_embeddings = false;  // the output layer reuses the input embedding
+    int sliding_window = 0;        // tokens a sliding-window layer attends to (0 = none)
+    int sliding_layers = 0;        // how many layers use it (the rest attend to the whole context)
+    int norms_per_layer = 2;       // RMSNorm/LayerNorm vectors of `hidden` per layer (Gemma 2/3: 4)
+    bool qkv_bias = false;         // q, k, v projections with biases (Qwen2, gpt-oss)
+    bool o_bias = false;           // output projection with a bias (gpt-oss)
+    bool qk_norm = false;          // per-head RMSNorm of q and k (Qwen3, Gemma 3)
+    bool attention_sinks = false;  // one learned sink logit per head (gpt-oss)
+    // Mixture of experts (experts = 0: dense).
+    int experts = 0;                  // routed experts per MoE layer
+    int active_experts = 0;           // routed experts per token (num_experts_per_tok)
+    int moe_ffn = 0;                  // width of one expert (moe_intermediate_size)
+    int shared_experts = 0;           // always-active experts (DeepSeek n_shared_experts, Qwen2-MoE: 1)
+    int shared_ffn = 0;               // width of one shared expert (0 = moe_ffn)
+    bool shared_expert_gate = false;  // Qwen2-MoE's sigmoid gate on the shared expert (hidden x 1)
+    int dense_layers = 0;             // layers with a dense MLP of `ffn` instead (first_k_dense_replace)
+    bool expert_bias = false;         // expert MLPs with biases, router with a bias (gpt-oss)
+    bool router_score_bias = false;   // DeepSeek-V3's e_score_correction_bias (one per expert)
+    // Multi-head latent attention (DeepSeek-V2/V3; kv_lora_rank > 0).
+    int kv_lora_rank = 0, q_lora_rank = 0, qk_rope_dim = 0, qk_nope_dim = 0, v_head_dim = 0;
+
     bool operator==(const TransformerShape&) const = default;
+    int effective_head_dim() const;
+    bool complete() const { return layers > 0 && hidden > 0 && heads > 0 && ffn > 0 && vocab > 0; }
+    bool moe() const { return experts > 0; }
+    bool mla() const { return kv_lora_rank > 0; }
+    int moe_layers() const { return experts > 0 ? layers - dense_layers : 0; }
 };
+
+// Parameter counts of a complete shape (count_params), by where the weights sit. Formulas in
+// docs/methodology.md ("Parameters from the shape"); they reproduce the published counts of the 24
+// configs in data/model-configs/ (PROVENANCE.md) within 2 %.
+struct ParamCount {
+    double embedding = 0;        // input token embedding (vocab x hidden)
+    double head = 0;             // output layer (0 when tied to the embedding)
+    double attention = 0;        // q/k/v/o (or MLA) projection matrices, all layers
+    double attention_extra = 0;  // their biases, q/k norms, latent norms, sinks
+    double dense_mlp = 0;        // dense MLP matrices (every layer of a dense model, dense layers of an MoE)
+    double experts = 0;          // routed expert matrices (and biases), all experts of all MoE layers
+    double experts_active = 0;   // the same for the active_experts a token is routed to
+    double shared = 0;           // shared experts and their gate
+    double router = 0;           // router weights and biases
+    double norms = 0;            // per-layer and final norms
+    double total() const {
+        return embedding + head + attention + attention_extra + dense_mlp + experts + shared + router + norms;
+    }
+    // Per token, counting both embeddings (the convention of most model cards: Mixtral, Qwen3,
+    // DeepSeek-V3 "37B activated incl. 0.9B embedding + 0.9B head").
+    double active() const { return total() - experts + experts_active; }
+    // What a token multiplies by: active() without the input embedding, a lookup (gpt-oss's
+    // "5.1B active" counts this way). Forward FLOPs per token = 2 x this.
+    double active_compute() const { return active() - embedding; }
+    double non_embedding() const { return total() - embedding - head; }
+    // Matrices a weight format quantises: the blocks' linear layers (attention, MLP, experts);
+    // embeddings, output layer, router, norms and biases stay 16-bit.
+    double quantisable() const { return attention + dense_mlp + experts + shared; }
+};
+
+// Parameters of a complete shape (shape.complete()); zeros otherwise.
+ParamCount count_params(const TransformerShape& s);
+
+// Elements of the KV cache one sequence of `tokens` tokens keeps, over all layers: 2 x kv_heads x
+// head_dim per layer and token (MLA: kv_lora_rank + qk_rope_dim, the latent cache serving engines
+// keep), sliding-window layers holding at most their window.
+double kv_cache_elements(const TransformerShape& s, double tokens);
+
+// How weights are stored (independent of the compute precision, --precision).
+enum class WeightFormat { bf16, fp16, fp8, int8, int4, nf4, mxfp4, nvfp4 };
+inline constexpr NameTable<WeightFormat, 8> kWeightFormatNames{{{{WeightFormat::bf16, "bf16"},
+                                                                 {WeightFormat::fp16, "fp16"},
+                                                                 {WeightFormat::fp8, "fp8"},
+                                                                 {WeightFormat::int8, "int8"},
+                                                                 {WeightFormat::int4, "int4"},
+                                                                 {WeightFormat::nf4, "nf4"},
+                                                                 {WeightFormat::mxfp4, "mxfp4"},
+                                                                 {WeightFormat::nvfp4, "nvfp4"}}}};
+inline std::string_view to_string(WeightFormat f) { return kWeightFormatNames.name(f); }
+// Bytes per quantised parameter including its group scales (docs/methodology.md, "Weight formats").
+double bytes_per_param(WeightFormat f);
+bool is_16bit(WeightFormat f);
+// Which weights a format applies to: every linear layer of the blocks, or the routed experts only
+// (gpt-oss's MXFP4 checkpoint keeps attention in BF16).
+enum class QuantScope { linear, experts };
 
 // The job `--model X` alone answers; every field can be overridden on the command line.
 struct DefaultJob {
@@ -73,6 +160,11 @@ struct ModelPreset {
     int inference_passes = 1;
     DefaultJob default_job;
     std::vector<std::string> uncertain;  // fields whose values are uncertain in the source
+    // The checkpoint's weight format (data/models.yaml `weights`, a config's torch_dtype or
+    // quantization_config); nullopt = 16-bit, following the compute precision.
+    std::optional<WeightFormat> weights;
+    QuantScope weights_scope = QuantScope::linear;
+    double params_active = 0;  // MoE: parameters per token (ParamCount::active); 0 = params
     std::string source;
     std::string notes;
     SourceLocation where;

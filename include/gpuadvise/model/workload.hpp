@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,13 +73,24 @@ struct WorkloadRequest {
     std::optional<std::string> lora_targets;  // qv|all
     // Serving.
     std::optional<int> prompt_len, output_len, concurrency;
+    // A model read from a Hugging Face config.json (--model-config, io/hf_config.cpp) instead of a
+    // preset, and the defaults the reader filled in (recorded as assumptions).
+    std::optional<std::string> model_config_file;  // --model-config FILE, read by the cli
+    std::shared_ptr<const ModelPreset> model_config;
+    std::vector<std::string> model_config_defaults;
+    // Shape flags (--layers … --moe-ffn): a custom model's shape, or overrides of a preset's.
+    std::optional<int> layers, hidden, heads, kv_heads, head_dim, ffn, vocab, experts, active_experts,
+        moe_ffn;
+    std::optional<std::string> weights;   // --weights bf16|fp16|fp8|int8|int4|nf4|mxfp4|nvfp4
+    std::optional<std::string> kv_cache;  // --kv-cache fp16|bf16|fp8
 };
 
 struct Workload {
     std::string model_id;                 // preset id, or "custom"
     std::string model_name;               // display name
     std::string requested_as;             // what the user typed when it was an alias ("bert"), else empty
-    const ModelPreset* preset = nullptr;  // into the catalog; nullptr for a custom model
+    const ModelPreset* preset = nullptr;  // into the catalog (or owned_preset); nullptr for a custom model
+    std::shared_ptr<const ModelPreset> owned_preset;  // a --model-config preset, kept alive here
     ModelKind kind = ModelKind::transformer;
     std::string unit = "samples";  // throughput unit without "/s": images, sequences, tokens
     double params = 0;
@@ -104,6 +116,11 @@ struct Workload {
     std::optional<double> flops_per_sample_override, flops_per_token_override;
     double flops_scale = 1;
     TransformerShape shape;
+    // Weights as stored (nullopt = 16-bit following the compute precision) and the KV cache's
+    // element type (nullopt = 16-bit, fp32 at fp32/tf32).
+    std::optional<WeightFormat> weights;
+    QuantScope weights_scope = QuantScope::linear;
+    std::optional<Precision> kv_cache;
     std::optional<double> measured_hours;
     const Gpu* measured_on = nullptr;
     int measured_gpu_count = 1;
@@ -131,6 +148,30 @@ struct Workload {
     double embedding_params() const;
     // Sets the image side; vision transformers derive their token count from it.
     void set_image_size(int pixels);
+    // --- Weights, experts and KV cache (src/core/model_shape.cpp, docs/methodology.md). ---
+    // The parameter count of the shape (count_params) scaled to `params` (a --params override).
+    ParamCount param_count() const;
+    // Parameters a token multiplies by (forward FLOPs = 2 x this): the shape's active_compute, or
+    // all parameters for a model known only by its count.
+    double params_per_token() const;
+    double params_active() const;  // MoE: per token incl. embeddings (ParamCount::active); else params
+    // Bytes of all weights at compute precision p: the weight format's bytes (with group scales) for
+    // the matrices it quantises, 16-bit for embeddings, output layer, router and norms; without a
+    // format, p's element size for everything (4 at fp32/tf32, 1 at fp8, else 2).
+    double weight_bytes(Precision p) const;
+    // The same with format f (QLoRA's NF4 base).
+    double weight_bytes_as(WeightFormat f) const;
+    // Of weight_bytes(p): the routed experts' share (0 for a dense model).
+    double expert_weight_bytes(Precision p) const;
+    // Bytes a decode step reads for `sequences` sequences at once: the non-expert weights plus the
+    // experts those tokens are routed to (E·(1 - (1 - k/E)^n) of E per layer, uniform routing).
+    double decode_weight_bytes(Precision p, double sequences) const;
+    // KV cache of one sequence of `tokens` tokens (kv_cache_elements x the element size).
+    double kv_bytes(Precision p, double tokens) const;
+    double kv_element_bytes(Precision p) const;
+    // How many ways the KV cache splits over `tensor` x `pipeline` ranks: layers over stages; KV
+    // heads over tensor ranks up to one head each (MLA's latent cache is replicated).
+    double kv_shards(int tensor, int pipeline) const;
 };
 
 // Resolves a preset (case-insensitive id or alias, "did you mean" otherwise) or a custom model and

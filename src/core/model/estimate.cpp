@@ -124,6 +124,50 @@ Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, con
     } else if (const double tight = catalog.policy.get("tight_memory_share");
                e.memory_required_gb > tight * e.memory_available_gb && !plan.serving)
         e.notes.push_back("tight: less than " + format_fixed(100 * (1 - tight), 0) + " % of memory to spare");
+    // Weights stored apart from compute: what the GPU's tensor cores do with them.
+    if (w.weights && !is_16bit(*w.weights)) {
+        const std::string fmt(to_string(*w.weights));
+        const std::string prec(to_string(e.precision));
+        const auto cc = gpu.compute_capability_value();
+        if (*w.weights == WeightFormat::fp8 && e.precision != Precision::fp8)
+            e.notes.push_back("fp8 weights, " + prec + " compute: " +
+                              (precision_supported(gpu, Precision::fp8)
+                                   ? std::string("--precision fp8 would use the FP8 tensor cores (W8A8)")
+                                   : gpu.id +
+                                         " has no FP8 tensor cores (compute capability 8.9+): weight-only, "
+                                         "dequantised to " +
+                                         prec + " in the matmul kernels (vLLM's FP8 Marlin)"));
+        else if (*w.weights == WeightFormat::mxfp4 || *w.weights == WeightFormat::nvfp4)
+            e.notes.push_back(fmt + " weights: " +
+                              (cc && *cc + 1e-9 >= 10.0
+                                   ? std::string("FP4 tensor cores on Blackwell; timed at the ") + prec +
+                                         " rate (the catalog has no FP4 figure), an upper bound on time"
+                                   : "FP4 tensor cores need Blackwell (compute capability 10.0+); on " +
+                                         gpu.id + " weight-only, dequantised to " + prec +
+                                         " in the kernels"));
+        else if (*w.weights != WeightFormat::fp8)
+            e.notes.push_back("weight-only " + fmt + ": dequantised to " + prec +
+                              " inside the matmul kernels (Marlin/ExLlama-style); decode reads the " + fmt +
+                              " bytes, compute runs at the " + prec +
+                              " rate (dequantisation assumed hidden behind memory-bound decode; not modelled "
+                              "for prefill)");
+    }
+    if (e.fits && plan.serving && w.shape.decoder && w.seq_len > 0) {
+        // What the KV cache may still grow into on each GPU after weights and workspace.
+        const double room_gb = gpu.memory_gb - (e.memory.total_gb() - e.memory.kv_cache_gb);
+        const double per_seq_gb =
+            w.kv_bytes(e.precision, w.seq_len) / w.kv_shards(plan.layout.tensor, plan.layout.pipeline) / 1e9;
+        if (room_gb > 0 && per_seq_gb > 0)
+            e.notes.push_back(
+                "KV cache room: " + format_fixed(room_gb, 1) + " GB per GPU after weights and workspace = " +
+                format_count(std::floor(room_gb / per_seq_gb)) + " sequences of " + format_count(w.seq_len) +
+                " tokens (" +
+                (per_seq_gb >= 1 ? format_fixed(per_seq_gb, 1) +
+                                       " GB = " + format_fixed(per_seq_gb * 1e9 / (1 << 30), 1) + " GiB"
+                                 : format_fixed(per_seq_gb * 1e3, 1) + " MB") +
+                " each per GPU; " + format_fixed(e.memory.kv_cache_gb, 1) + " GB in use at concurrency " +
+                std::to_string(plan.serving->concurrency / std::max(1, plan.layout.data)) + ")");
+    }
     if (e.config.nodes > 1 && link.inter_node_gbps <= 0)
         e.notes.push_back("network between nodes unknown: assumed 100 Gbit/s per node (give --network-gbps)");
     const LayoutTiming& t = plan.timing;

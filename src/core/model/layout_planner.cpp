@@ -253,17 +253,16 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
     const double mp = static_cast<double>(l.tensor) * l.pipeline;
     const double eff = matmul_efficiency(w);
     const double h = w.shape.hidden, L = w.shape.layers;
-    const double head_dim = h / w.shape.heads;
-    const double kv_per_token =
-        2.0 * L * std::max(1, w.shape.kv_heads) * head_dim * activation_element_bytes(p);
-    const double weights = w.params * weight_bytes(p);
     const double c = concurrency_per_replica;
     const double context = s.prompt_len + s.output_len / 2.0;  // average during generation
-    // Decode step: every GPU reads its weight shard and the KV cache of every active sequence
-    // (memory bound), or computes 2·N FLOPs per sequence, whichever is longer; per layer two
+    // Decode step: every GPU reads its weight shard (of an MoE: the experts the step's tokens are
+    // routed to) and the KV cache of every active sequence (memory bound), or computes 2·N FLOPs
+    // per sequence (N the parameters a token multiplies by), whichever is longer; per layer two
     // tensor-parallel all-reduces of the step's hidden states; stages run one after another.
-    const double read = (weights + c * context * kv_per_token) / mp / bw;
-    const double compute = 2.0 * w.params * c / mp / (peak * eff);
+    const double n_token = w.params_per_token();
+    const double read = w.decode_weight_bytes(p, c) / mp / bw +
+                        c * w.kv_bytes(p, context) / w.kv_shards(l.tensor, l.pipeline) / bw;
+    const double compute = 2.0 * n_token * c / mp / (peak * eff);
     double tp_comm = 0;
     if (l.tensor > 1) {
         const double tp = l.tensor;
@@ -274,7 +273,7 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
     }
     const double t_decode = l.pipeline * (std::max(read, compute) + tp_comm) + kStepOverheadS;
     // Prefill of one prompt: compute bound, 2·N + the attention term per token.
-    const double prefill_flops = (2.0 * w.params + 2.0 * L * s.prompt_len * h) * s.prompt_len;
+    const double prefill_flops = (2.0 * n_token + 2.0 * L * s.prompt_len * h) * s.prompt_len;
     double prefill_comm = 0;
     if (l.tensor > 1) {
         const double tp = l.tensor;
@@ -294,7 +293,7 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
         s.output_len * l.pipeline * std::max(read, compute) + c * prefill_flops / (l.tensor * peak * eff);
     t.exposed_comm_s = s.output_len * l.pipeline * tp_comm + c * prefill_comm;
     t.samples_per_s = l.data * c / cycle;  // requests per second
-    const double model_flops = t.samples_per_s * (prefill_flops + 2.0 * w.params * s.output_len);
+    const double model_flops = t.samples_per_s * (prefill_flops + 2.0 * n_token * s.output_len);
     t.utilisation = model_flops / (peak * l.gpus());
     t.basis_detail =
         "serving model: prefill compute-bound, decode reads the weights and the KV cache per step";

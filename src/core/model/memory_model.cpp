@@ -12,8 +12,23 @@ namespace {
 constexpr double kGB = 1e9;
 constexpr double kCudaContextGB = 1.0;      // "between 300 MiB and 2 GiB" on first use (§3a)
 constexpr double kInferenceOverhead = 0.2;  // M ≈ 1.2 × weights + KV [S25][S27]
-// NF4 0.5 B/param + double-quantised constants (0.127 bit/param, QLoRA paper §3) = 0.516 B/param.
-constexpr double kNf4BytesPerParam = 0.5 + 0.127 / 8;
+// Serving a model whose full shape is known: instead of the 20 % rule, the activations of one
+// scheduler step of this many tokens (vLLM V1's default max_num_batched_tokens for its API server),
+// what a server profiles and reserves before it sizes the KV cache.
+constexpr double kServingStepTokens = 8192;
+
+// Activation bytes live at once per token in one layer while serving, per tensor-parallel rank:
+// the residual stream in and out, q/k/v, and the MLP's gate and up projections (of an MoE: for
+// each of the active experts a token is routed to), 16-bit.
+double serving_workspace_bytes_per_token(const TransformerShape& s, int tensor) {
+    const double t = std::max(1, tensor);
+    const double hd = s.effective_head_dim();
+    const double qkv = (s.heads + 2.0 * std::max(1, s.kv_heads)) * hd;
+    const double mlp = s.moe() ? 2.0 * std::max(1, s.active_experts) * (s.moe_ffn > 0 ? s.moe_ffn : s.ffn) +
+                                     2.0 * s.shared_experts * (s.shared_ffn > 0 ? s.shared_ffn : s.moe_ffn)
+                               : 2.0 * s.ffn;
+    return (2.0 * s.hidden + (qkv + mlp) / t) * 2.0;
+}
 
 bool full_precision(Precision p) { return p == Precision::fp32 || p == Precision::tf32; }
 
@@ -59,19 +74,21 @@ MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, con
     const double psi = w.params / model_parallel;            // parameters held by one model-parallel rank
     const double act_scale = full_precision(p) ? 2.0 : 1.0;  // formulas are for 16-bit activations
     if (!w.is_training()) {
-        m.weights_gb = psi * weight_bytes(p) / kGB;
+        m.weights_gb = w.weight_bytes(p) / model_parallel / kGB;
         if (w.shape.decoder && w.shape.layers > 0 && w.shape.heads > 0) {
-            const double head_dim = static_cast<double>(w.shape.hidden) / w.shape.heads;
-            const double kv_elem = full_precision(p) ? 4 : 2;  // fp8 weights keep a 16-bit KV cache
+            // [S30]: 2 x layers x KV heads x head_dim per token (MLA: the latent), sliding-window
+            // layers at most their window; fp8 compute keeps a 16-bit cache unless --kv-cache fp8.
             const int sequences = concurrency > 0 ? concurrency : w.batch_size;
-            const double kv = 2.0 * w.shape.layers * std::max(1, w.shape.kv_heads) * head_dim * w.seq_len *
-                              sequences * kv_elem;  // [S30]
-            m.kv_cache_gb = kv / model_parallel / kGB;
+            m.kv_cache_gb = w.kv_bytes(p, w.seq_len) * sequences / w.kv_shards(l.tensor, l.pipeline) / kGB;
         } else {
             m.activations_gb =
                 w.activation_bytes_per_sample(false, att) / 3.0 * act_scale * w.batch_size / kGB;
         }
-        m.overhead_gb = kInferenceOverhead * m.weights_gb + kCudaContextGB;
+        if (w.shape.complete() && w.shape.decoder)
+            m.overhead_gb = kServingStepTokens * serving_workspace_bytes_per_token(w.shape, l.tensor) / kGB +
+                            kCudaContextGB;
+        else
+            m.overhead_gb = kInferenceOverhead * m.weights_gb + kCudaContextGB;
         return m;
     }
     // Activations of one micro-batch on one stage: the stage's layers; 1F1B keeps up to `pipeline`
@@ -90,11 +107,9 @@ MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, con
         // Frozen base: 16-bit, or NF4 for QLoRA with the embeddings and the output layer kept in
         // 16-bit (bitsandbytes quantises only the linear layers of the blocks). FSDP (ZeRO-3)
         // shards the frozen base too (QLoRA + FSDP).
-        double base_bytes = w.params * weight_bytes(full_precision(p) ? p : Precision::bf16);
-        if (w.task == Task::qlora) {
-            const double emb = w.embedding_params();
-            base_bytes = (w.params - emb) * kNf4BytesPerParam + emb * 2.0;
-        }
+        double base_bytes =
+            w.weights ? w.weight_bytes(p) : w.params * weight_bytes(full_precision(p) ? p : Precision::bf16);
+        if (w.task == Task::qlora) base_bytes = w.weight_bytes_as(WeightFormat::nf4);
         const double trainable = w.lora_trainable_params() / model_parallel;
         StateBytes sb = state_bytes(w.optimizer, full_precision(p) ? p : Precision::bf16);
         m.weights_gb = (base_bytes / model_parallel / zw + trainable * sb.weights) / kGB;

@@ -154,7 +154,7 @@ double Workload::forward_flops_per_sample() const {
                                   : 1.0;
     // Forward FLOPs: per token (plus the attention term 2·L·s·h of Kaplan et al., §3b) times the
     // tokens, or per sample at the reference input scaled by the pixel count.
-    const double per_token = p ? p->flops_per_token * flops_scale : 2.0 * params;
+    const double per_token = p ? p->flops_per_token * flops_scale : 2.0 * params_per_token();
     if (kind == ModelKind::transformer && per_token > 0) {
         const double attention_flops = 2.0 * s.layers * static_cast<double>(seq_len) * s.hidden;
         return (per_token + attention_flops) * seq_len;
@@ -215,7 +215,14 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
     Workload w;
     auto assume = [&](std::string text) { w.assumptions.push_back(std::move(text)); };
     const ModelPreset* p = nullptr;
-    if (r.model) {
+    const bool shape_flags = r.layers || r.hidden || r.heads || r.kv_heads || r.head_dim || r.ffn ||
+                             r.vocab || r.experts || r.active_experts || r.moe_ffn;
+    if (r.model_config) {
+        if (r.model) throw UsageError("--model and --model-config both name a model", "give one of them");
+        p = r.model_config.get();
+        w.owned_preset = r.model_config;
+        for (const auto& d : r.model_config_defaults) assume(d);
+    } else if (r.model) {
         p = find_model(catalog, *r.model);
         if (!p) {
             std::vector<std::string> names;
@@ -224,7 +231,8 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
                 for (const auto& a : m.aliases) names.push_back(a);
             }
             std::string hint =
-                "run 'gpuadvise models' for the presets, or describe a custom model with --params";
+                "run 'gpuadvise models' for the presets, or describe the model with --model-config FILE, "
+                "--params or the shape flags";
             if (auto best = closest_match(*r.model, names))
                 hint = "did you mean '" + *best + "'? (" + hint + ")";
             throw UsageError("unknown model '" + *r.model + "'", hint, "model");
@@ -233,10 +241,10 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
             w.requested_as = *r.model;
             assume("'" + *r.model + "' means " + p->id + " (" + p->name + ")");
         }
-    } else if (!r.params) {
-        throw UsageError(
-            "no model given",
-            "name a preset with --model (see 'gpuadvise models') or give --params, e.g. --params 7B");
+    } else if (!r.params && !shape_flags) {
+        throw UsageError("no model given",
+                         "name a preset with --model (see 'gpuadvise models'), read a config.json with "
+                         "--model-config FILE, or give --params (e.g. --params 7B) or the shape flags");
     }
     w.preset = p;
     DefaultJob job;
@@ -247,17 +255,28 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         w.unit = p->unit;
         w.params = p->params;
         w.shape = p->shape;
+        w.weights = p->weights;
+        w.weights_scope = p->weights_scope;
         job = p->default_job;
     } else {
         w.model_id = "custom";
-        w.params = need_quantity(r.params, "--params");
-        w.model_name = "custom " + format_count(w.params) + "-parameter transformer";
         w.kind = ModelKind::transformer;
         w.unit = "tokens";
-        w.shape = shape_for_params(w.params);
-        assume("custom model shaped like Llama: " + std::to_string(w.shape.layers) + " layers, hidden " +
-               std::to_string(w.shape.hidden) + ", " + std::to_string(w.shape.heads) +
-               " heads, vocabulary 32000");
+        if (r.params) {
+            w.params = need_quantity(r.params, "--params");
+            w.model_name = "custom " + format_count(w.params) + "-parameter transformer";
+            w.shape = shape_for_params(w.params);
+            if (!shape_flags)
+                assume("custom model shaped like Llama: " + std::to_string(w.shape.layers) +
+                       " layers, hidden " + std::to_string(w.shape.hidden) + ", " +
+                       std::to_string(w.shape.heads) + " heads, vocabulary 32000");
+        } else {
+            w.shape.decoder = true;
+            if (!r.layers || !r.hidden || !r.heads || !r.ffn || !r.vocab)
+                throw UsageError(
+                    "a custom model from shape flags needs --layers, --hidden, --heads, --ffn and --vocab",
+                    "give the missing ones (or --params N for a model known only by its size)");
+        }
         job.task = "finetune";
         job.seq_len = 2048;
         job.batch_size = 4;
@@ -265,6 +284,62 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         job.epochs = 1;
         job.grad_checkpointing = true;
         job.description = "50,000 sequences of 2,048 tokens, 1 epoch";
+    }
+    if (shape_flags) {
+        if (w.kind != ModelKind::transformer || w.shape.patch_size > 0)
+            throw UsageError("the shape flags (--layers … --moe-ffn) describe language models; " +
+                             w.model_id + " is not one");
+        auto flag = [](std::optional<int> v, const char* name, int max) {
+            if (v && (*v < 1 || *v > max))
+                throw UsageError(std::string(name) + " must be between 1 and " + std::to_string(max));
+            return v;
+        };
+        TransformerShape& s = w.shape;
+        const bool kv_given = r.kv_heads.has_value();
+        if (auto v = flag(r.layers, "--layers", 10000)) s.layers = *v;
+        if (auto v = flag(r.hidden, "--hidden", 1000000)) s.hidden = *v;
+        if (auto v = flag(r.heads, "--heads", 100000)) {
+            s.heads = *v;
+            if (!kv_given && (s.kv_heads == 0 || s.heads % s.kv_heads != 0)) s.kv_heads = s.heads;
+        }
+        if (auto v = flag(r.kv_heads, "--kv-heads", 100000)) s.kv_heads = *v;
+        if (auto v = flag(r.head_dim, "--head-dim", 100000)) s.head_dim = *v;
+        if (auto v = flag(r.ffn, "--ffn", 10000000)) s.ffn = *v;
+        if (auto v = flag(r.vocab, "--vocab", 100000000)) s.vocab = *v;
+        if (auto v = flag(r.experts, "--experts", 100000)) s.experts = *v;
+        if (auto v = flag(r.active_experts, "--active-experts", 100000)) s.active_experts = *v;
+        if (auto v = flag(r.moe_ffn, "--moe-ffn", 10000000)) s.moe_ffn = *v;
+        if (s.kv_heads <= 0) s.kv_heads = s.heads;
+        if (s.kv_heads > s.heads || s.heads % s.kv_heads != 0)
+            throw UsageError("--kv-heads " + std::to_string(s.kv_heads) + " must divide --heads " +
+                             std::to_string(s.heads));
+        if (s.head_dim == 0 && s.hidden % s.heads != 0)
+            throw UsageError("--hidden " + std::to_string(s.hidden) + " is not a multiple of --heads " +
+                                 std::to_string(s.heads),
+                             "give --head-dim");
+        if ((r.active_experts || r.moe_ffn) && s.experts == 0)
+            throw UsageError(
+                "--active-experts and --moe-ffn describe a mixture of experts; give --experts too");
+        if (s.experts > 0) {
+            if (s.active_experts == 0)
+                throw UsageError("--experts needs --active-experts (experts per token)");
+            if (s.active_experts > s.experts)
+                throw UsageError("--active-experts " + std::to_string(s.active_experts) +
+                                 " exceeds --experts " + std::to_string(s.experts));
+            if (s.moe_ffn == 0) s.moe_ffn = s.ffn;
+        }
+        if (s.vocab > 0 && s.ffn == 0 && !r.params)
+            throw UsageError("the parameter count needs --ffn (the MLP width, intermediate_size)");
+        if (s.complete() && !r.params) {
+            const ParamCount c = count_params(s);
+            if (c.total() > 1e15) throw UsageError("the shape gives more than 10^15 parameters");
+            w.params = c.total();
+            if (!p) w.model_name = "custom " + format_count(w.params) + "-parameter transformer";
+            assume("parameters from the shape: " + format_count(c.total()) + " total" +
+                   (s.moe() ? ", " + format_count(c.active()) + " active per token" : std::string()) +
+                   " (gated MLP, untied embeddings, 2 norms per layer unless the preset says otherwise)");
+            if (p) w.flops_per_token_override = 2 * c.active_compute();
+        }
     }
     if (p && r.params) {
         w.params = need_quantity(r.params, "--params");
@@ -289,6 +364,21 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         assume(
             "mixed precision (AMP): bf16 on GPUs with compute capability >= 8.0, fp16 with loss scaling "
             "below");
+    }
+    if (r.weights) {
+        w.weights = kWeightFormatNames.parse_or_throw(*r.weights, "--weights");
+        if (w.weights != (p ? p->weights : std::nullopt) && p && p->weights_scope == QuantScope::experts)
+            w.weights_scope = QuantScope::linear;  // a format of the user's own: every linear layer
+    } else if (w.weights && !is_16bit(*w.weights)) {
+        assume("weights in " + std::string(to_string(*w.weights)) + " as the checkpoint ships them" +
+               (w.weights_scope == QuantScope::experts ? " (experts only; the rest 16-bit)" : "") +
+               " (--weights sets another format)");
+    }
+    if (r.kv_cache) {
+        const Precision kv = kPrecisionNames.parse_or_throw(*r.kv_cache, "--kv-cache");
+        if (kv != Precision::fp16 && kv != Precision::bf16 && kv != Precision::fp8)
+            throw UsageError("--kv-cache: '" + *r.kv_cache + "' is not fp16, bf16 or fp8");
+        w.kv_cache = kv;
     }
     if (r.optimizer)
         w.optimizer =
@@ -506,7 +596,9 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         w.flops_scale = w.params / p->params;
     }
     if (!p && !r.flops_per_sample && !r.flops_per_token)
-        assume("forward FLOPs = 2 x parameters per token, plus attention");
+        assume(w.shape.complete() ? "forward FLOPs = 2 x the " + format_count(w.params_per_token()) +
+                                        " parameters a token multiplies by, plus attention"
+                                  : std::string("forward FLOPs = 2 x parameters per token, plus attention"));
     return w;
 }
 
