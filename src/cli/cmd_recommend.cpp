@@ -653,15 +653,11 @@ io::RecommendReport to_report(const RecommendResult& result, const Freshness& fr
     return r;
 }
 
-io::TextDocument to_document(const RecommendResult& result) {
+// The lead: the workload, its assumptions, what the ranking means.
+void add_recommend_lead(const RecommendResult& result, io::TextDocument& doc) {
     const Catalog& catalog = result.catalog;
-    const RecommendOptions& opt = result.opt;
     const RecommendRequest& request = result.request;
-    const Recommendation& rec = result.rec;
-    const std::optional<WhatIf>& what_if = result.what_if;
     const Workload& w = request.workload;
-    const std::string& cur = request.currency;
-    io::TextDocument doc;
     doc.lead.push_back("Workload: " + workload_summary(w) + ", " +
                        (request.one_off() ? "one-off: " + count_noun(request.runs.value_or(1), "run") +
                                                 " (ranked by cost per run, no monthly cost)"
@@ -685,6 +681,10 @@ io::TextDocument to_document(const RecommendResult& result) {
                  " % more a month than the cheapest (--max-cost-increase); unknown carbon after known",
              io::ListMark::indent});
     doc.lead.push_back("Times and costs are estimates (bands in --json); prices carry their as-of dates.");
+}
+
+// The four steps' findings (the pitfalls' explanations with --explain, which also names each rule).
+io::TextTable needs_analysis_table(const Recommendation& rec, bool explain) {
     io::TextTable steps_table;
     steps_table.title = "Needs analysis";
     steps_table.role = io::TableRole::needs_analysis;
@@ -692,12 +692,37 @@ io::TextDocument to_document(const RecommendResult& result) {
     for (const auto& s : rec.steps)
         for (std::size_t i = 0; i < s.findings.size(); ++i) {
             const auto& f = s.findings[i];
-            if (!opt.explain && f.kind == FindingKind::explanation && s.id == StepId::pitfalls) continue;
+            if (!explain && f.kind == FindingKind::explanation && s.id == StepId::pitfalls) continue;
             steps_table.rows.push_back({i == 0 ? (s.step == s.name ? s.name : s.step + " " + s.name) : "",
                                         to_string(f.kind),
-                                        opt.explain ? "[" + f.rule + "] " + f.message : f.message});
+                                        explain ? "[" + f.rule + "] " + f.message : f.message});
         }
-    doc.tables.push_back(steps_table);
+    return steps_table;
+}
+
+// The NOTES cell of a ranked option: "pareto, measured, 2 warnings, ...".
+std::string option_notes_cell(const Candidate& c, const std::string& cur) {
+    std::string notes = c.pareto ? "pareto" : "";
+    if (c.estimate.basis == TimeBasis::measured) notes += std::string(notes.empty() ? "" : ", ") + "measured";
+    if (c.estimate.serving && c.estimate.serving->cost_per_million_tokens)
+        notes += std::string(notes.empty() ? "" : ", ") +
+                 io::fmt_number(*c.estimate.serving->cost_per_million_tokens, 3) + " " + cur + "/M tokens";
+    if (!c.warnings.empty())
+        notes += std::string(notes.empty() ? "" : ", ") +
+                 count_noun(static_cast<double>(c.warnings.size()), "warning");
+    if (c.offer->variant_assumed) notes += std::string(notes.empty() ? "" : ", ") + "variant assumed";
+    if (!c.price_complete) notes += std::string(notes.empty() ? "" : ", ") + "GPU only; host VM extra";
+    if (c.parallel_copies > 1)
+        notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.parallel_copies) + " in parallel";
+    return notes;
+}
+
+// The ranked options, one row each.
+io::TextTable recommendations_table(const RecommendResult& result) {
+    const RecommendRequest& request = result.request;
+    const Recommendation& rec = result.rec;
+    const Workload& w = request.workload;
+    const std::string& cur = request.currency;
     io::TextTable t;
     t.role = io::TableRole::recommendations;
     t.title = "Recommendations (" + std::to_string(rec.ranked.size()) + " of " +
@@ -721,22 +746,7 @@ io::TextDocument to_document(const RecommendResult& result) {
                  {"USD/TFLOPS-H", io::Align::right, 7},
                  {"KG CO2E/RUN", io::Align::right, carbon_priority},
                  {"NOTES", io::Align::left, 1, true}};
-    for (const auto& c : rec.ranked) {
-        std::string notes = c.pareto ? "pareto" : "";
-        if (c.estimate.basis == TimeBasis::measured)
-            notes += std::string(notes.empty() ? "" : ", ") + "measured";
-        if (c.estimate.serving && c.estimate.serving->cost_per_million_tokens)
-            notes += std::string(notes.empty() ? "" : ", ") +
-                     io::fmt_number(*c.estimate.serving->cost_per_million_tokens, 3) + " " + cur +
-                     "/M tokens";
-        if (!c.warnings.empty())
-            notes += std::string(notes.empty() ? "" : ", ") +
-                     count_noun(static_cast<double>(c.warnings.size()), "warning");
-        if (c.offer->variant_assumed) notes += std::string(notes.empty() ? "" : ", ") + "variant assumed";
-        if (!c.price_complete) notes += std::string(notes.empty() ? "" : ", ") + "GPU only; host VM extra";
-        if (c.parallel_copies > 1)
-            notes +=
-                std::string(notes.empty() ? "" : ", ") + std::to_string(c.parallel_copies) + " in parallel";
+    for (const auto& c : rec.ranked)
         t.rows.push_back(
             {std::to_string(c.rank), c.offer->provider,
              c.gpu->id + " x" + std::to_string(c.gpu_count) +
@@ -749,47 +759,71 @@ io::TextDocument to_document(const RecommendResult& result) {
              io::fmt_optional(c.break_even_hours_per_month, 0), io::fmt_optional(c.usd_per_tflops_hour, 4),
              c.energy && c.energy->co2e_kg_per_run ? io::fmt_number(*c.energy->co2e_kg_per_run, 3)
                                                    : "unknown",
-             notes});
-    }
-    if (!rec.ranked.empty()) doc.tables.push_back(t);  // else the notes say why, not an empty header (exit 3)
-    if (what_if) {
-        io::TextTable wt;
-        wt.title = "What if: monthly cost of the best option per plan (" + cur + ")";
-        wt.columns = {{"RUNS/WEEK", io::Align::right},
-                      {"ON-DEMAND", io::Align::right},
-                      {"RESERVED", io::Align::right},
-                      {"SPOT", io::Align::right},
-                      {"CHEAPEST", io::Align::left, 0, true}};
-        auto cell = [](const std::optional<WhatIfBest>& b) {
-            if (!b) return std::string("-");
-            return io::fmt_number(b->cost_per_month, 0) +
-                   (b->term_months ? " (" + term_short(b->term_months) + ")" : "");
-        };
-        for (const auto& p : what_if->points) {
-            std::string best = "-";
-            double low = 0;
-            for (Plan plan : {Plan::on_demand, Plan::reserved, Plan::spot}) {
-                const auto& b = plan == Plan::on_demand  ? p.on_demand
-                                : plan == Plan::reserved ? p.reserved
-                                                         : p.spot;
-                if (b && (best == "-" || b->cost_per_month < low - 1e-9)) {
-                    low = b->cost_per_month;
-                    best = std::string(plan_label(plan)) + ": " + b->provider + " " + b->gpu + " x" +
-                           std::to_string(b->gpu_count) +
-                           (b->instance_type.empty() ? "" : " " + b->instance_type);
-                }
-            }
-            wt.rows.push_back({io::fmt_number(p.runs_per_week, 1), cell(p.on_demand), cell(p.reserved),
-                               cell(p.spot), best});
+             option_notes_cell(c, cur)});
+    return t;
+}
+
+// The CHEAPEST cell of a --what-if point: the plan, provider and configuration of the lowest month.
+std::string what_if_cheapest(const WhatIfPoint& p) {
+    std::string best = "-";
+    double low = 0;
+    for (Plan plan : {Plan::on_demand, Plan::reserved, Plan::spot}) {
+        const auto& b = plan == Plan::on_demand ? p.on_demand : plan == Plan::reserved ? p.reserved : p.spot;
+        if (b && (best == "-" || b->cost_per_month < low - 1e-9)) {
+            low = b->cost_per_month;
+            best = std::string(plan_label(plan)) + ": " + b->provider + " " + b->gpu + " x" +
+                   std::to_string(b->gpu_count) + (b->instance_type.empty() ? "" : " " + b->instance_type);
         }
-        doc.tables.push_back(wt);
-        for (const auto& x : what_if->crossovers)
-            doc.notes.push_back("What if: at " + io::fmt_number(x.runs_per_week, 2) + " runs a week " +
-                                std::string(plan_label(x.to)) + " takes over from " +
-                                std::string(plan_label(x.from)) + ".");
-        if (what_if->crossovers.empty())
-            doc.notes.push_back("What if: the cheapest plan is the same across the range.");
     }
+    return best;
+}
+
+// --what-if: the monthly cost of the best option per plan over the range, and where the plan changes.
+void add_what_if_table(const WhatIf& what_if, const std::string& cur, io::TextDocument& doc) {
+    io::TextTable wt;
+    wt.title = "What if: monthly cost of the best option per plan (" + cur + ")";
+    wt.columns = {{"RUNS/WEEK", io::Align::right},
+                  {"ON-DEMAND", io::Align::right},
+                  {"RESERVED", io::Align::right},
+                  {"SPOT", io::Align::right},
+                  {"CHEAPEST", io::Align::left, 0, true}};
+    auto cell = [](const std::optional<WhatIfBest>& b) {
+        if (!b) return std::string("-");
+        return io::fmt_number(b->cost_per_month, 0) +
+               (b->term_months ? " (" + term_short(b->term_months) + ")" : "");
+    };
+    for (const auto& p : what_if.points)
+        wt.rows.push_back({io::fmt_number(p.runs_per_week, 1), cell(p.on_demand), cell(p.reserved),
+                           cell(p.spot), what_if_cheapest(p)});
+    doc.tables.push_back(wt);
+    for (const auto& x : what_if.crossovers)
+        doc.notes.push_back("What if: at " + io::fmt_number(x.runs_per_week, 2) + " runs a week " +
+                            std::string(plan_label(x.to)) + " takes over from " +
+                            std::string(plan_label(x.from)) + ".");
+    if (what_if.crossovers.empty())
+        doc.notes.push_back("What if: the cheapest plan is the same across the range.");
+}
+
+// --explain: where "the guide" comes from, and every rejected offer, grouped by its reason.
+void add_rejected_notes(const Recommendation& rec, std::vector<io::TextLine>& notes) {
+    notes.push_back(
+        "'The guide' is the 2025 buyer's guide to GPU cloud servers for PyTorch that gpuadvise started "
+        "from "
+        "(docs/methodology.md); its rules of thumb are the heuristic findings, each shown beside what "
+        "gpuadvise computes.");
+    std::map<std::string, int> grouped;
+    for (const auto& x : rec.rejected)
+        grouped[x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) + ": [" +
+                to_string(x.constraint) + "] " + x.reason]++;
+    for (const auto& [line, n] : grouped)
+        notes.push_back("rejected: " + line + (n > 1 ? " (" + std::to_string(n) + " offers)" : ""));
+}
+
+// The notes after the tables: commitments, why #1, its billing and energy, warnings, why not, rejections.
+void add_recommend_notes(const RecommendResult& result, io::TextDocument& doc) {
+    const RecommendOptions& opt = result.opt;
+    const Recommendation& rec = result.rec;
+    const std::string& cur = result.request.currency;
     for (const auto& p : rec.providers_without_commitments)
         doc.notes.push_back("No commitment prices known for " + p +
                             " (the catalog has none; the provider may still sell them).");
@@ -808,25 +842,24 @@ io::TextDocument to_document(const RecommendResult& result) {
         doc.notes.push_back("Nothing satisfies the request. Binding constraint: " +
                             std::string(to_string(rec.binding_constraint)) +
                             ". Nearest miss: " + rec.nearest_miss);
-    if (opt.explain) {
-        doc.notes.push_back(
-            "'The guide' is the 2025 buyer's guide to GPU cloud servers for PyTorch that gpuadvise started "
-            "from "
-            "(docs/methodology.md); its rules of thumb are the heuristic findings, each shown beside what "
-            "gpuadvise computes.");
-        std::map<std::string, int> grouped;
-        for (const auto& x : rec.rejected)
-            grouped[x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count) +
-                    ": [" + to_string(x.constraint) + "] " + x.reason]++;
-        for (const auto& [line, n] : grouped)
-            doc.notes.push_back("rejected: " + line + (n > 1 ? " (" + std::to_string(n) + " offers)" : ""));
-    } else if (rec.ranked.size() > 1) {
+    if (opt.explain)
+        add_rejected_notes(rec, doc.notes);
+    else if (rec.ranked.size() > 1)
         doc.notes.push_back("Warnings of options below #1 are counted in NOTES; --explain prints them.");
-    }
     if (!opt.explain && !rec.rejected.empty()) {
         doc.notes.push_back(count_noun(static_cast<double>(rec.rejected.size()), "offer") +
                             " rejected; --explain lists them with the reason.");
     }
+}
+
+io::TextDocument to_document(const RecommendResult& result) {
+    io::TextDocument doc;
+    add_recommend_lead(result, doc);
+    doc.tables.push_back(needs_analysis_table(result.rec, result.opt.explain));
+    // No option: the notes say why, not an empty header (exit 3).
+    if (!result.rec.ranked.empty()) doc.tables.push_back(recommendations_table(result));
+    if (result.what_if) add_what_if_table(*result.what_if, result.request.currency, doc);
+    add_recommend_notes(result, doc);
     return doc;
 }
 

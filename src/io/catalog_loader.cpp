@@ -426,211 +426,261 @@ BuiltinCatalog read_builtin_catalog() {
     return builtin;
 }
 
-Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog> builtin) {
+namespace {
+
+// ---- load_catalog, step by step
+
+// One load in progress: the catalog so far, its problems, and the tables still to read.
+struct CatalogLoad {
+    const CatalogOptions& options;
     Catalog catalog;
     Diagnostics diags;
     std::vector<TableRef> tables;
-    std::map<std::string, std::string> csv_texts;
+    std::map<std::string, std::string> csv_texts;  // tables given directly, by path (see load_tables)
     std::vector<BuiltinTable> prepared;
     std::vector<Gpu> builtin_gpus;
-    if (options.builtin && builtin) {
-        catalog = std::move(builtin->base);
-        for (auto& d : builtin->diagnostics) diags.add(std::move(d));
-        for (const auto& t : builtin->tables) tables.push_back(t.ref);
-        prepared = std::move(builtin->tables);
-        if (!options.files.empty()) builtin_gpus = catalog.gpus;  // a layer may change them
-    } else if (options.builtin) {
-        parse_builtin_yaml(catalog, tables, diags);
+};
+
+// The built-in catalog: the snapshot read at build time when there is one, else the embedded YAML.
+void start_from_builtin(CatalogLoad& s, std::optional<BuiltinCatalog>& builtin) {
+    if (s.options.builtin && builtin) {
+        s.catalog = std::move(builtin->base);
+        for (auto& d : builtin->diagnostics) s.diags.add(std::move(d));
+        for (const auto& t : builtin->tables) s.tables.push_back(t.ref);
+        s.prepared = std::move(builtin->tables);
+        if (!s.options.files.empty()) s.builtin_gpus = s.catalog.gpus;  // a layer may change them
+    } else if (s.options.builtin) {
+        parse_builtin_yaml(s.catalog, s.tables, s.diags);
     }
-    // A SkyPilot table read directly: it replaces the provider's offers and tables so far, and dates it.
-    // `as_of` empty = unknown (only a file time is known): shown as "as-of unknown", treated as stale.
-    auto add_direct_table = [&](const std::string& file, const std::string& provider, std::string text,
-                                const std::string& as_of, const std::string& source,
-                                PriceOrigin origin = PriceOrigin::catalog) {
-        TableRef ref{provider, "skypilot", file, file, false, {file, 0, 0}};
-        Provider* existing = nullptr;
-        for (auto& p : catalog.providers)
-            if (p.id == ref.provider) existing = &p;
-        if (!existing) {
-            Provider p;
-            p.id = ref.provider;
-            p.name = ref.provider;
-            p.currency = "USD";
-            p.kind = ProviderKind::public_prices;
-            p.where = {file, 0, 0};
-            catalog.providers.push_back(p);
-            existing = &catalog.providers.back();
+}
+
+// A SkyPilot table read directly: it replaces the provider's offers and tables so far, and dates it.
+// `as_of` empty = unknown (only a file time is known): shown as "as-of unknown", treated as stale.
+void add_direct_table(CatalogLoad& s, const std::string& file, const std::string& provider, std::string text,
+                      const std::string& as_of, const std::string& source,
+                      PriceOrigin origin = PriceOrigin::catalog) {
+    Catalog& catalog = s.catalog;
+    TableRef ref{provider, "skypilot", file, file, false, {file, 0, 0}};
+    Provider* existing = nullptr;
+    for (auto& p : catalog.providers)
+        if (p.id == ref.provider) existing = &p;
+    if (!existing) {
+        Provider p;
+        p.id = ref.provider;
+        p.name = ref.provider;
+        p.currency = "USD";
+        p.kind = ProviderKind::public_prices;
+        p.where = {file, 0, 0};
+        catalog.providers.push_back(p);
+        existing = &catalog.providers.back();
+    }
+    existing->as_of = as_of;
+    existing->source = source;
+    existing->origin = origin;
+    // The table replaces the provider's offers: those loaded so far and its tables not yet read
+    // (the built-in aws table, say, when `--catalog vms.csv --provider-name aws`).
+    catalog.offers.erase(std::remove_if(catalog.offers.begin(), catalog.offers.end(),
+                                        [&](const Offer& o) { return o.provider == ref.provider; }),
+                         catalog.offers.end());
+    std::erase_if(s.tables, [&](const TableRef& t) { return t.provider == ref.provider; });
+    catalog.files.push_back(file);
+    s.tables.push_back(ref);
+    s.csv_texts[file] = std::move(text);
+}
+
+std::string user_table_source(const CatalogOptions& options, const std::string& file) {
+    if (!options.as_of.empty()) return "SkyPilot catalog table " + file + "; as_of from --as-of";
+    return "SkyPilot catalog table " + file +
+           "; as-of unknown (only the file's modification time is known; "
+           "give --as-of DATE)";
+}
+
+// ~/.sky/catalogs (SkyPilot's own downloads), under the user's files: a table replaces a
+// provider's built-in one only when it is newer. Dated by its file time, marked "local copy".
+void add_sky_local_copies(CatalogLoad& s) {
+    const std::string sky = skypilot_home_catalogs();
+    std::error_code ec;
+    if (sky.empty() || !fs::is_directory(sky, ec)) return;
+    for (const auto& t : newest_version_tables(sky)) {
+        const std::string date = file_mtime_date(t.path);
+        const Provider* p = s.catalog.find_provider(t.provider);
+        if (date.empty() || (p && !p->as_of.empty() && p->as_of >= date)) continue;
+        std::string text;
+        try {
+            text = read_file(t.path);
+        } catch (const DataError& e) {
+            s.diags.warning({t.path, 0, 0}, std::string("local copy skipped: ") + e.what());
+            continue;
         }
-        existing->as_of = as_of;
-        existing->source = source;
-        existing->origin = origin;
-        // The table replaces the provider's offers: those loaded so far and its tables not yet read
-        // (the built-in aws table, say, when `--catalog vms.csv --provider-name aws`).
-        catalog.offers.erase(std::remove_if(catalog.offers.begin(), catalog.offers.end(),
-                                            [&](const Offer& o) { return o.provider == ref.provider; }),
-                             catalog.offers.end());
-        std::erase_if(tables, [&](const TableRef& t) { return t.provider == ref.provider; });
-        catalog.files.push_back(file);
-        tables.push_back(ref);
-        csv_texts[file] = std::move(text);
-    };
-    auto user_table_source = [&](const std::string& file) {
-        if (!options.as_of.empty()) return "SkyPilot catalog table " + file + "; as_of from --as-of";
-        return "SkyPilot catalog table " + file +
-               "; as-of unknown (only the file's modification time is known; "
-               "give --as-of DATE)";
-    };
-    // ~/.sky/catalogs (SkyPilot's own downloads), under the user's files: a table replaces a
-    // provider's built-in one only when it is newer. Dated by its file time, marked "local copy".
-    if (options.builtin && options.sky_catalogs) {
-        const std::string sky = skypilot_home_catalogs();
-        std::error_code ec;
-        if (!sky.empty() && fs::is_directory(sky, ec))
-            for (const auto& t : newest_version_tables(sky)) {
-                const std::string date = file_mtime_date(t.path);
-                const Provider* p = catalog.find_provider(t.provider);
-                if (date.empty() || (p && !p->as_of.empty() && p->as_of >= date)) continue;
-                std::string text;
-                try {
-                    text = read_file(t.path);
-                } catch (const DataError& e) {
-                    diags.warning({t.path, 0, 0}, std::string("local copy skipped: ") + e.what());
-                    continue;
-                }
-                if (!looks_like_skypilot_csv(text)) {
-                    diags.warning({t.path, 0, 0},
-                                  "local copy skipped: not a SkyPilot vms.csv (no "
-                                  "InstanceType/AcceleratorName header)");
-                    continue;
-                }
-                add_direct_table(t.path, t.provider, std::move(text), date,
-                                 "local copy of the SkyPilot catalog, " + t.path + " (as_of = its file date)",
-                                 PriceOrigin::sky_local_copy);
-            }
-    }
-    // The cache of `gpuadvise catalog update`: its tables replace a provider's when they are at least as
-    // new; its exchange rates replace older ones.
-    if (options.builtin && options.cache) {
-        const std::string dir = cache_dir();
-        std::error_code ec;
-        if (!dir.empty() && fs::is_directory(fs::path(dir) / "skypilot", ec))
-            for (const auto& t : cloud_tables(fs::path(dir) / "skypilot")) {
-                const auto meta = read_cache_meta((fs::path(t.path).parent_path() / "meta.json").string());
-                if (!meta || meta->as_of.empty()) continue;
-                const Provider* p = catalog.find_provider(t.provider);
-                if (p && !p->as_of.empty() && p->as_of > meta->as_of) continue;
-                std::string text;
-                try {
-                    text = read_file(t.path);
-                } catch (const DataError& e) {
-                    diags.warning({t.path, 0, 0}, std::string("cached table skipped: ") + e.what());
-                    continue;
-                }
-                add_direct_table(
-                    t.path, t.provider, std::move(text), meta->as_of,
-                    "gpuadvise cache (catalog update): " + meta->url + ", fetched " + meta->fetched_at +
-                        (meta->last_modified.empty() ? ""
-                                                     : ", upstream Last-Modified " + meta->last_modified),
-                    PriceOrigin::update_cache);
-            }
-        const fs::path rates = fs::path(dir) / "rates" / "rates.yaml";
-        if (!dir.empty() && fs::is_regular_file(rates, ec)) {
-            try {
-                const std::string text = read_file(rates.string());
-                Catalog layer;
-                std::vector<TableRef> none;
-                parse_catalog_yaml(text, rates.string(), false, rates.parent_path().string(), layer, none,
-                                   diags);
-                std::erase_if(layer.rates, [&](const ExchangeRate& r) {
-                    const ExchangeRate* old = catalog.rate_for(r.currency);
-                    return old && old->as_of > r.as_of;
-                });
-                merge_into(catalog, std::move(layer));
-            } catch (const DataError& e) {
-                diags.warning({rates.string(), 0, 0}, std::string("cached rates skipped: ") + e.what());
-            }
+        if (!looks_like_skypilot_csv(text)) {
+            s.diags.warning({t.path, 0, 0},
+                            "local copy skipped: not a SkyPilot vms.csv (no "
+                            "InstanceType/AcceleratorName header)");
+            continue;
         }
+        add_direct_table(s, t.path, t.provider, std::move(text), date,
+                         "local copy of the SkyPilot catalog, " + t.path + " (as_of = its file date)",
+                         PriceOrigin::sky_local_copy);
     }
+}
+
+// The tables of `gpuadvise catalog update`'s cache replace a provider's when they are at least as new.
+void add_cached_tables(CatalogLoad& s, const std::string& dir) {
+    std::error_code ec;
+    if (dir.empty() || !fs::is_directory(fs::path(dir) / "skypilot", ec)) return;
+    for (const auto& t : cloud_tables(fs::path(dir) / "skypilot")) {
+        const auto meta = read_cache_meta((fs::path(t.path).parent_path() / "meta.json").string());
+        if (!meta || meta->as_of.empty()) continue;
+        const Provider* p = s.catalog.find_provider(t.provider);
+        if (p && !p->as_of.empty() && p->as_of > meta->as_of) continue;
+        std::string text;
+        try {
+            text = read_file(t.path);
+        } catch (const DataError& e) {
+            s.diags.warning({t.path, 0, 0}, std::string("cached table skipped: ") + e.what());
+            continue;
+        }
+        add_direct_table(
+            s, t.path, t.provider, std::move(text), meta->as_of,
+            "gpuadvise cache (catalog update): " + meta->url + ", fetched " + meta->fetched_at +
+                (meta->last_modified.empty() ? "" : ", upstream Last-Modified " + meta->last_modified),
+            PriceOrigin::update_cache);
+    }
+}
+
+// The cache's exchange rates replace older ones.
+void add_cached_rates(CatalogLoad& s, const std::string& dir) {
+    const fs::path rates = fs::path(dir) / "rates" / "rates.yaml";
+    std::error_code ec;
+    if (dir.empty() || !fs::is_regular_file(rates, ec)) return;
+    try {
+        const std::string text = read_file(rates.string());
+        Catalog layer;
+        std::vector<TableRef> none;
+        parse_catalog_yaml(text, rates.string(), false, rates.parent_path().string(), layer, none, s.diags);
+        std::erase_if(layer.rates, [&](const ExchangeRate& r) {
+            const ExchangeRate* old = s.catalog.rate_for(r.currency);
+            return old && old->as_of > r.as_of;
+        });
+        merge_into(s.catalog, std::move(layer));
+    } catch (const DataError& e) {
+        s.diags.warning({rates.string(), 0, 0}, std::string("cached rates skipped: ") + e.what());
+    }
+}
+
+// --catalog DIR: a SkyPilot tree, every cloud's vms.csv, named after its directory.
+void add_user_directory(CatalogLoad& s, const std::string& file) {
+    const auto found = skypilot_tree_tables(file);
+    if (found.empty()) {
+        s.diags.error({file, 0, 0},
+                      "is a directory with no SkyPilot tables; expected DIR/<cloud>/vms.csv or "
+                      "DIR/v<N>/<cloud>/vms.csv (schema v" +
+                          std::to_string(kOldestSkypilotSchema) + "..v" +
+                          std::to_string(kNewestSkypilotSchema) + ")");
+        return;
+    }
+    for (const auto& t : found) {
+        // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: …: REASON".
+        std::string text = read_file(t.path);
+        warn_if_no_rows(t.path, text, s.diags);
+        add_direct_table(s, t.path, t.provider, std::move(text), s.options.as_of,
+                         user_table_source(s.options, t.path));
+    }
+}
+
+// --catalog FILE.csv: one SkyPilot table; `csv_files` counts them (--provider-name names only one).
+void add_user_csv(CatalogLoad& s, const std::string& file, std::string text, int& csv_files) {
+    const CatalogOptions& options = s.options;
+    warn_if_no_rows(file, text, s.diags);
+    ++csv_files;
+    if (!options.provider_name.empty() && csv_files > 1)
+        throw UsageError(
+            "--provider-name " + options.provider_name +
+                " names the provider of one SkyPilot table, but several were given (" + file + ")",
+            "load one table per --provider-name, or drop it to name each provider after its file "
+            "(lambda.csv -> lambda)");
+    const fs::path path(file);
+    // `<cloud>/vms.csv` (SkyPilot's layout) is named after its directory, other files after their name.
+    std::string name = path.stem().string();
+    if (path.filename() == "vms.csv" && path.has_parent_path() && !path.parent_path().filename().empty() &&
+        path.parent_path().filename() != "." && path.parent_path().filename() != "..")
+        name = to_lower(path.parent_path().filename().string());
+    add_direct_table(s, file, options.provider_name.empty() ? name : options.provider_name, std::move(text),
+                     options.as_of, user_table_source(options, file));
+}
+
+// --catalog FILE.yaml: a layer over what is loaded so far.
+void add_user_yaml(CatalogLoad& s, const std::string& file, std::string_view text) {
+    Catalog layer;
+    const std::size_t earlier_tables = s.tables.size();
+    parse_catalog_yaml(text, file, false, parent_dir(file), layer, s.tables, s.diags);
+    // A provider redefined here replaces the earlier definition, its tables included.
+    for (const auto& p : layer.providers)
+        for (std::size_t i = earlier_tables; i-- > 0;)
+            if (s.tables[i].provider == p.id) s.tables.erase(s.tables.begin() + static_cast<long>(i));
+    merge_into(s.catalog, std::move(layer));
+}
+
+// The files of --catalog, in order.
+void add_user_files(CatalogLoad& s) {
+    const CatalogOptions& options = s.options;
     int csv_files = 0;
     for (const auto& file : options.files) {
         std::error_code dir_ec;
         if (fs::is_directory(file, dir_ec)) {
-            // A SkyPilot tree: every cloud's vms.csv, named after its directory.
-            const auto found = skypilot_tree_tables(file);
-            if (found.empty()) {
-                diags.error({file, 0, 0},
-                            "is a directory with no SkyPilot tables; expected DIR/<cloud>/vms.csv or "
-                            "DIR/v<N>/<cloud>/vms.csv (schema v" +
-                                std::to_string(kOldestSkypilotSchema) + "..v" +
-                                std::to_string(kNewestSkypilotSchema) + ")");
-                continue;
-            }
-            for (const auto& t : found) {
-                // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: …: REASON".
-                std::string text = read_file(t.path);
-                warn_if_no_rows(t.path, text, diags);
-                add_direct_table(t.path, t.provider, std::move(text), options.as_of,
-                                 user_table_source(t.path));
-            }
+            add_user_directory(s, file);
             continue;
         }
         // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: cannot open the file: REASON".
         std::string text = read_file(file);
-        if (looks_like_skypilot_csv(text)) {
-            warn_if_no_rows(file, text, diags);
-            ++csv_files;
-            if (!options.provider_name.empty() && csv_files > 1)
-                throw UsageError(
-                    "--provider-name " + options.provider_name +
-                        " names the provider of one SkyPilot table, but several were given (" + file + ")",
-                    "load one table per --provider-name, or drop it to name each provider after its file "
-                    "(lambda.csv -> lambda)");
-            const fs::path path(file);
-            // `<cloud>/vms.csv` (SkyPilot's layout) is named after its directory, other files after their name.
-            std::string name = path.stem().string();
-            if (path.filename() == "vms.csv" && path.has_parent_path() &&
-                !path.parent_path().filename().empty() && path.parent_path().filename() != "." &&
-                path.parent_path().filename() != "..")
-                name = to_lower(path.parent_path().filename().string());
-            add_direct_table(file, options.provider_name.empty() ? name : options.provider_name,
-                             std::move(text), options.as_of, user_table_source(file));
-            continue;
-        }
-        Catalog layer;
-        const std::size_t earlier_tables = tables.size();
-        parse_catalog_yaml(text, file, false, parent_dir(file), layer, tables, diags);
-        // A provider redefined here replaces the earlier definition, its tables included.
-        for (const auto& p : layer.providers)
-            for (std::size_t i = earlier_tables; i-- > 0;)
-                if (tables[i].provider == p.id) tables.erase(tables.begin() + static_cast<long>(i));
-        merge_into(catalog, std::move(layer));
+        if (looks_like_skypilot_csv(text))
+            add_user_csv(s, file, std::move(text), csv_files);
+        else
+            add_user_yaml(s, file, text);
     }
     if (!options.provider_name.empty() && csv_files == 0)
         throw UsageError("--provider-name " + options.provider_name +
                              ": no SkyPilot table (vms.csv) was given with --catalog",
                          "it names the provider of a CSV table given with --catalog; a YAML catalog names "
                          "its providers itself");
-    // Everything is checked even after an error, so that one run reports every problem.
-    load_tables(tables, csv_texts, prepared, options.files.empty() || catalog.gpus == builtin_gpus, catalog,
-                diags);
-    if (options.strict_variants) drop_assumed_variants(catalog);
-    resolve_offer_gpus(catalog, diags);
-    diags.append(lint_catalog(catalog, options.today));
-    if (diags.has_errors()) {
-        std::vector<Diagnostic> all;
-        for (const auto& d : diags.all())
-            if (d.severity == Severity::error) all.push_back(d);
-        std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
-            return std::tie(a.where.file, a.where.line, a.where.column) <
-                   std::tie(b.where.file, b.where.line, b.where.column);
-        });
-        const std::string message = "the catalog has " + std::to_string(all.size()) + " error" +
-                                    (all.size() == 1 ? "" : "s") + "; nothing was loaded";
-        throw DataError(message, std::move(all),
-                        "fix the lines above; 'gpuadvise catalog validate FILE' re-checks a file");
+}
+
+// Every error of the load, sorted by place, in one DataError: nothing is half-loaded.
+[[noreturn]] void throw_catalog_errors(const Diagnostics& diags) {
+    std::vector<Diagnostic> all;
+    for (const auto& d : diags.all())
+        if (d.severity == Severity::error) all.push_back(d);
+    std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return std::tie(a.where.file, a.where.line, a.where.column) <
+               std::tie(b.where.file, b.where.line, b.where.column);
+    });
+    const std::string message = "the catalog has " + std::to_string(all.size()) + " error" +
+                                (all.size() == 1 ? "" : "s") + "; nothing was loaded";
+    throw DataError(message, std::move(all),
+                    "fix the lines above; 'gpuadvise catalog validate FILE' re-checks a file");
+}
+
+}  // namespace
+
+Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog> builtin) {
+    CatalogLoad s{options, {}, {}, {}, {}, {}, {}};
+    start_from_builtin(s, builtin);
+    if (options.builtin && options.sky_catalogs) add_sky_local_copies(s);
+    if (options.builtin && options.cache) {
+        const std::string dir = cache_dir();
+        add_cached_tables(s, dir);
+        add_cached_rates(s, dir);
     }
-    catalog.warnings = std::move(diags);
-    return catalog;
+    add_user_files(s);
+    // Everything is checked even after an error, so that one run reports every problem.
+    load_tables(s.tables, s.csv_texts, s.prepared, options.files.empty() || s.catalog.gpus == s.builtin_gpus,
+                s.catalog, s.diags);
+    if (options.strict_variants) drop_assumed_variants(s.catalog);
+    resolve_offer_gpus(s.catalog, s.diags);
+    s.diags.append(lint_catalog(s.catalog, options.today));
+    if (s.diags.has_errors()) throw_catalog_errors(s.diags);
+    s.catalog.warnings = std::move(s.diags);
+    return std::move(s.catalog);
 }
 
 }  // namespace gpuadvise::io

@@ -159,6 +159,251 @@ struct GroupKeyHash {
     }
 };
 
+// The GPUs --gpu names (by name or by memory); empty: every GPU.
+std::set<std::string> filter_gpu_ids(const Catalog& catalog, const RecommendRequest& r) {
+    std::set<std::string> gpu_ids;
+    for (const Gpu* g : select_gpus(catalog, r.gpu))
+        if (!r.gpu.names.empty() || r.gpu.memory_gb) gpu_ids.insert(g->id);
+    return gpu_ids;
+}
+
+// One pass of build_candidates over the catalog's offers: each offer becomes an option or a rejection,
+// step by step (the provider's prices, then memory, the host and the network, then the price).
+class CandidateBuilder {
+public:
+    CandidateBuilder(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates,
+                     CandidatePool& pool)
+        : catalog_(catalog),
+          r_(r),
+          estimates_(estimates),
+          pool_(pool),
+          gpu_ids_(filter_gpu_ids(catalog, r)),
+          b_(build_context(catalog, r)),
+          exclude_slow_(catalog.policy.get("multi_node_without_rdma_exclude") != 0),
+          gpus_(gpus_by_id(catalog)),
+          serving_(r.workload.serving.output_len.has_value()),
+          carbon_(r.objective == Objective::carbon) {
+        if (carbon_) grid_ = GridCarbonIndex(catalog);
+    }
+
+    void add(const Offer& o) {
+        const auto found = gpus_.find(o.gpu);
+        if (found == gpus_.end()) return;
+        if (last_provider_id_.data() == nullptr || o.provider != last_provider_id_) {
+            provider_ = catalog_.find_provider(o.provider);
+            last_provider_id_ = o.provider;
+            billing_ =
+                serving_ ? BillingAssumptions{} : billing_assumptions(catalog_, provider_, b_.idle_minutes);
+        }
+        const Current at{o, *found->second, passes_filters(r_, o, gpu_ids_)};
+        Option c;
+        LinkSpec link;
+        if (!admit(at, c) || !size(at, c, link) || !fits_host(at, c, link) || !price(at, c)) return;
+        const GroupKey key{o.provider, o.gpu, o.instance_type, c.gpu_count, c.cost.plan};
+        c.group = groups_.try_emplace(key, groups_.size()).first->second;
+        pool_.options.push_back(c);
+    }
+
+private:
+    // The offer looked at, its GPU, and whether it passes the user's filters (only those are recorded
+    // as rejected).
+    struct Current {
+        const Offer& o;
+        const Gpu& gpu;
+        bool in_filter;
+    };
+
+    void reject(const Current& at, Constraint constraint, std::string reason) {
+        if (at.in_filter) pool_.rejected.push_back({&at.o, constraint, std::move(reason)});
+    }
+
+    // Per GPU, or per GPU and provider driver; kept with the pool (options point into it).
+    const PytorchFit& pytorch_fit(const Gpu& gpu, const Offer& o) {
+        std::string key =
+            gpu.id + "|" + (provider_ && provider_->driver_version ? *provider_->driver_version : "");
+        auto it = pool_.fits.find(key);
+        if (it == pool_.fits.end()) it = pool_.fits.emplace(key, fit_offer(catalog_, o, *r_.pytorch)).first;
+        return it->second;
+    }
+
+    // The provider's prices are real and rentable, PyTorch runs on the GPU, the GPU has the precision.
+    bool admit(const Current& at, Option& c) {
+        const Offer& o = at.o;
+        const Gpu& gpu = at.gpu;
+        if (provider_ && provider_->kind == ProviderKind::placeholder) {
+            reject(at, Constraint::price,
+                   "the catalog marks " + provider_->id + "'s prices as placeholders, not real quotes");
+            return false;
+        }
+        if (!r_.include_examples && !is_rentable(provider_) &&
+            std::none_of(r_.providers.begin(), r_.providers.end(),
+                         [&](const std::string& p) { return iequals(p, o.provider); })) {
+            reject(at, Constraint::price,
+                   provider_->id +
+                       "'s prices are an example from the guide, not a rentable "
+                       "offer (--include-examples ranks them)");
+            return false;
+        }
+        if (r_.pytorch) {
+            const PytorchFit& fit = pytorch_fit(gpu, o);
+            if (!fit.supported) {
+                reject(at, Constraint::environment, "PyTorch " + r_.pytorch->text + ": " + fit.reason);
+                return false;
+            }
+            if (!fit.requirement.empty()) c.requirement = &fit.requirement;
+        }
+        if (r_.workload.precision && !precision_supported(gpu, *r_.workload.precision)) {
+            reject(at, Constraint::precision,
+                   gpu.id + " has no " + std::string(to_string(*r_.workload.precision)) + " support");
+            return false;
+        }
+        return true;
+    }
+
+    // One configuration: `instances` copies of the offer, each o.gpu_count GPUs, that holds the job in memory.
+    bool size(const Current& at, Option& c, LinkSpec& link) {
+        const Offer& o = at.o;
+        const Gpu& gpu = at.gpu;
+        const int min_gpus = estimates_.min_gpus(gpu);
+        if (min_gpus == 0) {
+            const Estimate& e1 = estimates_.get(gpu, 1, LinkSpec{});
+            reject(at, Constraint::memory,
+                   "does not fit on any number of " + gpu.id + " (" +
+                       std::to_string(static_cast<int>(std::ceil(e1.memory_required_gb))) +
+                       " GB per GPU needed, " + std::to_string(static_cast<int>(gpu.memory_gb)) +
+                       " GB available)");
+            return false;
+        }
+        // The layout planner lays the job out over the instances. --nodes fixes the instances.
+        const int needed = std::max(min_gpus, r_.gpus_now.value_or(0));
+        int instances = r_.nodes ? *r_.nodes : std::max(1, (needed + o.gpu_count - 1) / o.gpu_count);
+        link = offer_network(catalog_, provider_, o, instances);
+        c.estimate = &estimates_.get(gpu, o.gpu_count, link);
+        // Nodes of few GPUs may need more of them than the count on 8-GPU nodes (tensor parallelism
+        // stays inside a node): add nodes until the job fits, up to twice the first guess.
+        for (int limit = instances * 2 + 2;
+             !r_.nodes && !c.estimate->fits && c.estimate->precision_supported && instances < limit;) {
+            ++instances;
+            link.nodes = instances;
+            c.estimate = &estimates_.get(gpu, o.gpu_count, link);
+        }
+        c.offer = &o;
+        c.gpu = &gpu;
+        c.provider = provider_;
+        c.instances = instances;
+        c.gpu_count = c.estimate->config.total_gpus();
+        c.inter_node_gbps = link.inter_node_gbps;
+        c.in_filter = at.in_filter;
+        if (!c.estimate->fits) {
+            reject(at, Constraint::memory,
+                   "needs " + std::to_string(static_cast<int>(std::ceil(c.estimate->memory_required_gb))) +
+                       " GB per GPU, " + gpu.id + " has " + std::to_string(static_cast<int>(gpu.memory_gb)) +
+                       " GB");
+            return false;
+        }
+        return true;
+    }
+
+    // The host's RAM, the scaling over several nodes and the network between them.
+    bool fits_host(const Current& at, Option& c, const LinkSpec& link) {
+        const Offer& o = at.o;
+        const int instances = c.instances;
+        // Step 3 (#13): a host whose RAM cannot hold its share of the checkpoint cannot load the model.
+        if (o.ram_gb) {
+            const double need = checkpoint_host_ram_gb(catalog_, r_.workload, *c.estimate);
+            if (*o.ram_gb < need) {
+                reject(at, Constraint::host_ram,
+                       "host RAM " + std::to_string(static_cast<int>(std::lround(*o.ram_gb))) +
+                           " GB cannot hold the checkpoint while it loads (about " +
+                           std::to_string(static_cast<int>(std::ceil(need))) + " GB per node needed)");
+                return false;
+            }
+        }
+        if (instances > 1 && !r_.nodes && c.estimate->scaling_efficiency < b_.min_scaling_efficiency) {
+            reject(at, Constraint::scaling,
+                   std::to_string(instances) + " nodes reach only " +
+                       std::to_string(static_cast<int>(std::lround(100 * c.estimate->scaling_efficiency))) +
+                       " % scaling efficiency (policy floor " +
+                       std::to_string(static_cast<int>(std::lround(100 * b_.min_scaling_efficiency))) +
+                       " %; --nodes pins a count regardless)");
+            return false;
+        }
+        const bool rdma =
+            (provider_ && provider_->rdma) || (link.network_kind && is_rdma(*link.network_kind));
+        if (instances > 1 && !(rdma && link.inter_node_gbps >= b_.min_network_gbps)) {
+            if (exclude_slow_) {
+                reject(at, Constraint::network, slow_network_warning(c, b_.min_network_gbps));
+                return false;
+            }
+            c.slow_network = true;
+        }
+        return true;
+    }
+
+    // The plans, the one chosen within the deadline, its carbon (--objective carbon) and the budget.
+    bool price(const Current& at, Option& c) {
+        const Offer& o = at.o;
+        c.price_complete = o.price_complete;
+        c.high_ratio =
+            c.estimate->hours_per_run + b_.setup_hours > 0
+                ? (c.estimate->hours_high + b_.setup_hours) / (c.estimate->hours_per_run + b_.setup_hours)
+                : 1.0;
+        const Plans plans = price_plans(catalog_, o, c.estimate->config,
+                                        c.estimate->hours_per_run + b_.setup_hours, r_, b_.spot, billing_);
+        if (plans.count == 0) {
+            reject(at, Constraint::price,
+                   r_.plan            ? "no " + plan_filter_text(*r_.plan) + " price (--plan)"
+                   : r_.interruptible ? "no usable price"
+                                      : "only a spot price, and the job is not --interruptible");
+            return false;
+        }
+        const double runs = one_off_runs(r_);
+        const PlanCost* chosen = choose_plan(plans, r_, c.high_ratio);
+        if (!chosen) {
+            c.cost = CostSummary(*std::min_element(plans.begin(), plans.end(),
+                                                   [](const PlanCost& x, const PlanCost& y) {
+                                                       return x.hours_per_run < y.hours_per_run;
+                                                   }),
+                                 runs);
+            if (at.in_filter) pool_.over_deadline.push_back(c);
+            reject(at, Constraint::deadline, deadline_miss_text(c, r_));
+            return false;
+        }
+        c.cost = CostSummary(*chosen, runs);
+        c.has_reserved = std::any_of(plans.begin(), plans.end(),
+                                     [](const PlanCost& p) { return p.plan == Plan::reserved; });
+        if (carbon_)
+            if (auto e = run_energy(catalog_, grid_, at.gpu, provider_, o, c.gpu_count, c.cost.hours_per_run,
+                                    r_.runs_per_week);
+                e && e->co2e_kg_per_run)
+                c.co2e_kg_per_run = *e->co2e_kg_per_run;
+        if (r_.budget_monthly && c.cost.rank_cost > *r_.budget_monthly) {
+            if (at.in_filter) pool_.over_budget.push_back(c);
+            reject(at, Constraint::budget,
+                   format_amount(c.cost.rank_cost, r_.currency) + (runs > 0 ? " for the job" : " a month") +
+                       " is over the budget of " + format_amount(*r_.budget_monthly, r_.currency));
+            return false;
+        }
+        return true;
+    }
+
+    const Catalog& catalog_;
+    const RecommendRequest& r_;
+    EstimateCache& estimates_;
+    CandidatePool& pool_;
+    const std::set<std::string> gpu_ids_;
+    const BuildContext b_;
+    const bool exclude_slow_;
+    const std::unordered_map<std::string_view, const Gpu*> gpus_;
+    const bool serving_;
+    const bool carbon_;
+    GridCarbonIndex grid_;
+    std::string_view last_provider_id_;  // offers come in runs of one provider: look it up once per run
+    const Provider* provider_ = nullptr;
+    BillingAssumptions billing_;                                      // the provider's, looked up with it
+    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_;  // read in catalog order: cache-friendly
+};
+
 }  // namespace
 
 BuildContext build_context(const Catalog& catalog, const RecommendRequest& r) {
@@ -178,181 +423,9 @@ BuildContext build_context(const Catalog& catalog, const RecommendRequest& r) {
 
 CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates) {
     CandidatePool pool;
-    std::set<std::string> gpu_ids;
-    for (const Gpu* g : select_gpus(catalog, r.gpu))
-        if (!r.gpu.names.empty() || r.gpu.memory_gb) gpu_ids.insert(g->id);
-    const BuildContext b = build_context(catalog, r);
-    const bool exclude_slow = catalog.policy.get("multi_node_without_rdma_exclude") != 0;
-
-    auto& fits =
-        pool.fits;  // per GPU, or per GPU and provider driver; kept with the pool (options point into it)
-    auto pytorch_fit = [&](const Gpu& gpu, const Offer& o, const Provider* p) -> const PytorchFit& {
-        std::string key = gpu.id + "|" + (p && p->driver_version ? *p->driver_version : "");
-        auto it = fits.find(key);
-        if (it == fits.end()) it = fits.emplace(key, fit_offer(catalog, o, *r.pytorch)).first;
-        return it->second;
-    };
-    const auto gpus = gpus_by_id(catalog);
-    std::string_view last_provider_id;  // offers come in runs of one provider: look it up once per run
-    const Provider* provider = nullptr;
-    BillingAssumptions billing;  // the provider's, looked up with it
-    const bool serving = r.workload.serving.output_len.has_value();
-    const bool carbon = r.objective == Objective::carbon;
-    GridCarbonIndex grid;
-    if (carbon) grid = GridCarbonIndex(catalog);
+    CandidateBuilder builder(catalog, r, estimates, pool);
     pool.options.reserve(catalog.offers.size());
-    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups;  // read in catalog order: cache-friendly
-    for (const auto& o : catalog.offers) {
-        const auto found = gpus.find(o.gpu);
-        if (found == gpus.end()) continue;
-        const Gpu* gpu = found->second;
-        if (last_provider_id.data() == nullptr || o.provider != last_provider_id) {
-            provider = catalog.find_provider(o.provider);
-            last_provider_id = o.provider;
-            billing = serving ? BillingAssumptions{} : billing_assumptions(catalog, provider, b.idle_minutes);
-        }
-        const bool in_filter = passes_filters(r, o, gpu_ids);
-        auto reject = [&](Constraint constraint, std::string reason) {
-            if (in_filter) pool.rejected.push_back({&o, constraint, std::move(reason)});
-        };
-        if (provider && provider->kind == ProviderKind::placeholder) {
-            reject(Constraint::price,
-                   "the catalog marks " + provider->id + "'s prices as placeholders, not real quotes");
-            continue;
-        }
-        if (!r.include_examples && !is_rentable(provider) &&
-            std::none_of(r.providers.begin(), r.providers.end(),
-                         [&](const std::string& p) { return iequals(p, o.provider); })) {
-            reject(Constraint::price, provider->id +
-                                          "'s prices are an example from the guide, not a rentable "
-                                          "offer (--include-examples ranks them)");
-            continue;
-        }
-        Option c;
-        if (r.pytorch) {
-            const PytorchFit& fit = pytorch_fit(*gpu, o, provider);
-            if (!fit.supported) {
-                reject(Constraint::environment, "PyTorch " + r.pytorch->text + ": " + fit.reason);
-                continue;
-            }
-            if (!fit.requirement.empty()) c.requirement = &fit.requirement;
-        }
-        if (r.workload.precision && !precision_supported(*gpu, *r.workload.precision)) {
-            reject(Constraint::precision,
-                   gpu->id + " has no " + std::string(to_string(*r.workload.precision)) + " support");
-            continue;
-        }
-        const int min_gpus = estimates.min_gpus(*gpu);
-        if (min_gpus == 0) {
-            const Estimate& e1 = estimates.get(*gpu, 1, LinkSpec{});
-            reject(Constraint::memory,
-                   "does not fit on any number of " + gpu->id + " (" +
-                       std::to_string(static_cast<int>(std::ceil(e1.memory_required_gb))) +
-                       " GB per GPU needed, " + std::to_string(static_cast<int>(gpu->memory_gb)) +
-                       " GB available)");
-            continue;
-        }
-        // One configuration: `instances` copies of the offer, each o.gpu_count GPUs; the layout
-        // planner lays the job out over them. --nodes fixes the instances.
-        const int needed = std::max(min_gpus, r.gpus_now.value_or(0));
-        int instances = r.nodes ? *r.nodes : std::max(1, (needed + o.gpu_count - 1) / o.gpu_count);
-        LinkSpec link = offer_network(catalog, provider, o, instances);
-        c.estimate = &estimates.get(*gpu, o.gpu_count, link);
-        // Nodes of few GPUs may need more of them than the count on 8-GPU nodes (tensor parallelism
-        // stays inside a node): add nodes until the job fits, up to twice the first guess.
-        for (int limit = instances * 2 + 2;
-             !r.nodes && !c.estimate->fits && c.estimate->precision_supported && instances < limit;) {
-            ++instances;
-            link.nodes = instances;
-            c.estimate = &estimates.get(*gpu, o.gpu_count, link);
-        }
-        c.offer = &o;
-        c.gpu = gpu;
-        c.provider = provider;
-        c.instances = instances;
-        c.gpu_count = c.estimate->config.total_gpus();
-        c.inter_node_gbps = link.inter_node_gbps;
-        c.in_filter = in_filter;
-        if (!c.estimate->fits) {
-            reject(Constraint::memory,
-                   "needs " + std::to_string(static_cast<int>(std::ceil(c.estimate->memory_required_gb))) +
-                       " GB per GPU, " + gpu->id + " has " +
-                       std::to_string(static_cast<int>(gpu->memory_gb)) + " GB");
-            continue;
-        }
-        // Step 3 (#13): a host whose RAM cannot hold its share of the checkpoint cannot load the model.
-        if (o.ram_gb) {
-            const double need = checkpoint_host_ram_gb(catalog, r.workload, *c.estimate);
-            if (*o.ram_gb < need) {
-                reject(Constraint::host_ram,
-                       "host RAM " + std::to_string(static_cast<int>(std::lround(*o.ram_gb))) +
-                           " GB cannot hold the checkpoint while it loads (about " +
-                           std::to_string(static_cast<int>(std::ceil(need))) + " GB per node needed)");
-                continue;
-            }
-        }
-        if (instances > 1 && !r.nodes && c.estimate->scaling_efficiency < b.min_scaling_efficiency) {
-            reject(Constraint::scaling,
-                   std::to_string(instances) + " nodes reach only " +
-                       std::to_string(static_cast<int>(std::lround(100 * c.estimate->scaling_efficiency))) +
-                       " % scaling efficiency (policy floor " +
-                       std::to_string(static_cast<int>(std::lround(100 * b.min_scaling_efficiency))) +
-                       " %; --nodes pins a count regardless)");
-            continue;
-        }
-        const bool rdma = (provider && provider->rdma) || (link.network_kind && is_rdma(*link.network_kind));
-        if (instances > 1 && !(rdma && link.inter_node_gbps >= b.min_network_gbps)) {
-            if (exclude_slow) {
-                reject(Constraint::network, slow_network_warning(c, b.min_network_gbps));
-                continue;
-            }
-            c.slow_network = true;
-        }
-        c.price_complete = o.price_complete;
-        c.high_ratio =
-            c.estimate->hours_per_run + b.setup_hours > 0
-                ? (c.estimate->hours_high + b.setup_hours) / (c.estimate->hours_per_run + b.setup_hours)
-                : 1.0;
-        const Plans plans = price_plans(catalog, o, c.estimate->config,
-                                        c.estimate->hours_per_run + b.setup_hours, r, b.spot, billing);
-        if (plans.count == 0) {
-            reject(Constraint::price, r.plan ? "no " + plan_filter_text(*r.plan) + " price (--plan)"
-                                      : r.interruptible
-                                          ? "no usable price"
-                                          : "only a spot price, and the job is not --interruptible");
-            continue;
-        }
-        const double runs = one_off_runs(r);
-        const PlanCost* chosen = choose_plan(plans, r, c.high_ratio);
-        if (!chosen) {
-            c.cost = CostSummary(*std::min_element(plans.begin(), plans.end(),
-                                                   [](const PlanCost& x, const PlanCost& y) {
-                                                       return x.hours_per_run < y.hours_per_run;
-                                                   }),
-                                 runs);
-            if (in_filter) pool.over_deadline.push_back(c);
-            reject(Constraint::deadline, deadline_miss_text(c, r));
-            continue;
-        }
-        c.cost = CostSummary(*chosen, runs);
-        c.has_reserved = std::any_of(plans.begin(), plans.end(),
-                                     [](const PlanCost& p) { return p.plan == Plan::reserved; });
-        if (carbon)
-            if (auto e = run_energy(catalog, grid, *gpu, provider, o, c.gpu_count, c.cost.hours_per_run,
-                                    r.runs_per_week);
-                e && e->co2e_kg_per_run)
-                c.co2e_kg_per_run = *e->co2e_kg_per_run;
-        if (r.budget_monthly && c.cost.rank_cost > *r.budget_monthly) {
-            if (in_filter) pool.over_budget.push_back(c);
-            reject(Constraint::budget,
-                   format_amount(c.cost.rank_cost, r.currency) + (runs > 0 ? " for the job" : " a month") +
-                       " is over the budget of " + format_amount(*r.budget_monthly, r.currency));
-            continue;
-        }
-        const GroupKey key{o.provider, o.gpu, o.instance_type, c.gpu_count, c.cost.plan};
-        c.group = groups.try_emplace(key, groups.size()).first->second;
-        pool.options.push_back(c);
-    }
+    for (const auto& o : catalog.offers) builder.add(o);
     return pool;
 }
 
