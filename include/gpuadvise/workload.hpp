@@ -66,6 +66,7 @@ struct WorkloadRequest {
     std::optional<int> tensor_parallel;    // --tp
     std::optional<int> pipeline_parallel;  // --pp
     std::optional<int> micro_batch;        // --micro-batch (sequences per GPU per micro-step)
+    std::optional<int> expert_parallel;    // --ep (mixture of experts)
     std::optional<std::string>
         global_batch;  // --global-batch: sequences ("1024") or tokens ("4M tokens", "4Mt")
     std::optional<std::string> attention;     // flash|eager

@@ -20,6 +20,7 @@ bool cc_at_least(const Gpu& gpu, double cc) {
 std::string layout_text(const Parallelism& l, bool training) {
     std::ostringstream ss;
     ss << "data " << l.data << " x tensor " << l.tensor << " x pipeline " << l.pipeline;
+    if (l.expert > 1) ss << ", experts over " << l.expert << " data ranks";
     if (training) {
         ss << ", ZeRO-" << l.zero_stage << ", micro-batch " << l.micro_batch << " x " << l.grad_accumulation
            << " accumulation" << (l.checkpointing ? ", activation checkpointing" : "");

@@ -105,4 +105,28 @@ TEST_CASE("MoE: memory holds every expert, decode reads the routed ones", "[core
           Approx(count_params(w.shape).experts * 0.53125 + (w.params - count_params(w.shape).experts) * 2));
 }
 
+TEST_CASE("expert parallelism splits the experts' memory, not the dense share", "[core]") {
+    Workload w;
+    w.shape = mixtral_8x7b();
+    w.params = count_params(w.shape).total();
+    w.task = Task::inference;
+    w.seq_len = 1024;
+    Parallelism one;
+    one.data = 8;
+    Parallelism ep = one;
+    ep.expert = 8;
+    const double all = w.weight_bytes(Precision::bf16) / 1e9,
+                 experts = w.expert_weight_bytes(Precision::bf16) / 1e9;
+    CHECK(layout_memory(w, Attention::flash, Precision::bf16, one, 1).weights_gb == Approx(all));
+    CHECK(layout_memory(w, Attention::flash, Precision::bf16, ep, 1).weights_gb ==
+          Approx(all - experts + experts / 8));
+    // Training: ZeRO-1 shards the dense optimizer states over 8 ranks, the experts' over 8 / 8 = 1.
+    w.task = Task::train;
+    w.optimizer = Optimizer::adamw;
+    ep.zero_stage = 1;
+    const double share = count_params(w.shape).experts / w.params;
+    CHECK(layout_memory(w, Attention::flash, Precision::bf16, ep).optimizer_gb ==
+          Approx(w.params * 12 * ((1 - share) / 8 + share / 8) / 1e9));
+}
+
 }  // namespace unit_test_model_shape
