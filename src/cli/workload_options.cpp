@@ -54,6 +54,11 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
            "KV cache element type for serving (default 16-bit)")
         ->type_name("fp16|bf16|fp8");
     app.add_option_function<std::string>(
+           "--offload", [&r](const std::string& v) { r.offload = v; },
+           "Training: keep the optimizer states (or also the parameters and gradients) in host RAM "
+           "(ZeRO-Offload / FSDP CPU offload; default none)")
+        ->type_name("none|optimizer|params");
+    app.add_option_function<std::string>(
            "--params", [&r](const std::string& v) { r.params = v; },
            "Custom model size (or override the preset's): 7B, 350M")
         ->type_name("N");

@@ -21,6 +21,9 @@ namespace {
 // line rate, so we take half.
 constexpr double kPcieGen4BusbwGBs = 25;
 constexpr double kPcieGen3BusbwGBs = 12;
+// Host <-> GPU over PCIe for --offload: pinned-memory copies reach ~25 GB/s on Gen4 x16 (of 32 GB/s;
+// NVIDIA's bandwidthTest), taken for every GPU (Gen5 hosts do better, Gen3 half).
+constexpr double kHostLinkGBs = 25;
 // Unknown network between nodes: a stated default (and a warning in the output), the common
 // non-RDMA cloud VM figure (e.g. AWS p3dn, GCP a2: 100 Gbit/s).
 constexpr double kDefaultNetworkGbps = 100;
@@ -267,7 +270,21 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
         t_a2a = (l.checkpointing ? 6 : 4) * moe_layers_per_stage(w, l) *
                 all_to_all_s(bytes, l.expert, data_placement(l, gpus_per_node), gpus_per_node, links);
     }
-    const double t_micro = t_mb + t_tp + t_p2p + exposed_z3 + t_a2a;
+    // Offload: per micro-batch the offloaded 16-bit parameters come up twice (forward, backward) and
+    // their gradients go down; per step the gradients go down to the CPU optimizer and the updated
+    // 16-bit parameters come back (ZeRO-Offload), overlapped with compute up to kOverlap.
+    double exposed_offload_mb = 0, exposed_offload_step = 0;
+    if (w.offload != Offload::none) {
+        const double shard = (adapter(w) ? w.lora_trainable_params() : w.params) / mp /
+                             (l.zero_stage >= 2 ? std::max(1, l.data) : 1);
+        const double link = kHostLinkGBs * 1e9;
+        if (w.offload == Offload::params) {
+            const double base = w.params / mp / (l.zero_stage >= 3 ? std::max(1, l.data) : 1);
+            exposed_offload_mb = std::max(0.0, (2 * 2.0 * base + 2.0 * shard) / link - kOverlap * t_mb);
+        }
+        exposed_offload_step = std::max(0.0, 2 * 2.0 * shard / link - kOverlap * kBackwardShare * t_mb);
+    }
+    const double t_micro = t_mb + t_tp + t_p2p + exposed_z3 + t_a2a + exposed_offload_mb;
     // 1F1B: (m + p - 1) micro-batch slots per step; the interleaved schedule with v virtual stages
     // per GPU shrinks the bubble to (p - 1)/v slots (Narayanan et al. 2021) at v x the sends.
     const double bubble_slots = (l.pipeline - 1) / virtual_stages(w, l);
@@ -292,8 +309,9 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     // Counted for multi-node runs (the clusters that rate comes from).
     const double interruptions =
         nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
-    t.step_s = (t_pipe + exposed_dp) / loss * interruptions;
-    t.exposed_comm_s = l.grad_accumulation * (t_tp + t_p2p + exposed_z3 + t_a2a) + exposed_dp;
+    t.step_s = (t_pipe + exposed_dp + exposed_offload_step) / loss * interruptions;
+    t.exposed_comm_s = l.grad_accumulation * (t_tp + t_p2p + exposed_z3 + t_a2a + exposed_offload_mb) +
+                       exposed_dp + exposed_offload_step;
     t.samples_per_s = l.global_batch() / t.step_s;
     const double peak = gpu.tflops.at(p).value_or(0) * 1e12;
     t.utilisation = peak > 0 ? t.samples_per_s * model_flops / (total * peak) : 0;

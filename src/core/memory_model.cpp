@@ -61,6 +61,22 @@ double weight_bytes(Precision p) {
     }
 }
 
+// ZeRO-Offload / FSDP CPU offload: the optimizer states (fp32 master and moments) move to host
+// RAM; with `params` the parameters and gradients too, the GPU keeping the 16-bit parameters of two
+// layers (the one computing and the one prefetched; layer count from the shape, else 1/32).
+void apply_offload(const Workload& w, MemoryBreakdown& m) {
+    if (w.offload == Offload::none) return;
+    m.host_gb += m.optimizer_gb;
+    m.optimizer_gb = 0;
+    if (w.offload == Offload::params) {
+        const double layers = std::max(1, w.shape.layers > 0 ? w.shape.layers : 32);
+        const double kept = std::min(m.weights_gb, m.weights_gb * 2 / layers);
+        m.host_gb += m.weights_gb - kept + m.gradients_gb;
+        m.weights_gb = kept;
+        m.gradients_gb = std::min(m.gradients_gb, m.gradients_gb * 2 / layers);
+    }
+}
+
 }  // namespace
 
 Attention resolve_attention(const Workload& w, const Gpu& gpu) {
@@ -137,6 +153,7 @@ MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, con
             (spread(base_bytes / model_parallel, l.zero_stage >= 3) + trainable * sb.weights) / kGB;
         m.gradients_gb = trainable * sb.grads / (l.zero_stage >= 2 ? dp : 1.0) / kGB;
         m.optimizer_gb = trainable * sb.optimizer / (l.zero_stage >= 1 ? dp : 1.0) / kGB;
+        apply_offload(w, m);
         return m;
     }
     // Full training: ZeRO stages shard optimizer (1), + gradients (2), + parameters (3) [S29].
@@ -144,6 +161,7 @@ MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, con
     m.weights_gb = spread(psi * sb.weights, l.zero_stage >= 3) / kGB;
     m.gradients_gb = spread(psi * sb.grads, l.zero_stage >= 2) / kGB;
     m.optimizer_gb = spread(psi * sb.optimizer, l.zero_stage >= 1) / kGB;
+    apply_offload(w, m);
     return m;
 }
 

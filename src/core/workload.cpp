@@ -368,6 +368,19 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
             throw UsageError("--kv-cache: '" + *r.kv_cache + "' is not fp16, bf16 or fp8");
         w.kv_cache = kv;
     }
+    if (r.offload) {
+        if (*r.offload == "none")
+            w.offload = Offload::none;
+        else if (*r.offload == "optimizer")
+            w.offload = Offload::optimizer;
+        else if (*r.offload == "params")
+            w.offload = Offload::params;
+        else
+            throw UsageError("--offload: unknown value '" + *r.offload + "'",
+                             "expected none, optimizer or params");
+        if (w.offload != Offload::none && w.task == Task::inference)
+            throw UsageError("--offload applies to training (ZeRO-Offload / FSDP CPU offload)");
+    }
     if (r.optimizer)
         w.optimizer =
             need_enum<Optimizer>(r.optimizer, parse_optimizer, "--optimizer", {"adamw", "sgd", "adam8bit"});

@@ -129,4 +129,26 @@ TEST_CASE("expert parallelism splits the experts' memory, not the dense share", 
           Approx(w.params * 12 * ((1 - share) / 8 + share / 8) / 1e9));
 }
 
+TEST_CASE("offload moves the optimizer states (or the model states) to host RAM", "[core]") {
+    Workload w;
+    w.shape = llama31_8b();
+    w.params = count_params(w.shape).total();
+    w.task = Task::finetune;
+    w.seq_len = 2048;
+    Parallelism l;
+    l.data = 8;
+    l.zero_stage = 3;
+    const MemoryBreakdown none = layout_memory(w, Attention::flash, Precision::bf16, l);
+    w.offload = Offload::optimizer;
+    const MemoryBreakdown opt = layout_memory(w, Attention::flash, Precision::bf16, l);
+    CHECK(opt.optimizer_gb == 0);
+    CHECK(opt.host_gb == Approx(none.optimizer_gb));
+    CHECK(opt.weights_gb == Approx(none.weights_gb));
+    w.offload = Offload::params;
+    const MemoryBreakdown all = layout_memory(w, Attention::flash, Precision::bf16, l);
+    CHECK(all.host_gb == Approx(none.optimizer_gb + none.weights_gb * 30 / 32 + none.gradients_gb));
+    CHECK(all.weights_gb == Approx(none.weights_gb * 2 / 32));
+    CHECK(all.total_gb() < opt.total_gb());
+}
+
 }  // namespace unit_test_model_shape
