@@ -54,6 +54,11 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
            "KV cache element type for serving (default 16-bit)")
         ->type_name("fp16|bf16|fp8");
     app.add_option_function<std::string>(
+           "--offload", [&r](const std::string& v) { r.offload = v; },
+           "Training: keep the optimizer states (or also the parameters and gradients) in host RAM "
+           "(ZeRO-Offload / FSDP CPU offload; default none)")
+        ->type_name("none|optimizer|params");
+    app.add_option_function<std::string>(
            "--params", [&r](const std::string& v) { r.params = v; },
            "Custom model size (or override the preset's): 7B, 350M")
         ->type_name("N");
@@ -108,6 +113,11 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
     app.add_option_function<int>(
            "--tp", [&r](const int& v) { r.tensor_parallel = v; },
            "Pin tensor parallelism (inside a node; default: the layout planner chooses)")
+        ->type_name("N");
+    app.add_option_function<int>(
+           "--ep", [&r](const int& v) { r.expert_parallel = v; },
+           "Pin expert parallelism (mixture of experts: experts split over N data ranks; default: the "
+           "planner chooses)")
         ->type_name("N");
     app.add_option_function<int>(
            "--pp", [&r](const int& v) { r.pipeline_parallel = v; },
@@ -224,6 +234,7 @@ nlohmann::ordered_json parallelism_json(const Configuration& c) {
     j["nodes"] = c.nodes;
     j["gpus_per_node"] = c.gpus_per_node;
     j["activation_checkpointing"] = c.layout.checkpointing;
+    j["expert"] = c.layout.expert;
     return j;
 }
 
@@ -245,6 +256,7 @@ std::string layout_label(const Configuration& c, bool training) {
     std::string s = "dp" + std::to_string(l.data);
     if (l.tensor > 1) s += " tp" + std::to_string(l.tensor);
     if (l.pipeline > 1) s += " pp" + std::to_string(l.pipeline);
+    if (l.expert > 1) s += " ep" + std::to_string(l.expert);
     if (training) {
         if (l.zero_stage > 0) s += " z" + std::to_string(l.zero_stage);
         s += " mb" + std::to_string(l.micro_batch);

@@ -105,4 +105,50 @@ TEST_CASE("MoE: memory holds every expert, decode reads the routed ones", "[core
           Approx(count_params(w.shape).experts * 0.53125 + (w.params - count_params(w.shape).experts) * 2));
 }
 
+TEST_CASE("expert parallelism splits the experts' memory, not the dense share", "[core]") {
+    Workload w;
+    w.shape = mixtral_8x7b();
+    w.params = count_params(w.shape).total();
+    w.task = Task::inference;
+    w.seq_len = 1024;
+    Parallelism one;
+    one.data = 8;
+    Parallelism ep = one;
+    ep.expert = 8;
+    const double all = w.weight_bytes(Precision::bf16) / 1e9,
+                 experts = w.expert_weight_bytes(Precision::bf16) / 1e9;
+    CHECK(layout_memory(w, Attention::flash, Precision::bf16, one, 1).weights_gb == Approx(all));
+    CHECK(layout_memory(w, Attention::flash, Precision::bf16, ep, 1).weights_gb ==
+          Approx(all - experts + experts / 8));
+    // Training: ZeRO-1 shards the dense optimizer states over 8 ranks, the experts' over 8 / 8 = 1.
+    w.task = Task::train;
+    w.optimizer = Optimizer::adamw;
+    ep.zero_stage = 1;
+    const double share = count_params(w.shape).experts / w.params;
+    CHECK(layout_memory(w, Attention::flash, Precision::bf16, ep).optimizer_gb ==
+          Approx(w.params * 12 * ((1 - share) / 8 + share / 8) / 1e9));
+}
+
+TEST_CASE("offload moves the optimizer states (or the model states) to host RAM", "[core]") {
+    Workload w;
+    w.shape = llama31_8b();
+    w.params = count_params(w.shape).total();
+    w.task = Task::finetune;
+    w.seq_len = 2048;
+    Parallelism l;
+    l.data = 8;
+    l.zero_stage = 3;
+    const MemoryBreakdown none = layout_memory(w, Attention::flash, Precision::bf16, l);
+    w.offload = Offload::optimizer;
+    const MemoryBreakdown opt = layout_memory(w, Attention::flash, Precision::bf16, l);
+    CHECK(opt.optimizer_gb == 0);
+    CHECK(opt.host_gb == Approx(none.optimizer_gb));
+    CHECK(opt.weights_gb == Approx(none.weights_gb));
+    w.offload = Offload::params;
+    const MemoryBreakdown all = layout_memory(w, Attention::flash, Precision::bf16, l);
+    CHECK(all.host_gb == Approx(none.optimizer_gb + none.weights_gb * 30 / 32 + none.gradients_gb));
+    CHECK(all.weights_gb == Approx(none.weights_gb * 2 / 32));
+    CHECK(all.total_gb() < opt.total_gb());
+}
+
 }  // namespace unit_test_model_shape

@@ -29,6 +29,10 @@ struct Parallelism {
     int micro_batch = 1;
     int grad_accumulation = 1;
     bool checkpointing = false;  // full activation recompute
+    // Expert parallelism (mixture of experts): the routed experts split over this many of the data
+    // ranks (Megatron-LM's expert_model_parallel_size divides the data-parallel size; tokens go
+    // all-to-all to their experts once per MoE layer each way). 1 = every rank holds every expert.
+    int expert = 1;
     int gpus() const { return data * tensor * pipeline; }
     // Samples per optimizer step over the whole job.
     double global_batch() const { return static_cast<double>(data) * micro_batch * grad_accumulation; }
@@ -37,7 +41,7 @@ struct Parallelism {
 
 // What the user pinned of the layout; the planner chooses the rest.
 struct LayoutPins {
-    std::optional<int> tensor, pipeline, micro_batch;
+    std::optional<int> tensor, pipeline, micro_batch, expert;
     std::optional<double> global_batch;  // samples (sequences) per optimizer step
 };
 

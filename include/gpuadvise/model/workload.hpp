@@ -28,6 +28,9 @@ enum class Optimizer { adamw, sgd, adam8bit };
 enum class Attention { flash, eager };
 // Which linear layers LoRA adapts: PEFT's default for Llama (q_proj, v_proj) or every linear layer.
 enum class LoraTargets { qv, all };
+// ZeRO-Offload / FSDP CPU offload: the optimizer states, or the parameters, gradients and optimizer
+// states, kept in host RAM and moved over PCIe.
+enum class Offload { none, optimizer, params };
 
 std::string_view to_string(Task t);
 std::optional<Task> parse_task(std::string_view text);
@@ -66,6 +69,7 @@ struct WorkloadRequest {
     std::optional<int> tensor_parallel;    // --tp
     std::optional<int> pipeline_parallel;  // --pp
     std::optional<int> micro_batch;        // --micro-batch (sequences per GPU per micro-step)
+    std::optional<int> expert_parallel;    // --ep (mixture of experts)
     std::optional<std::string>
         global_batch;  // --global-batch: sequences ("1024") or tokens ("4M tokens", "4Mt")
     std::optional<std::string> attention;     // flash|eager
@@ -83,6 +87,7 @@ struct WorkloadRequest {
         moe_ffn;
     std::optional<std::string> weights;   // --weights bf16|fp16|fp8|int8|int4|nf4|mxfp4|nvfp4
     std::optional<std::string> kv_cache;  // --kv-cache fp16|bf16|fp8
+    std::optional<std::string> offload;   // --offload none|optimizer|params (training)
 };
 
 struct Workload {
@@ -121,6 +126,7 @@ struct Workload {
     std::optional<WeightFormat> weights;
     QuantScope weights_scope = QuantScope::linear;
     std::optional<Precision> kv_cache;
+    Offload offload = Offload::none;
     std::optional<double> measured_hours;
     const Gpu* measured_on = nullptr;
     int measured_gpu_count = 1;
@@ -195,6 +201,7 @@ struct MemoryBreakdown {
     double activations_gb = 0;
     double kv_cache_gb = 0;
     double overhead_gb = 0;  // CUDA context/allocator, inference workspace (the 20 %)
+    double host_gb = 0;      // moved to host RAM by --offload, per GPU (not in total_gb)
     double total_gb() const {
         return weights_gb + gradients_gb + optimizer_gb + activations_gb + kv_cache_gb + overhead_gb;
     }

@@ -20,6 +20,7 @@ bool cc_at_least(const Gpu& gpu, double cc) {
 std::string layout_text(const Parallelism& l, bool training) {
     std::ostringstream ss;
     ss << "data " << l.data << " x tensor " << l.tensor << " x pipeline " << l.pipeline;
+    if (l.expert > 1) ss << ", experts over " << l.expert << " data ranks";
     if (training) {
         ss << ", ZeRO-" << l.zero_stage << ", micro-batch " << l.micro_batch << " x " << l.grad_accumulation
            << " accumulation" << (l.checkpointing ? ", activation checkpointing" : "");
@@ -152,6 +153,14 @@ Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, con
                               " rate (dequantisation assumed hidden behind memory-bound decode; not modelled "
                               "for prefill)");
     }
+    if (w.offload != Offload::none)
+        e.notes.push_back("offload (" +
+                          std::string(w.offload == Offload::params ? "parameters, gradients and " : "") +
+                          "optimizer states in host RAM): " + format_fixed(e.memory.host_gb, 1) +
+                          " GB per GPU, " + format_fixed(e.memory.host_gb * e.config.gpus_per_node, 0) +
+                          " GB of host RAM per node of " + std::to_string(e.config.gpus_per_node) +
+                          "; the PCIe traffic (~25 GB/s per GPU) is in the step time, the CPU optimizer step "
+                          "is not");
     if (e.fits && plan.serving && w.shape.decoder && w.seq_len > 0) {
         // What the KV cache may still grow into on each GPU after weights and workspace.
         const double room_gb = gpu.memory_gb - (e.memory.total_gb() - e.memory.kv_cache_gb);

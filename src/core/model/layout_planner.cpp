@@ -22,6 +22,9 @@ namespace {
 // line rate, so we take half.
 constexpr double kPcieGen4BusbwGBs = 25;
 constexpr double kPcieGen3BusbwGBs = 12;
+// Host <-> GPU over PCIe for --offload: pinned-memory copies reach ~25 GB/s on Gen4 x16 (of 32 GB/s;
+// NVIDIA's bandwidthTest), taken for every GPU (Gen5 hosts do better, Gen3 half).
+constexpr double kHostLinkGBs = 25;
 // Unknown network between nodes: a stated default (and a warning in the output), the common
 // non-RDMA cloud VM figure (e.g. AWS p3dn, GCP a2: 100 Gbit/s).
 constexpr double kDefaultNetworkGbps = 100;
@@ -104,6 +107,26 @@ double collective_s(double bytes, double factor, const Placement& pl, int gpus_p
     return t;
 }
 
+// One all-to-all of expert parallelism over `ep` data ranks: each GPU sends `bytes` (its tokens'
+// hidden states, once per routed expert) spread evenly over the group; the share for ranks in its
+// own node crosses NVLink/PCIe, the rest the node's network shared by its GPUs. Routing is taken
+// as balanced (capacity factor 1, no token dropped: Megatron-LM's and vLLM's dropless default), and
+// the exchange as not overlapped with compute (an assumption: DeepEP-style overlap would hide part).
+double all_to_all_s(double bytes, int ep, const Placement& pl, int gpus_per_node, const Links& links) {
+    if (ep <= 1 || bytes <= 0) return 0;
+    const double local = std::min(ep, pl.per_node);
+    const double local_share = (local - 1) / ep, remote_share = (ep - local) / ep;
+    double t = bytes * local_share / (links.intra_gb_per_s * 1e9) + kIntraAllReduceLatencyS;
+    if (remote_share > 0)
+        t += bytes * remote_share / (links.inter_node_gb_per_s / gpus_per_node * 1e9) + kNetHopLatencyS;
+    return t;
+}
+
+// MoE layers on one pipeline stage.
+double moe_layers_per_stage(const Workload& w, const Parallelism& l) {
+    return w.shape.moe() ? static_cast<double>(w.shape.moe_layers()) / std::max(1, l.pipeline) : 0;
+}
+
 // PyTorch DDP buckets gradients in 25 MB (bucket_cap_mb); one all-reduce per bucket.
 constexpr double kBucketBytes = 25e6;
 constexpr double kInterruptionsPerGpuHour = 419.0 / (16384.0 * 54 * 24);
@@ -168,7 +191,17 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     if (sp.samples_per_s <= 0) return t;
     const int total = l.gpus();
     const double mp = static_cast<double>(l.tensor) * l.pipeline;
-    const double t_mb = l.micro_batch / sp.samples_per_s / mp;  // compute of one micro-batch on one stage
+    double t_mb = l.micro_batch / sp.samples_per_s / mp;  // compute of one micro-batch on one stage
+    // Tensor parallelism splits each expert's MLP too: its GEMMs are moe_ffn / t wide, and a narrow
+    // GEMM reaches less of the peak (the half-efficiency width of §3, kHiddenHalf). The experts'
+    // share of the compute slows by that ratio, which is why MoE training prefers expert parallelism.
+    if (l.tensor > 1 && w.shape.moe()) {
+        const double width = w.shape.moe_ffn > 0 ? w.shape.moe_ffn : w.shape.ffn;
+        const auto eff = [](double x) { return x / (x + kHiddenHalf); };
+        const ParamCount pc = w.param_count();
+        const double share = pc.active_compute() > 0 ? pc.experts_active / pc.active_compute() : 0;
+        t_mb *= 1 + share * (eff(width) / eff(width / l.tensor) - 1);
+    }
     // Tensor parallel: 2 all-reduces of the layer's activations forward and 2 backward per layer
     // (Megatron-LM; sequence parallelism moves the same volume as reduce-scatter + all-gather), one
     // more pair when the forward is recomputed.
@@ -194,19 +227,51 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
         t_p2p *= virtual_stages(w, l);
     }
     const Placement pl = data_placement(l, gpus_per_node);
-    const double trainable = w.is_adapter() ? w.lora_trainable_params() : w.params;
+    // Expert parallelism: a rank holds 1/ep of the routed experts, replicated on only dp/ep ranks, so
+    // the data-parallel collectives move the dense share plus the experts' share / ep among those.
+    double expert_factor = 1;
+    if (l.expert > 1) {
+        const ParamCount pc = w.param_count();
+        const double share = pc.total() > 0 ? pc.experts / pc.total() : 0;
+        expert_factor = (1 - share) + (l.data / l.expert > 1 ? share / l.expert : 0);
+    }
+    const double trainable = w.is_adapter() ? w.lora_trainable_params() : w.params * expert_factor;
     const double psi_rank = trainable / mp;
     // ZeRO-3 / FSDP: all-gather the parameters for forward and again for backward, reduce-scatter
     // the gradients, every micro-batch (16-bit), overlapped by prefetching [S29: 3Ψ vs 2Ψ].
     double exposed_z3 = 0;
     if (l.zero_stage >= 3 && l.data > 1) {
-        const double base = w.is_adapter() ? w.params / mp : psi_rank;  // FSDP gathers the frozen base too
+        const double base =
+            w.is_adapter() ? w.params * expert_factor / mp : psi_rank;      // FSDP gathers the frozen base too
         const double units = has_transformer_shape(w) ? layers_per_stage : 1;  // FSDP wraps each block
         const double t_z3 = 2 * collective_s(2.0 * base, 1, pl, gpus_per_node, links, units) +
                             collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, units);
         exposed_z3 = std::max(0.0, t_z3 - kOverlap * t_mb);
     }
-    const double t_micro = t_mb + t_tp + t_p2p + exposed_z3;
+    // Expert parallelism: per MoE layer an all-to-all to the experts and one back, forward and
+    // backward (and again in a recomputed forward); each GPU's tokens (sequence-parallel share) go
+    // to top-k experts.
+    double t_a2a = 0;
+    if (l.expert > 1) {
+        const double bytes = act_bytes / l.tensor * std::max(1, w.shape.active_experts);
+        t_a2a = (l.checkpointing ? 6 : 4) * moe_layers_per_stage(w, l) *
+                all_to_all_s(bytes, l.expert, data_placement(l, gpus_per_node), gpus_per_node, links);
+    }
+    // Offload: per micro-batch the offloaded 16-bit parameters come up twice (forward, backward) and
+    // their gradients go down; per step the gradients go down to the CPU optimizer and the updated
+    // 16-bit parameters come back (ZeRO-Offload), overlapped with compute up to kOverlap.
+    double exposed_offload_mb = 0, exposed_offload_step = 0;
+    if (w.offload != Offload::none) {
+        const double shard = (w.is_adapter() ? w.lora_trainable_params() : w.params) / mp /
+                             (l.zero_stage >= 2 ? std::max(1, l.data) : 1);
+        const double link = kHostLinkGBs * 1e9;
+        if (w.offload == Offload::params) {
+            const double base = w.params / mp / (l.zero_stage >= 3 ? std::max(1, l.data) : 1);
+            exposed_offload_mb = std::max(0.0, (2 * 2.0 * base + 2.0 * shard) / link - kOverlap * t_mb);
+        }
+        exposed_offload_step = std::max(0.0, 2 * 2.0 * shard / link - kOverlap * kBackwardShare * t_mb);
+    }
+    const double t_micro = t_mb + t_tp + t_p2p + exposed_z3 + t_a2a + exposed_offload_mb;
     // 1F1B: (m + p - 1) micro-batch slots per step; the interleaved schedule with v virtual stages
     // per GPU shrinks the bubble to (p - 1)/v slots (Narayanan et al. 2021) at v x the sends.
     const double bubble_slots = (l.pipeline - 1) / virtual_stages(w, l);
@@ -231,8 +296,9 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     // Counted for multi-node runs (the clusters that rate comes from).
     const double interruptions =
         nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
-    t.step_s = (t_pipe + exposed_dp) / loss * interruptions;
-    t.exposed_comm_s = l.grad_accumulation * (t_tp + t_p2p + exposed_z3) + exposed_dp;
+    t.step_s = (t_pipe + exposed_dp + exposed_offload_step) / loss * interruptions;
+    t.exposed_comm_s = l.grad_accumulation * (t_tp + t_p2p + exposed_z3 + t_a2a + exposed_offload_mb) +
+                       exposed_dp + exposed_offload_step;
     t.samples_per_s = l.global_batch() / t.step_s;
     const double peak = gpu.tflops.at(p).value_or(0) * 1e12;
     t.utilisation = peak > 0 ? t.samples_per_s * model_flops / (total * peak) : 0;
@@ -242,7 +308,7 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
 // Serving of a decoder LM by `replicas` copies of a tensor x pipeline group (docs/methodology.md).
 std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu, Precision p,
                                               const Parallelism& l, int concurrency_per_replica,
-                                              const Links& links, LayoutTiming& t) {
+                                              int gpus_per_node, const Links& links, LayoutTiming& t) {
     const double peak = gpu.tflops.at(p).value_or(0) * 1e12;
     const double bw = gpu.memory_bandwidth_gb_per_s.value_or(0) * 1e9 * kDecodeBandwidthShare;
     if (peak <= 0 || bw <= 0) return std::nullopt;
@@ -260,8 +326,12 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
     // per sequence (N the parameters a token multiplies by), whichever is longer; per layer two
     // tensor-parallel all-reduces of the step's hidden states; stages run one after another.
     const double n_token = w.params_per_token();
-    const double read = w.decode_weight_bytes(p, c) / mp / bw +
-                        c * w.kv_bytes(p, context) / w.kv_shards(l.tensor, l.pipeline) / bw;
+    // With expert parallelism a GPU holds 1/ep of the experts and serves the tokens of all ep ranks.
+    const double ep = std::max(1, l.expert);
+    const double non_expert = w.weight_bytes(p) - w.expert_weight_bytes(p);
+    const double weights_read = non_expert + (w.decode_weight_bytes(p, c * ep) - non_expert) / ep;
+    const double read =
+        weights_read / mp / bw + c * w.kv_bytes(p, context) / w.kv_shards(l.tensor, l.pipeline) / bw;
     const double compute = 2.0 * n_token * c / mp / (peak * eff);
     double tp_comm = 0;
     if (l.tensor > 1) {
@@ -271,7 +341,14 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
             kIntraAllReduceLatencyS;
         tp_comm = 2 * L / l.pipeline * per;
     }
-    const double t_decode = l.pipeline * (std::max(read, compute) + tp_comm) + kStepOverheadS;
+    // Expert parallelism: per MoE layer the step's c tokens go all-to-all to their k experts and back.
+    const Placement pl = data_placement(l, gpus_per_node);
+    const double k = std::max(1, w.shape.active_experts);
+    const double moe_layers = moe_layers_per_stage(w, l);
+    const double ep_comm =
+        2 * moe_layers *
+        all_to_all_s(c * h * activation_element_bytes(p) * k / l.tensor, l.expert, pl, gpus_per_node, links);
+    const double t_decode = l.pipeline * (std::max(read, compute) + tp_comm + ep_comm) + kStepOverheadS;
     // Prefill of one prompt: compute bound, 2·N + the attention term per token.
     const double prefill_flops = (2.0 * n_token + 2.0 * L * s.prompt_len * h) * s.prompt_len;
     double prefill_comm = 0;
@@ -282,6 +359,9 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
                             (links.intra_gb_per_s * 1e9) +
                         kIntraAllReduceLatencyS);
     }
+    prefill_comm +=
+        2 * w.shape.moe_layers() *
+        all_to_all_s(s.prompt_len * h * activation_element_bytes(p) * k / l.tensor, l.expert, pl, gpus_per_node, links);
     const double t_prefill = prefill_flops / (l.tensor * peak * eff) + prefill_comm + kStepOverheadS;
     // Continuous batching: a replica finishes `c` requests per (output_len decode steps + c prefills).
     const double cycle = s.output_len * t_decode + c * t_prefill;
@@ -291,7 +371,7 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
     t.step_s = cycle;
     t.compute_s =
         s.output_len * l.pipeline * std::max(read, compute) + c * prefill_flops / (l.tensor * peak * eff);
-    t.exposed_comm_s = s.output_len * l.pipeline * tp_comm + c * prefill_comm;
+    t.exposed_comm_s = s.output_len * l.pipeline * (tp_comm + ep_comm) + c * prefill_comm;
     t.samples_per_s = l.data * c / cycle;  // requests per second
     const double model_flops = t.samples_per_s * (prefill_flops + 2.0 * n_token * s.output_len);
     t.utilisation = model_flops / (peak * l.gpus());
@@ -352,6 +432,20 @@ Choices layout_choices(const Workload& w, int gpus_per_node, int total, const Li
     return c;
 }
 
+// Expert-parallel degrees for `dp` data ranks: powers of two dividing both dp and the experts (the
+// pin when given and possible); 1 for a dense model.
+std::vector<int> expert_choices(const Workload& w, int dp) {
+    if (!w.shape.moe()) return {1};
+    if (w.pins.expert) {
+        if (dp % *w.pins.expert == 0) return {*w.pins.expert};
+        return {};
+    }
+    std::vector<int> out;
+    for (int e = 1; e <= dp; e *= 2)
+        if (dp % e == 0 && w.shape.experts % e == 0) out.push_back(e);
+    return out;
+}
+
 std::vector<int> pipeline_choices(const Workload& w, int rest, bool serving) {
     if (w.pins.pipeline) return {*w.pins.pipeline};
     if (!has_transformer_shape(w)) return {1};
@@ -371,7 +465,8 @@ bool better(const PlannedLayout& a, const PlannedLayout& b, double comfortable_g
     const double ta = a.timing.samples_per_s, tb = b.timing.samples_per_s;
     if (std::fabs(ta - tb) > 1e-9 * std::max(ta, tb)) return ta > tb;
     const auto key = [](const Parallelism& l) {
-        return std::make_tuple(l.tensor * l.pipeline, -l.micro_batch, l.zero_stage, l.checkpointing);
+        return std::make_tuple(l.tensor * l.pipeline, l.expert, -l.micro_batch, l.zero_stage,
+                               l.checkpointing);
     };
     return key(a.layout) < key(b.layout);
 }
@@ -398,27 +493,29 @@ void for_each_training_layout(const Workload& w, int gpus_per_node, int total, c
                 for (int m = 1; m < per_rank; m *= 2) micro.push_back(m);
                 micro.push_back(per_rank);
             }
-            for (int zero : c.zero) {
-                if (pp > 1 && zero >= 2) continue;  // DeepSpeed: ZeRO-2/3 do not combine with pipelines
-                for (bool ckpt : c.checkpointing)
-                    for (int m : micro) {
-                        Parallelism l;
-                        l.data = dp;
-                        l.tensor = tp;
-                        l.pipeline = pp;
-                        l.zero_stage = zero;
-                        l.micro_batch = m;
-                        l.grad_accumulation =
-                            static_cast<int>(std::ceil(static_cast<double>(per_rank) / m - 1e-9));
-                        l.checkpointing = ckpt;
-                        if constexpr (std::is_same_v<std::invoke_result_t<Visit&, const Parallelism&>,
-                                                     bool>) {
-                            if (!visit(l)) return;
-                        } else {
-                            visit(l);
+            for (int ep : expert_choices(w, dp))
+                for (int zero : c.zero) {
+                    if (pp > 1 && zero >= 2) continue;  // DeepSpeed: ZeRO-2/3 do not combine with pipelines
+                    for (bool ckpt : c.checkpointing)
+                        for (int m : micro) {
+                            Parallelism l;
+                            l.data = dp;
+                            l.expert = ep;
+                            l.tensor = tp;
+                            l.pipeline = pp;
+                            l.zero_stage = zero;
+                            l.micro_batch = m;
+                            l.grad_accumulation =
+                                static_cast<int>(std::ceil(static_cast<double>(per_rank) / m - 1e-9));
+                            l.checkpointing = ckpt;
+                            if constexpr (std::is_same_v<std::invoke_result_t<Visit&, const Parallelism&>,
+                                                         bool>) {
+                                if (!visit(l)) return;
+                            } else {
+                                visit(l);
+                            }
                         }
-                    }
-            }
+                }
         }
     }
 }
@@ -452,7 +549,10 @@ bool any_layout_fits(const Workload& w, const Gpu& gpu, Precision p, int gpus_pe
                 l.pipeline = pp;
                 l.data = total / (tp * pp);
                 if (l.gpus() != total) continue;
-                if (layout_memory(w, gpu, p, l, 1).total_gb() <= gpu.memory_gb) return true;
+                for (int ep : expert_choices(w, l.data)) {
+                    l.expert = ep;
+                    if (layout_memory(w, gpu, p, l, 1).total_gb() <= gpu.memory_gb) return true;
+                }
             }
         return false;
     }
@@ -517,41 +617,46 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
             if (tp > gpus_per_node || gpus_per_node % tp != 0) continue;
             for (int pp : pipeline_choices(w, total / tp, true)) {
                 if (total % (tp * pp) != 0) continue;
-                PlannedLayout x;
-                x.layout.tensor = tp;
-                x.layout.pipeline = pp;
-                x.layout.data = total / (tp * pp);
-                if (decoder_serving(w)) {
-                    int conc = 0;
-                    if (w.serving.concurrency)
-                        conc = std::max(1, *w.serving.concurrency / x.layout.data);
-                    else
-                        conc = max_concurrency(w, gpu, p, x.layout);
-                    x.memory = layout_memory(w, gpu, p, x.layout, std::max(1, conc));
-                    x.fits = conc > 0 && x.memory.total_gb() <= gpu.memory_gb;
-                    x.layout.micro_batch = std::max(1, conc);
-                    if (x.fits) {
-                        x.serving = serving_timing(w, gpu, p, x.layout, conc, links, x.timing);
-                        if (x.serving)
-                            x.serving->concurrency_from_memory = !w.serving.concurrency;
+                for (int ep : expert_choices(w, total / (tp * pp))) {
+                    PlannedLayout x;
+                    x.layout.tensor = tp;
+                    x.layout.pipeline = pp;
+                    x.layout.data = total / (tp * pp);
+                    x.layout.expert = ep;
+                    if (decoder_serving(w)) {
+                        int conc = 0;
+                        if (w.serving.concurrency)
+                            conc = std::max(1, *w.serving.concurrency / x.layout.data);
                         else
-                            x.fits = false;
+                            conc = max_concurrency(w, gpu, p, x.layout);
+                        x.memory = layout_memory(w, gpu, p, x.layout, std::max(1, conc));
+                        x.fits = conc > 0 && x.memory.total_gb() <= gpu.memory_gb;
+                        x.layout.micro_batch = std::max(1, conc);
+                        if (x.fits) {
+                            x.serving =
+                                serving_timing(w, gpu, p, x.layout, conc, gpus_per_node, links, x.timing);
+                            if (x.serving)
+                                x.serving->concurrency_from_memory = !w.serving.concurrency;
+                            else
+                                x.fits = false;
+                        }
+                    } else {
+                        x.layout.micro_batch = w.batch_size;
+                        x.memory = layout_memory(w, gpu, p, x.layout);
+                        x.fits = x.memory.total_gb() <= gpu.memory_gb;
+                        const SingleGpuSpeed& sp = speeds.get(w.batch_size, false);
+                        x.timing.samples_per_s = sp.samples_per_s * x.layout.data *
+                                                 (total > 1 ? kOtherMultiGpuLoss : 1.0) /
+                                                 std::max(1, tp * pp);
+                        x.timing.step_s = x.timing.samples_per_s > 0
+                                              ? w.batch_size * x.layout.data / x.timing.samples_per_s
+                                              : 0;
+                        x.timing.compute_s = x.timing.step_s;
+                        x.timing.utilisation = sp.utilisation;
+                        set_basis(x.timing, sp);
                     }
-                } else {
-                    x.layout.micro_batch = w.batch_size;
-                    x.memory = layout_memory(w, gpu, p, x.layout);
-                    x.fits = x.memory.total_gb() <= gpu.memory_gb;
-                    const SingleGpuSpeed& sp = speeds.get(w.batch_size, false);
-                    x.timing.samples_per_s = sp.samples_per_s * x.layout.data *
-                                             (total > 1 ? kOtherMultiGpuLoss : 1.0) / std::max(1, tp * pp);
-                    x.timing.step_s = x.timing.samples_per_s > 0
-                                          ? w.batch_size * x.layout.data / x.timing.samples_per_s
-                                          : 0;
-                    x.timing.compute_s = x.timing.step_s;
-                    x.timing.utilisation = sp.utilisation;
-                    set_basis(x.timing, sp);
+                    consider(std::move(x));
                 }
-                consider(std::move(x));
             }
         }
         return best;

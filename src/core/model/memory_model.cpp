@@ -53,6 +53,22 @@ StateBytes state_bytes(Optimizer o, Precision p) {
     return {2, 2, 12};
 }
 
+// ZeRO-Offload / FSDP CPU offload: the optimizer states (fp32 master and moments) move to host
+// RAM; with `params` the parameters and gradients too, the GPU keeping the 16-bit parameters of two
+// layers (the one computing and the one prefetched; layer count from the shape, else 1/32).
+void apply_offload(const Workload& w, MemoryBreakdown& m) {
+    if (w.offload == Offload::none) return;
+    m.host_gb += m.optimizer_gb;
+    m.optimizer_gb = 0;
+    if (w.offload == Offload::params) {
+        const double layers = std::max(1, w.shape.layers > 0 ? w.shape.layers : 32);
+        const double kept = std::min(m.weights_gb, m.weights_gb * 2 / layers);
+        m.host_gb += m.weights_gb - kept + m.gradients_gb;
+        m.weights_gb = kept;
+        m.gradients_gb = std::min(m.gradients_gb, m.gradients_gb * 2 / layers);
+    }
+}
+
 }  // namespace
 
 Attention resolve_attention(const Workload& w, const Gpu& gpu) {
@@ -74,7 +90,11 @@ MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, con
     const double psi = w.params / model_parallel;            // parameters held by one model-parallel rank
     const double act_scale = full_precision(p) ? 2.0 : 1.0;  // formulas are for 16-bit activations
     if (!w.is_training()) {
-        m.weights_gb = w.weight_bytes(p) / model_parallel / kGB;
+        // Expert parallelism splits the routed experts further over `expert` data ranks.
+        const double experts = w.expert_weight_bytes(p);
+        m.weights_gb = ((w.weight_bytes(p) - experts) / model_parallel +
+                        experts / (model_parallel * std::max(1, l.expert))) /
+                       kGB;
         if (w.shape.decoder && w.shape.layers > 0 && w.shape.heads > 0) {
             // [S30]: 2 x layers x KV heads x head_dim per token (MLA: the latent), sliding-window
             // layers at most their window; fp8 compute keeps a 16-bit cache unless --kv-cache fp8.
@@ -101,8 +121,17 @@ MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, con
         m.activations_gb +=
             static_cast<double>(l.micro_batch) * w.seq_len * w.shape.vocab * 4.0 / l.tensor / kGB;
     m.overhead_gb = kCudaContextGB;
-    const double zw = l.zero_stage >= 3 ? dp : 1.0, zg = l.zero_stage >= 2 ? dp : 1.0,
-                 zo = l.zero_stage >= 1 ? dp : 1.0;
+    // Expert parallelism: the routed experts' share of the parameters lives on 1/ep of the data
+    // ranks, and ZeRO shards it over the dp/ep ranks that hold the same experts.
+    const ParamCount pc = w.param_count();
+    const double ep = std::max(1, l.expert);
+    const double expert_share = pc.total() > 0 && ep > 1 ? pc.experts / pc.total() : 0.0;
+    const double dp_e = std::max(1.0, dp / ep);
+    auto spread = [&](double per_rank, bool sharded_by_zero) {
+        // per_rank: bytes of a model-parallel rank without EP; ZeRO divisor applied per part.
+        const double dense = per_rank * (1 - expert_share), expert = per_rank * expert_share / ep;
+        return sharded_by_zero ? dense / dp + expert / dp_e : dense + expert;
+    };
     if (w.task == Task::lora || w.task == Task::qlora) {
         // Frozen base: 16-bit, or NF4 for QLoRA with the embeddings and the output layer kept in
         // 16-bit (bitsandbytes quantises only the linear layers of the blocks). FSDP (ZeRO-3)
@@ -112,16 +141,19 @@ MemoryBreakdown layout_memory(const Workload& w, Attention att, Precision p, con
         if (w.task == Task::qlora) base_bytes = w.weight_bytes_as(WeightFormat::nf4);
         const double trainable = w.lora_trainable_params() / model_parallel;
         StateBytes sb = state_bytes(w.optimizer, full_precision(p) ? p : Precision::bf16);
-        m.weights_gb = (base_bytes / model_parallel / zw + trainable * sb.weights) / kGB;
-        m.gradients_gb = trainable * sb.grads / zg / kGB;
-        m.optimizer_gb = trainable * sb.optimizer / zo / kGB;
+        m.weights_gb =
+            (spread(base_bytes / model_parallel, l.zero_stage >= 3) + trainable * sb.weights) / kGB;
+        m.gradients_gb = trainable * sb.grads / (l.zero_stage >= 2 ? dp : 1.0) / kGB;
+        m.optimizer_gb = trainable * sb.optimizer / (l.zero_stage >= 1 ? dp : 1.0) / kGB;
+        apply_offload(w, m);
         return m;
     }
     // Full training: ZeRO stages shard optimizer (1), + gradients (2), + parameters (3) [S29].
     StateBytes sb = state_bytes(w.optimizer, p);
-    m.weights_gb = psi * sb.weights / zw / kGB;
-    m.gradients_gb = psi * sb.grads / zg / kGB;
-    m.optimizer_gb = psi * sb.optimizer / zo / kGB;
+    m.weights_gb = spread(psi * sb.weights, l.zero_stage >= 3) / kGB;
+    m.gradients_gb = spread(psi * sb.grads, l.zero_stage >= 2) / kGB;
+    m.optimizer_gb = spread(psi * sb.optimizer, l.zero_stage >= 1) / kGB;
+    apply_offload(w, m);
     return m;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "gpuadvise/model/physics.hpp"
 #include "gpuadvise/model/workload.hpp"
 
 namespace gpuadvise {
@@ -120,15 +121,6 @@ double Workload::params_active() const {
 
 namespace {
 
-double element_bytes(Precision p) {
-    switch (p) {
-        case Precision::fp32:
-        case Precision::tf32: return 4;
-        case Precision::fp8: return 1;
-        default: return 2;
-    }
-}
-
 // Parameters a weight format applies to and the routed experts among them.
 struct QuantSplit {
     double quantised = 0, experts = 0;
@@ -151,13 +143,13 @@ double Workload::weight_bytes_as(WeightFormat f) const {
 
 double Workload::weight_bytes(Precision p) const {
     if (weights) return weight_bytes_as(*weights);
-    return params * element_bytes(p);
+    return params * gpuadvise::weight_bytes(p);
 }
 
 double Workload::expert_weight_bytes(Precision p) const {
     const QuantSplit q = quant_split(*this);
     if (q.experts <= 0) return 0;
-    const double per = weights ? (is_16bit(*weights) ? 2.0 : bytes_per_param(*weights)) : element_bytes(p);
+    const double per = weights ? (is_16bit(*weights) ? 2.0 : bytes_per_param(*weights)) : gpuadvise::weight_bytes(p);
     return q.experts * per;
 }
 
@@ -171,7 +163,7 @@ double Workload::decode_weight_bytes(Precision p, double sequences) const {
 }
 
 double Workload::kv_element_bytes(Precision p) const {
-    if (kv_cache) return element_bytes(*kv_cache);
+    if (kv_cache) return gpuadvise::weight_bytes(*kv_cache);
     return (p == Precision::fp32 || p == Precision::tf32) ? 4 : 2;  // fp8 compute keeps a 16-bit cache
 }
 

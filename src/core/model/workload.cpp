@@ -380,6 +380,19 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
             throw UsageError("--kv-cache: '" + *r.kv_cache + "' is not fp16, bf16 or fp8");
         w.kv_cache = kv;
     }
+    if (r.offload) {
+        if (*r.offload == "none")
+            w.offload = Offload::none;
+        else if (*r.offload == "optimizer")
+            w.offload = Offload::optimizer;
+        else if (*r.offload == "params")
+            w.offload = Offload::params;
+        else
+            throw UsageError("--offload: unknown value '" + *r.offload + "'",
+                             "expected none, optimizer or params");
+        if (w.offload != Offload::none && w.task == Task::inference)
+            throw UsageError("--offload applies to training (ZeRO-Offload / FSDP CPU offload)");
+    }
     if (r.optimizer)
         w.optimizer =
             need_enum<Optimizer>(r.optimizer, parse_optimizer, "--optimizer", {"adamw", "sgd", "adam8bit"});
@@ -487,6 +500,14 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
     w.pins.tensor = pin(r.tensor_parallel, "--tp", 64);
     w.pins.pipeline = pin(r.pipeline_parallel, "--pp", 1024);
     w.pins.micro_batch = pin(r.micro_batch, "--micro-batch", 1000000);
+    w.pins.expert = pin(r.expert_parallel, "--ep", 4096);
+    if (w.pins.expert) {
+        if (!w.shape.moe())
+            throw UsageError("--ep applies to a mixture of experts; " + w.model_id + " is dense");
+        if ((*w.pins.expert & (*w.pins.expert - 1)) != 0 || w.shape.experts % *w.pins.expert != 0)
+            throw UsageError("--ep must be a power of two dividing the " + std::to_string(w.shape.experts) +
+                             " experts");
+    }
     if (w.pins.tensor && (*w.pins.tensor & (*w.pins.tensor - 1)) != 0)
         throw UsageError("--tp must be a power of two (1, 2, 4, 8, ...)");
     if (r.global_batch) {
