@@ -242,7 +242,7 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     double exposed_z3 = 0;
     if (l.zero_stage >= 3 && l.data > 1) {
         const double base =
-            w.is_adapter() ? w.params * expert_factor / mp : psi_rank;      // FSDP gathers the frozen base too
+            w.is_adapter() ? w.params * expert_factor / mp : psi_rank;  // FSDP gathers the frozen base too
         const double units = has_transformer_shape(w) ? layers_per_stage : 1;  // FSDP wraps each block
         const double t_z3 = 2 * collective_s(2.0 * base, 1, pl, gpus_per_node, links, units) +
                             collective_s(2.0 * psi_rank, 1, pl, gpus_per_node, links, units);
@@ -359,9 +359,9 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
                             (links.intra_gb_per_s * 1e9) +
                         kIntraAllReduceLatencyS);
     }
-    prefill_comm +=
-        2 * w.shape.moe_layers() *
-        all_to_all_s(s.prompt_len * h * activation_element_bytes(p) * k / l.tensor, l.expert, pl, gpus_per_node, links);
+    prefill_comm += 2 * w.shape.moe_layers() *
+                    all_to_all_s(s.prompt_len * h * activation_element_bytes(p) * k / l.tensor, l.expert, pl,
+                                 gpus_per_node, links);
     const double t_prefill = prefill_flops / (l.tensor * peak * eff) + prefill_comm + kStepOverheadS;
     // Continuous batching: a replica finishes `c` requests per (output_len decode steps + c prefills).
     const double cycle = s.output_len * t_decode + c * t_prefill;

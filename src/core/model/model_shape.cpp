@@ -149,7 +149,8 @@ double Workload::weight_bytes(Precision p) const {
 double Workload::expert_weight_bytes(Precision p) const {
     const QuantSplit q = quant_split(*this);
     if (q.experts <= 0) return 0;
-    const double per = weights ? (is_16bit(*weights) ? 2.0 : bytes_per_param(*weights)) : gpuadvise::weight_bytes(p);
+    const double per =
+        weights ? (is_16bit(*weights) ? 2.0 : bytes_per_param(*weights)) : gpuadvise::weight_bytes(p);
     return q.experts * per;
 }
 
