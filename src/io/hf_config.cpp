@@ -13,6 +13,7 @@
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/format.hpp"
 #include "gpuadvise/base/text.hpp"
+#include "gpuadvise/model/model_shape.hpp"
 #include "io/catalog_loader.hpp"
 
 namespace gpuadvise::io {

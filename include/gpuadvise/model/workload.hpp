@@ -14,6 +14,7 @@
 
 #include "gpuadvise/catalog/catalog.hpp"
 #include "gpuadvise/model/configuration.hpp"
+#include "gpuadvise/model/model_shape.hpp"
 
 namespace gpuadvise {
 
