@@ -211,12 +211,62 @@ double Workload::lora_trainable_params() const {
     return per_layer * shape.layers;
 }
 
-Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
+namespace {
+
+// make_workload's steps, in order: each reads its part of the request into the workload and
+// records what it assumed.
+class WorkloadBuilder {
+public:
+    WorkloadBuilder(const Catalog& in, const WorkloadRequest& request) : catalog(in), r(request) {}
+    Workload build() {
+        resolve_model();
+        start_from_preset();
+        apply_shape_flags();
+        apply_params_override();
+        read_task_and_formats();
+        read_input_size();
+        read_dataset();
+        read_memory_knobs();
+        read_layout_pins();
+        read_serving();
+        read_measurement();
+        read_flops();
+        return std::move(w);
+    }
+
+private:
+    const Catalog& catalog;
+    const WorkloadRequest& r;
     Workload w;
-    auto assume = [&](std::string text) { w.assumptions.push_back(std::move(text)); };
     const ModelPreset* p = nullptr;
-    const bool shape_flags = r.layers || r.hidden || r.heads || r.kv_heads || r.head_dim || r.ffn ||
-                             r.vocab || r.experts || r.active_experts || r.moe_ffn;
+    DefaultJob job;
+    bool shape_flags = false;  // any of --layers ... --moe-ffn
+
+    void assume(std::string text) { w.assumptions.push_back(std::move(text)); }
+    void resolve_model();
+    void start_from_preset();
+    void apply_shape_flags();
+    void apply_params_override();
+    void read_task_and_formats();
+    void read_input_size();
+    void read_dataset();
+    void read_memory_knobs();
+    void read_layout_pins();
+    void read_serving();
+    void read_measurement();
+    void read_flops();
+};
+
+// An integer option that must lie in 1..max.
+std::optional<int> bounded(std::optional<int> v, const char* flag, int max) {
+    if (v && (*v < 1 || *v > max))
+        throw UsageError(std::string(flag) + " must be between 1 and " + std::to_string(max));
+    return v;
+}
+
+void WorkloadBuilder::resolve_model() {
+    shape_flags = r.layers || r.hidden || r.heads || r.kv_heads || r.head_dim || r.ffn || r.vocab ||
+                  r.experts || r.active_experts || r.moe_ffn;
     if (r.model_config) {
         if (r.model) throw UsageError("--model and --model-config both name a model", "give one of them");
         p = r.model_config.get();
@@ -246,8 +296,10 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
                          "name a preset with --model (see 'gpuadvise models'), read a config.json with "
                          "--model-config FILE, or give --params (e.g. --params 7B) or the shape flags");
     }
+}
+
+void WorkloadBuilder::start_from_preset() {
     w.preset = p;
-    DefaultJob job;
     if (p) {
         w.model_id = p->id;
         w.model_name = p->name;
@@ -285,30 +337,28 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         job.grad_checkpointing = true;
         job.description = "50,000 sequences of 2,048 tokens, 1 epoch";
     }
+}
+
+void WorkloadBuilder::apply_shape_flags() {
     if (shape_flags) {
         if (w.kind != ModelKind::transformer || w.shape.patch_size > 0)
             throw UsageError("the shape flags (--layers … --moe-ffn) describe language models; " +
                              w.model_id + " is not one");
-        auto flag = [](std::optional<int> v, const char* name, int max) {
-            if (v && (*v < 1 || *v > max))
-                throw UsageError(std::string(name) + " must be between 1 and " + std::to_string(max));
-            return v;
-        };
         TransformerShape& s = w.shape;
         const bool kv_given = r.kv_heads.has_value();
-        if (auto v = flag(r.layers, "--layers", 10000)) s.layers = *v;
-        if (auto v = flag(r.hidden, "--hidden", 1000000)) s.hidden = *v;
-        if (auto v = flag(r.heads, "--heads", 100000)) {
+        if (auto v = bounded(r.layers, "--layers", 10000)) s.layers = *v;
+        if (auto v = bounded(r.hidden, "--hidden", 1000000)) s.hidden = *v;
+        if (auto v = bounded(r.heads, "--heads", 100000)) {
             s.heads = *v;
             if (!kv_given && (s.kv_heads == 0 || s.heads % s.kv_heads != 0)) s.kv_heads = s.heads;
         }
-        if (auto v = flag(r.kv_heads, "--kv-heads", 100000)) s.kv_heads = *v;
-        if (auto v = flag(r.head_dim, "--head-dim", 100000)) s.head_dim = *v;
-        if (auto v = flag(r.ffn, "--ffn", 10000000)) s.ffn = *v;
-        if (auto v = flag(r.vocab, "--vocab", 100000000)) s.vocab = *v;
-        if (auto v = flag(r.experts, "--experts", 100000)) s.experts = *v;
-        if (auto v = flag(r.active_experts, "--active-experts", 100000)) s.active_experts = *v;
-        if (auto v = flag(r.moe_ffn, "--moe-ffn", 10000000)) s.moe_ffn = *v;
+        if (auto v = bounded(r.kv_heads, "--kv-heads", 100000)) s.kv_heads = *v;
+        if (auto v = bounded(r.head_dim, "--head-dim", 100000)) s.head_dim = *v;
+        if (auto v = bounded(r.ffn, "--ffn", 10000000)) s.ffn = *v;
+        if (auto v = bounded(r.vocab, "--vocab", 100000000)) s.vocab = *v;
+        if (auto v = bounded(r.experts, "--experts", 100000)) s.experts = *v;
+        if (auto v = bounded(r.active_experts, "--active-experts", 100000)) s.active_experts = *v;
+        if (auto v = bounded(r.moe_ffn, "--moe-ffn", 10000000)) s.moe_ffn = *v;
         if (s.kv_heads <= 0) s.kv_heads = s.heads;
         if (s.kv_heads > s.heads || s.heads % s.kv_heads != 0)
             throw UsageError("--kv-heads " + std::to_string(s.kv_heads) + " must divide --heads " +
@@ -341,11 +391,17 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
             if (p) w.flops_per_token_override = 2 * c.active_compute();
         }
     }
+}
+
+void WorkloadBuilder::apply_params_override() {
     if (p && r.params) {
         w.params = need_quantity(r.params, "--params");
         assume("parameters overridden to " + format_count(w.params) + "; FLOPs scaled with them");
     }
-    // Task, precision, optimizer.
+}
+
+// Task, precision, optimizer.
+void WorkloadBuilder::read_task_and_formats() {
     if (r.task)
         w.task = need_enum<Task>(r.task, parse_task, "--task",
                                  {"train", "finetune", "lora", "qlora", "inference"});
@@ -401,15 +457,13 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         assume("optimizer " + std::string(to_string(w.optimizer)) +
                (w.kind == ModelKind::cnn ? " with momentum" : ""));
     }
-    // Input size and batch.
-    auto positive = [](std::optional<int> v, const char* flag, int max) {
-        if (v && (*v < 1 || *v > max))
-            throw UsageError(std::string(flag) + " must be between 1 and " + std::to_string(max));
-        return v;
-    };
-    positive(r.batch_size, "--batch-size", 1000000);
-    positive(r.seq_len, "--seq-len", 10000000);
-    positive(r.image_size, "--image-size", 100000);
+}
+
+// Input size and batch.
+void WorkloadBuilder::read_input_size() {
+    bounded(r.batch_size, "--batch-size", 1000000);
+    bounded(r.seq_len, "--seq-len", 10000000);
+    bounded(r.image_size, "--image-size", 100000);
     w.batch_size = r.batch_size.value_or(job.batch_size > 0 ? job.batch_size : 1);
     if (!r.batch_size) assume("batch size " + std::to_string(w.batch_size) + " per GPU");
     if (w.kind == ModelKind::cnn || w.kind == ModelKind::diffusion || w.shape.patch_size > 0) {
@@ -433,7 +487,10 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
     } else if (r.seq_len && w.shape.patch_size == 0) {
         throw UsageError("--seq-len applies to transformers; " + w.model_id + " takes --image-size");
     }
-    // Dataset size and epochs.
+}
+
+// Dataset size and epochs.
+void WorkloadBuilder::read_dataset() {
     if (r.tokens) {
         if (w.seq_len <= 0 || w.shape.patch_size > 0)
             throw UsageError("--tokens applies to text models; use --samples");
@@ -455,7 +512,10 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         ss << w.epochs;
         assume(ss.str() + " epoch" + (w.epochs == 1 ? "" : "s"));
     }
-    // Memory knobs.
+}
+
+// Memory knobs.
+void WorkloadBuilder::read_memory_knobs() {
     if (r.zero_stage && (*r.zero_stage < 0 || *r.zero_stage > 3))
         throw UsageError("--zero must be 0, 1, 2 or 3");
     w.zero_stage = r.zero_stage.value_or(0);
@@ -491,16 +551,14 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
     }
     if (r.attention)
         w.attention = need_enum<Attention>(r.attention, parse_attention, "--attention", {"flash", "eager"});
-    // Layout pins.
-    auto pin = [](std::optional<int> v, const char* flag, int max) {
-        if (v && (*v < 1 || *v > max))
-            throw UsageError(std::string(flag) + " must be between 1 and " + std::to_string(max));
-        return v;
-    };
-    w.pins.tensor = pin(r.tensor_parallel, "--tp", 64);
-    w.pins.pipeline = pin(r.pipeline_parallel, "--pp", 1024);
-    w.pins.micro_batch = pin(r.micro_batch, "--micro-batch", 1000000);
-    w.pins.expert = pin(r.expert_parallel, "--ep", 4096);
+}
+
+// Layout pins.
+void WorkloadBuilder::read_layout_pins() {
+    w.pins.tensor = bounded(r.tensor_parallel, "--tp", 64);
+    w.pins.pipeline = bounded(r.pipeline_parallel, "--pp", 1024);
+    w.pins.micro_batch = bounded(r.micro_batch, "--micro-batch", 1000000);
+    w.pins.expert = bounded(r.expert_parallel, "--ep", 4096);
     if (w.pins.expert) {
         if (!w.shape.moe())
             throw UsageError("--ep applies to a mixture of experts; " + w.model_id + " is dense");
@@ -540,10 +598,13 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         throw UsageError(
             "--pp, --micro-batch and --global-batch apply to training; inference takes --tp and "
             "--concurrency");
-    // Serving.
-    w.serving.prompt_len = pin(r.prompt_len, "--prompt-len", 10000000);
-    w.serving.output_len = pin(r.output_len, "--output-len", 10000000);
-    w.serving.concurrency = pin(r.concurrency, "--concurrency", 1000000);
+}
+
+// Serving.
+void WorkloadBuilder::read_serving() {
+    w.serving.prompt_len = bounded(r.prompt_len, "--prompt-len", 10000000);
+    w.serving.output_len = bounded(r.output_len, "--output-len", 10000000);
+    w.serving.concurrency = bounded(r.concurrency, "--concurrency", 1000000);
     if (w.is_training() && (r.prompt_len || r.output_len || r.concurrency))
         throw UsageError("--prompt-len, --output-len and --concurrency apply to --task inference");
     if (w.task == Task::inference && w.zero_stage != 0)
@@ -568,7 +629,10 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
             "--prompt-len, --output-len and --concurrency apply to decoder language models (e.g. "
             "llama-2-7b)");
     }
-    // A user's own timing.
+}
+
+// A user's own timing.
+void WorkloadBuilder::read_measurement() {
     if (r.hours_per_run || r.measured_on) {
         if (!r.hours_per_run || !r.measured_on)
             throw UsageError("--hours-per-run and --measured-on go together",
@@ -608,6 +672,9 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         if (w.measured_gpu_count < 1 || w.measured_gpu_count > 4096)
             throw UsageError("the measured GPU count must be 1 to 4096");
     }
+}
+
+void WorkloadBuilder::read_flops() {
     if (r.flops_per_sample)
         w.flops_per_sample_override = need_quantity(r.flops_per_sample, "--flops-per-sample");
     else if (r.flops_per_token) {
@@ -620,7 +687,12 @@ Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
         assume(w.shape.complete() ? "forward FLOPs = 2 x the " + format_count(w.params_per_token()) +
                                         " parameters a token multiplies by, plus attention"
                                   : std::string("forward FLOPs = 2 x parameters per token, plus attention"));
-    return w;
+}
+
+}  // namespace
+
+Workload make_workload(const Catalog& catalog, const WorkloadRequest& r) {
+    return WorkloadBuilder(catalog, r).build();
 }
 
 }  // namespace gpuadvise
