@@ -260,11 +260,13 @@ json parse_json(std::string_view text, const std::string& origin) {
                 ++col;
             }
         }
-        std::string what = e.what();
-        if (auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
-        throw DataError(
-            origin + ":" + std::to_string(line) + ":" + std::to_string(col) + ": not valid JSON: " + what,
-            "give a Hugging Face config.json (a JSON object)");
+        throw DataError(origin + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                            ": not valid JSON (the parser: " + e.what() + ")",
+                        "give a Hugging Face config.json (a JSON object)");
+    } catch (const json::exception& e) {
+        // A number past double's range (1e400) and the parser's other limits: no position given.
+        throw DataError(origin + ": not valid JSON (the parser: " + e.what() + ")",
+                        "give a Hugging Face config.json (a JSON object)");
     }
 }
 

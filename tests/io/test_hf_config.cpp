@@ -192,6 +192,8 @@ TEST_CASE("hostile config files give located errors", "[io]") {
     CHECK_THAT(error_of("{\n  \"hidden_size\": 4096,\n  oops\n}"),
                Catch::StartsWith("config.json:3:3: not valid JSON"));
     CHECK_THAT(error_of(""), Catch::Contains("not valid JSON"));
+    // A number past double's range is the parser's out_of_range, not a parse_error (found by fuzzing).
+    CHECK_THAT(error_of("{\"hidden_size\": 0.01e388}"), Catch::Contains("not valid JSON"));
     CHECK_THAT(error_of("[1, 2]"), Catch::Contains("an array, not a JSON object"));
     CHECK_THAT(error_of(std::string(100000, '[')), Catch::Contains("nested more than 64 levels"));
     // Wrong types and absurd sizes name the key.
