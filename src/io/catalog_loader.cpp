@@ -28,9 +28,9 @@ namespace gpuadvise::io {
 namespace {
 
 std::string hex_byte(char c) {
-    static constexpr char kDigits[] = "0123456789ABCDEF";
-    const auto b = static_cast<unsigned char>(c);
-    return {kDigits[b >> 4], kDigits[b & 15]};
+    std::string out;
+    append_hex(out, static_cast<unsigned char>(c), true);
+    return out;
 }
 
 // A table with a header and no data line gives no offers; say so instead of silently listing none.

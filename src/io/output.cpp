@@ -189,7 +189,6 @@ std::string md_text(const std::string& s) {
 
 std::string render_json(const Json& doc) {
     const std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);
-    static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
     out.reserve(text.size());
     // Outside strings JSON is ASCII without DEL, so every such byte is inside a string.
@@ -200,8 +199,7 @@ std::string render_json(const Json& doc) {
             out += "\\u007f";
         } else if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {
             out += "\\u00";
-            out += kHex[next >> 4];
-            out += kHex[next & 15];
+            append_hex(out, static_cast<unsigned char>(next));
             ++i;
         } else {
             out += static_cast<char>(c);

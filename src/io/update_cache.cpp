@@ -41,12 +41,8 @@ std::string cache_dir() {
 namespace {
 
 std::string hex_bytes(std::string_view bytes) {
-    static constexpr char kDigits[] = "0123456789abcdef";
     std::string out;
-    for (unsigned char c : bytes) {
-        out += kDigits[c >> 4];
-        out += kDigits[c & 15];
-    }
+    for (unsigned char c : bytes) append_hex(out, c);
     return out;
 }
 

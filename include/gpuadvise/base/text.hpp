@@ -34,6 +34,10 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view text);
 // that text from files or tools (an ANSI escape in an id, a raw byte from nvidia-smi) cannot drive
 // the terminal. Returns `text` unchanged when it has none.
 std::string escape_control_chars(std::string_view text);
+
+// Two hex digits of a byte appended to `out` (lower case unless `upper`): the one hex table of the
+// escapes (control characters, JSON's C1 escapes, the fetch helper's headers, diagnostics of bytes).
+void append_hex(std::string& out, unsigned char byte, bool upper = false);
 // 1-based line and column (in bytes) of `offset` in `text`.
 std::pair<int, int> line_and_column(std::string_view text, std::size_t offset);
 

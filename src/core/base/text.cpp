@@ -168,22 +168,25 @@ std::pair<int, int> line_and_column(std::string_view text, std::size_t offset) {
     return {line, static_cast<int>(offset - line_start + 1)};
 }
 
+void append_hex(std::string& out, unsigned char byte, bool upper) {
+    const char* digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    out += digits[byte >> 4];
+    out += digits[byte & 15];
+}
+
 std::string escape_control_chars(std::string_view text) {
-    static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size(); ++i) {
         const auto c = static_cast<unsigned char>(text[i]);
         if (c < 0x20 || c == 0x7F) {
             out += "\\x";
-            out += kHex[c >> 4];
-            out += kHex[c & 15];
+            append_hex(out, c);
         } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
                    static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
             const auto d = static_cast<unsigned char>(text[++i]);
             out += "\\u{";
-            out += kHex[d >> 4];
-            out += kHex[d & 15];
+            append_hex(out, d);
             out += '}';
         } else {
             out += static_cast<char>(c);
