@@ -37,6 +37,8 @@ struct RecommendOptions {
     bool explain = false;
     std::string pytorch;
     std::optional<double> tokens_per_month, requests_per_day;
+    std::optional<double> peak_rps, peak_factor, hours_per_day;  // --task serve
+    std::optional<int> min_replicas;
     std::string plan;     // --plan on-demand|reserved|reserved-1m|reserved-1y|reserved-3y|spot
     std::string what_if;  // --what-if runs-per-week=FROM:TO[:STEP]
     bool include_examples = false;
@@ -60,15 +62,78 @@ double parse_cost_increase(const std::string& text) {
     return x / 100.0;
 }
 
+// A volume option: a quantity ("500M", "10k", "2.5e6") within [low, high].
+double volume_option(const std::string& text, const char* flag, double low, double high) {
+    const std::optional<double> v = parse_quantity(text);
+    if (!v || *v < low || *v > high)
+        throw UsageError(std::string(flag) + " " + text + ": expected a number from " + format_number(low) +
+                             " to " + format_number(high) + " (suffixes k, M, B allowed)",
+                         std::string("e.g. ") + flag + " 10k");
+    return *v;
+}
+
+// An online service's traffic and schedule: one run a day of --hours-per-day hours.
+void read_service(const RecommendOptions& opt, RecommendRequest& r) {
+    if (opt.runs_per_week_given || opt.runs || opt.deadline_hours)
+        throw UsageError("--runs-per-week, --runs and --deadline-hours describe batch jobs; an online service "
+                         "(--task serve) is sized by its traffic",
+                         "give --requests-per-day, --tokens-per-month or --peak-rps");
+    const int given = (opt.requests_per_day ? 1 : 0) + (opt.tokens_per_month ? 1 : 0);
+    if (given > 1) throw UsageError("give --requests-per-day or --tokens-per-month, not both");
+    if (given == 0 && !opt.peak_rps)
+        throw UsageError("an online service (--task serve) needs its traffic",
+                         "give --requests-per-day, --tokens-per-month or --peak-rps, e.g. --requests-per-day 10000");
+    if (opt.peak_rps && opt.peak_factor && given > 0)
+        throw UsageError("--peak-rps and --peak-factor both set the peak; give one",
+                         "--peak-factor scales the mean of --requests-per-day or --tokens-per-month");
+    ServiceTraffic t;
+    t.requests_per_day = opt.requests_per_day;
+    t.tokens_per_month = opt.tokens_per_month;
+    t.peak_rps = opt.peak_rps;
+    t.peak_factor = opt.peak_factor;
+    t.hours_per_day = opt.hours_per_day.value_or(24);
+    t.min_replicas = opt.min_replicas.value_or(1);
+    r.service = t;
+    r.runs_per_week = kDaysPerWeek;
+    const ServiceLoad load = service_load(t, *r.workload.serving.output_len);
+    std::string traffic = opt.peak_rps && given == 0
+                              ? "peak " + format_number(load.peak_rps) + " requests/s (--peak-rps), mean " +
+                                    format_number(load.mean_rps) + " requests/s at a peak factor of " +
+                                    format_number(load.peak_factor) +
+                                    (opt.peak_factor ? " (--peak-factor)" : " (the default; --peak-factor)")
+                              : format_count(load.requests_per_month / kDaysPerMonth) + " requests a day (" +
+                                    format_count(load.output_tokens_per_month) +
+                                    " output tokens a month), mean " + format_number(load.mean_rps) +
+                                    " requests/s, peak " + format_number(load.peak_rps) + " requests/s (" +
+                                    (opt.peak_rps ? "--peak-rps"
+                                                  : format_number(load.peak_factor) + "x the mean" +
+                                                        (opt.peak_factor ? ", --peak-factor"
+                                                                         : ": the default, --peak-factor")) +
+                                    ")";
+    r.workload.assumptions.push_back("traffic: " + traffic);
+    r.workload.assumptions.push_back(
+        "replicas up " + format_number(t.hours_per_day) + " h a day (" +
+        format_number(t.hours_per_day * kDaysPerMonth) + " h a month" +
+        (opt.hours_per_day ? ", --hours-per-day" : "; --hours-per-day for a service that stops") + "), at least " +
+        count_noun(t.min_replicas, "replica") + (opt.min_replicas ? " (--min-replicas)" : " (--min-replicas)"));
+}
+
 RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
     const Catalog& catalog = ctx.catalog();
     RecommendRequest r;
     WorkloadRequest wr = opt.workload;
     if (opt.resolution && !wr.image_size) wr.image_size = opt.resolution;
     load_model_config(wr);
+    wr.online_traffic = opt.requests_per_day || opt.peak_rps;
     r.workload = make_workload(catalog, wr);
     r.runs_per_week = opt.runs_per_week;
-    if (opt.tokens_per_month || opt.requests_per_day) {
+    const bool service_options = opt.peak_rps || opt.peak_factor || opt.hours_per_day || opt.min_replicas;
+    if (r.workload.serving.online) {
+        read_service(opt, r);
+    } else if (service_options) {
+        throw UsageError("--peak-rps, --peak-factor, --hours-per-day and --min-replicas size an online service",
+                         "add --task serve");
+    } else if (opt.tokens_per_month || opt.requests_per_day) {
         // Serving volume: a run is the dataset's requests; the month's output tokens set the runs.
         const Workload& w = r.workload;
         if (!w.serving.output_len)
@@ -198,6 +263,22 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
                             ? nlohmann::ordered_json(c.estimate.config.network.inter_node_gbps)
                             : nlohmann::ordered_json(nullptr);
     j["serving"] = serving_json(c.estimate.serving);
+    if (c.service && c.estimate.serving) {
+        // An online service (docs/json.md, "serving"): fixed keys.
+        const ServingEstimate& s = *c.estimate.serving;
+        nlohmann::ordered_json& sj = j["serving"];
+        sj["replicas"] = c.service->replicas;
+        sj["concurrency_per_replica"] = s.concurrency_per_replica;
+        sj["peak_rps"] = json_number(c.service->peak_rps);
+        sj["ttft_s"] = json_number(s.time_to_first_token_s);
+        sj["tpot_s"] = json_number(s.time_per_output_token_s);
+        sj["utilisation"] = json_number(c.service->utilisation);
+        sj["cost_per_month"] = round_money(c.cost.cost_per_month);
+        sj["cost_per_million_tokens"] = json_number(c.service_cost_per_million_tokens);
+        sj["engine"] = std::string(kServingEngineNames.name(s.engine));
+        sj["limited_by"] = s.limited_by;
+        sj["hours_per_month"] = json_number(c.service->hours_per_month);
+    }
     j["hours_per_run"] = round_money(c.cost.hours_per_run);  // billed: job + set-up (+ spot overhead)
     j["job_hours_per_run"] = round_money(c.estimate.hours_per_run);
     j["setup_hours_per_run"] = round_money(c.setup_hours_per_run);
@@ -302,13 +383,27 @@ std::string plan_term_label(Plan p, int term_months) {
     return label;
 }
 
-// FROM:TO[:STEP] of --what-if runs-per-week=…
+// FROM:TO[:STEP] of --what-if runs-per-week=…, or FROM:TO of requests-per-day=… (an online service).
 struct WhatIfRange {
     double from = 0, to = 0, step = 1;
+    bool traffic = false;  // requests-per-day
 };
 WhatIfRange parse_what_if(const std::string& text) {
+    const std::string traffic_key = "requests-per-day=";
+    if (text.rfind(traffic_key, 0) == 0) {
+        const UsageError bad("--what-if " + text + ": expected requests-per-day=FROM:TO",
+                             "e.g. --what-if requests-per-day=1k:1M");
+        const std::string range = text.substr(traffic_key.size());
+        const auto colon = range.find(':');
+        if (colon == std::string::npos) throw bad;
+        const auto from = parse_quantity(range.substr(0, colon));
+        const auto to = parse_quantity(range.substr(colon + 1));
+        if (!from || !to) throw bad;
+        return {*from, *to, 1, true};
+    }
     const std::string key = "runs-per-week=";
-    const UsageError bad("--what-if " + text + ": expected runs-per-week=FROM:TO[:STEP]",
+    const UsageError bad("--what-if " + text + ": expected runs-per-week=FROM:TO[:STEP] (or requests-per-day=FROM:TO "
+                         "for --task serve)",
                          "e.g. --what-if runs-per-week=1:40");
     if (text.rfind(key, 0) != 0) throw bad;
     std::vector<double> v;
@@ -349,6 +444,7 @@ struct RecommendResult {
     const std::optional<WhatIf>& what_if;
     const Catalog& catalog;
     Format format;  // the one printed: the HTML report adds what its charts need
+    const std::optional<ServiceWhatIf>& service_what_if;
 };
 nlohmann::ordered_json to_json(const RecommendResult& result);
 io::TextDocument to_document(const RecommendResult& result);
@@ -415,11 +511,18 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     Recommendation rec = recommend(catalog, request);
     const std::string& cur = request.currency;
     std::optional<WhatIf> what_if;
+    std::optional<ServiceWhatIf> service_what_if;
     if (!opt.what_if.empty()) {
         const WhatIfRange range = parse_what_if(opt.what_if);
-        what_if = what_if_runs_per_week(catalog, request, range.from, range.to, range.step,
-                                        ctx.format() == Format::html);
-    } else if (ctx.format() == Format::html && !rec.ranked.empty()) {
+        if (range.traffic)
+            service_what_if = what_if_requests_per_day(catalog, request, range.from, range.to);
+        else if (request.service)
+            throw UsageError("--what-if runs-per-week applies to batch jobs; an online service varies its traffic",
+                             "e.g. --what-if requests-per-day=1k:1M");
+        else
+            what_if = what_if_runs_per_week(catalog, request, range.from, range.to, range.step,
+                                            ctx.format() == Format::html);
+    } else if (ctx.format() == Format::html && !rec.ranked.empty() && !request.service) {
         // The report's plan chart: 1 to 40 runs a week (or to twice the request's), 40 points.
         const double to = std::max(40.0, std::ceil(2 * request.runs_per_week));
         what_if = what_if_runs_per_week(catalog, request, 1, to, (to - 1) / 39, true);
@@ -429,7 +532,7 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     for (const auto& c : rec.ranked) shown.push_back(c.offer);
     const Freshness fresh = check_freshness(catalog, shown, cur, io::today_iso());
     warn_freshness(ctx, fresh);
-    const RecommendResult result{opt, request, rec, what_if, catalog, ctx.format()};
+    const RecommendResult result{opt, request, rec, what_if, catalog, ctx.format(), service_what_if};
     // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
     static const std::vector<io::ExportSection> sections = {
         {"recommendations", "/recommendations", "", {}},
@@ -518,6 +621,20 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
                                   {"top_option", x.top_option}};
     } else {
         json["plan_crossover"] = nullptr;
+    }
+    if (result.service_what_if) {
+        nlohmann::ordered_json points = nlohmann::ordered_json::array();
+        for (const auto& p : result.service_what_if->points) {
+            nlohmann::ordered_json x = what_if_best_json(p.best);
+            if (p.best) {
+                x["plan"] = to_string(p.plan);
+                x["replicas"] = p.replicas;
+                x["utilisation"] = json_number(p.utilisation);
+                x["cost_per_million_tokens"] = json_number(p.cost_per_million_tokens);
+            }
+            points.push_back({{"requests_per_day", p.requests_per_day}, {"best", x}});
+        }
+        json["what_if"] = points;
     }
     if (what_if) {
         nlohmann::ordered_json points = nlohmann::ordered_json::array();
@@ -659,9 +776,11 @@ void add_recommend_lead(const RecommendResult& result, io::TextDocument& doc) {
     const RecommendRequest& request = result.request;
     const Workload& w = request.workload;
     doc.lead.push_back("Workload: " + workload_summary(w) + ", " +
-                       (request.one_off() ? "one-off: " + count_noun(request.runs.value_or(1), "run") +
-                                                " (ranked by cost per run, no monthly cost)"
-                                          : count_noun(request.runs_per_week, "run") + " a week"));
+                       (request.service ? "an online service up " + io::fmt_number(request.service->hours_per_day, 0) +
+                                              " h a day"
+                        : request.one_off() ? "one-off: " + count_noun(request.runs.value_or(1), "run") +
+                                                  " (ranked by cost per run, no monthly cost)"
+                                            : count_noun(request.runs_per_week, "run") + " a week"));
     for (const auto& a : w.assumptions) doc.lead.push_back({"assumed: " + a, io::ListMark::indent});
     if (!w.serving.output_len) {
         const double idle = request.idle_minutes.value_or(catalog.policy.get("idle_minutes_after_run"));
@@ -715,6 +834,77 @@ std::string option_notes_cell(const Candidate& c, const std::string& cur) {
     if (c.parallel_copies > 1)
         notes += std::string(notes.empty() ? "" : ", ") + std::to_string(c.parallel_copies) + " in parallel";
     return notes;
+}
+
+// An online service's ranked options: replicas, latency at the peak, the month and the tokens' cost.
+io::TextTable service_table(const RecommendResult& result) {
+    const RecommendRequest& request = result.request;
+    const Recommendation& rec = result.rec;
+    const std::string& cur = request.currency;
+    io::TextTable t;
+    t.role = io::TableRole::recommendations;
+    t.title = "Recommendations (" + std::to_string(rec.ranked.size()) + " of " + std::to_string(rec.feasible) +
+              " feasible options, by " + to_string(request.objective) + ", " + cur +
+              "; latency at the peak, estimates)";
+    t.columns = {{"#", io::Align::right},
+                 {"PROVIDER"},
+                 {"GPU x N", io::Align::left, 0, true},
+                 {"INSTANCE", io::Align::left, 3, true},
+                 {"REGION", io::Align::left, 2, true},
+                 {"PLAN"},
+                 {"REPLICAS", io::Align::right},
+                 {"CONC", io::Align::right},
+                 {"TTFT MS", io::Align::right},
+                 {"TPOT MS", io::Align::right},
+                 {"UTIL", io::Align::right},
+                 {"COST/MONTH", io::Align::right},
+                 {cur + "/M TOK", io::Align::right},
+                 {"NOTES", io::Align::left, 1, true}};
+    for (const auto& c : rec.ranked) {
+        const ServingEstimate& s = *c.estimate.serving;
+        t.rows.push_back(
+            {std::to_string(c.rank), c.offer->provider,
+             c.gpu->id + " x" + std::to_string(c.gpu_count) +
+                 (c.instances > 1 ? " (" + std::to_string(c.instances) + " instances)" : ""),
+             instance_cell(*c.offer), c.offer->region.empty() ? "-" : c.offer->region,
+             plan_term_label(c.cost.plan, c.cost.term_months),
+             c.service ? std::to_string(c.service->replicas) : "-",
+             std::to_string(s.concurrency_per_replica), io::fmt_number(1000 * s.time_to_first_token_s, 0),
+             io::fmt_number(1000 * s.time_per_output_token_s, 1),
+             c.service ? format_percent(c.service->utilisation) : "-", io::fmt_number(c.cost.cost_per_month, 2),
+             io::fmt_optional(c.service_cost_per_million_tokens, 3),
+             c.pareto ? "pareto" : (c.warnings.empty() ? "" : count_noun(static_cast<double>(c.warnings.size()), "warning"))});
+    }
+    return t;
+}
+
+// --what-if requests-per-day: the cheapest option at each traffic point.
+void add_service_what_if_table(const ServiceWhatIf& what_if, const std::string& cur, io::TextDocument& doc) {
+    io::TextTable wt;
+    wt.title = "What if: the cheapest option a month by traffic (" + cur + ", estimates)";
+    wt.columns = {{"REQUESTS/DAY", io::Align::right}, {"CHEAPEST", io::Align::left, 0, true},
+                  {"PLAN"},                           {"REPLICAS", io::Align::right},
+                  {"UTIL", io::Align::right},         {"COST/MONTH", io::Align::right},
+                  {cur + "/M TOK", io::Align::right}};
+    const WhatIfBest* last = nullptr;
+    for (const auto& p : what_if.points) {
+        if (!p.best) {
+            wt.rows.push_back({format_count(p.requests_per_day), "-", "-", "-", "-", "-", "-"});
+            continue;
+        }
+        const WhatIfBest& b = *p.best;
+        wt.rows.push_back({format_count(p.requests_per_day),
+                           b.provider + " " + b.gpu + " x" + std::to_string(b.gpu_count),
+                           plan_term_label(p.plan, b.term_months), std::to_string(p.replicas),
+                           format_percent(p.utilisation), io::fmt_number(b.cost_per_month, 0),
+                           io::fmt_optional(p.cost_per_million_tokens, 3)});
+        if (last && (last->gpu != b.gpu || last->provider != b.provider))
+            doc.notes.push_back("What if: at " + format_count(p.requests_per_day) + " requests a day " + b.provider +
+                                " " + b.gpu + " x" + std::to_string(b.gpu_count) + " takes over from " +
+                                last->provider + " " + last->gpu + " x" + std::to_string(last->gpu_count) + ".");
+        last = &b;
+    }
+    doc.tables.push_back(wt);
 }
 
 // The ranked options, one row each.
@@ -857,8 +1047,10 @@ io::TextDocument to_document(const RecommendResult& result) {
     add_recommend_lead(result, doc);
     doc.tables.push_back(needs_analysis_table(result.rec, result.opt.explain));
     // No option: the notes say why, not an empty header (exit 3).
-    if (!result.rec.ranked.empty()) doc.tables.push_back(recommendations_table(result));
+    if (!result.rec.ranked.empty())
+        doc.tables.push_back(result.request.service ? service_table(result) : recommendations_table(result));
     if (result.what_if) add_what_if_table(*result.what_if, result.request.currency, doc);
+    if (result.service_what_if) add_service_what_if_table(*result.service_what_if, result.request.currency, doc);
     add_recommend_notes(result, doc);
     return doc;
 }
@@ -885,12 +1077,27 @@ Runner setup_recommend(CLI::App& sub) {
     sub.add_option("--scale-to", opt->scale_to, "GPUs needed within six months")->check(CLI::Range(1, 4096));
     sub.add_option("--nodes", opt->nodes, "Instances (nodes) to rent of each offer: fixes the count")
         ->check(CLI::Range(1, 512));
-    sub.add_option("--tokens-per-month", opt->tokens_per_month,
-                   "Serving: output tokens a month (sets the monthly volume)")
-        ->check(finite_range(1.0, 1e18));
-    sub.add_option("--requests-per-day", opt->requests_per_day,
-                   "Serving: requests a day (x --output-len = the monthly volume)")
-        ->check(finite_range(0.001, 1e15));
+    // Volumes take quantities (500M, 10k): read by volume_option.
+    sub.add_option_function<std::string>(
+           "--tokens-per-month",
+           [opt](const std::string& v) { opt->tokens_per_month = volume_option(v, "--tokens-per-month", 1.0, 1e18); },
+           "Serving: output tokens a month, e.g. 500M (batch-inference: the volume; serve: the mean traffic)")
+        ->type_name("N");
+    sub.add_option_function<std::string>(
+           "--requests-per-day",
+           [opt](const std::string& v) { opt->requests_per_day = volume_option(v, "--requests-per-day", 0.001, 1e15); },
+           "Serving: requests a day, e.g. 10k (an online service's mean traffic; reads --task inference as serve)")
+        ->type_name("N");
+    sub.add_option("--peak-rps", opt->peak_rps, "Serving (--task serve): requests a second at the peak")
+        ->check(finite_range(1e-6, 1e9));
+    sub.add_option("--peak-factor", opt->peak_factor,
+                   "Serving (--task serve): the peak over the mean of the hours up (default 3)")
+        ->check(finite_range(1.0, 1000.0));
+    sub.add_option("--hours-per-day", opt->hours_per_day,
+                   "Serving (--task serve): hours a day the replicas are up (default 24)")
+        ->check(finite_range(0.5, 24.0));
+    sub.add_option("--min-replicas", opt->min_replicas, "Serving (--task serve): replicas at least (default 1)")
+        ->check(CLI::Range(1, 100000));
     sub.add_flag("--interruptible", opt->interruptible,
                  "The job checkpoints and tolerates interruption: spot is allowed");
     sub.add_option("--checkpoint-minutes", opt->checkpoint_minutes,
@@ -927,8 +1134,9 @@ Runner setup_recommend(CLI::App& sub) {
            "Only this plan: on-demand, reserved (any term), reserved-1m, reserved-1y, reserved-3y, spot")
         ->type_name("PLAN");
     sub.add_option("--what-if", opt->what_if,
-                   "Monthly cost of the best option per plan over a range: runs-per-week=FROM:TO[:STEP]")
-        ->type_name("runs-per-week=FROM:TO");
+                   "Monthly cost of the best option per plan over a range: runs-per-week=FROM:TO[:STEP], or "
+                   "(--task serve) the cheapest option over traffic: requests-per-day=FROM:TO")
+        ->type_name("runs-per-week=FROM:TO|requests-per-day=FROM:TO");
     sub.add_flag("--include-examples", opt->include_examples,
                  "Also rank the guide's example providers (not rentable; each is marked with a warning)");
     sub.add_flag("--explain", opt->explain,

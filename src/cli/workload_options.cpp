@@ -73,7 +73,7 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
     app.add_option_function<std::string>(
            "--task", [&r](const std::string& v) { r.task = v; },
            "What the job does (default: the preset's default job)")
-        ->type_name("train|finetune|lora|qlora|inference");
+        ->type_name("train|finetune|lora|qlora|serve|batch-inference|inference");
     app.add_option_function<std::string>(
            "--precision", [&r](const std::string& v) { r.precision = v; },
            "Compute precision (default: mixed, bf16 where the GPU supports it, else fp16)")
@@ -153,8 +153,21 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
         ->type_name("N");
     app.add_option_function<int>(
            "--concurrency", [&r](const int& v) { r.concurrency = v; },
-           "Serving: concurrent requests (default: as many as the KV cache holds, at most 256 per replica)")
+           "Serving: concurrent requests (default: as many as the KV cache holds, at most 256 per replica; "
+           "--task serve: the most that meet the latency targets)")
         ->type_name("N");
+    app.add_option_function<double>(
+           "--ttft-ms", [&r](const double& v) { r.ttft_ms = v; },
+           "Serving: time to first token at the peak, milliseconds (default 2000)")
+        ->type_name("MS");
+    app.add_option_function<double>(
+           "--tpot-ms", [&r](const double& v) { r.tpot_ms = v; },
+           "Serving: time per output token at the peak, milliseconds (default 200)")
+        ->type_name("MS");
+    app.add_option_function<std::string>(
+           "--engine", [&r](const std::string& v) { r.engine = v; },
+           "Serving engine whose measured efficiency applies (default vllm)")
+        ->type_name(kServingEngineNames.choices());
     app.add_option_function<double>(
            "--hours-per-run", [&r](const double& v) { r.hours_per_run = v; },
            "Your own timing of one run (with --measured-on); other GPUs are scaled from it")
@@ -185,6 +198,9 @@ nlohmann::ordered_json workload_json(const Workload& w) {
     j["kind"] = std::string(to_string(w.kind));
     j["params"] = w.params;
     j["task"] = std::string(to_string(w.task));
+    // inference: "serve" (an online service) or "batch-inference"; null for training.
+    j["inference_mode"] = w.is_training() ? nlohmann::ordered_json(nullptr)
+                                          : nlohmann::ordered_json(std::string(w.task_label()));
     j["precision"] = w.precision ? std::string(to_string(*w.precision)) : std::string("mixed");
     j["optimizer"] = w.is_training() ? nlohmann::ordered_json(std::string(to_string(w.optimizer)))
                                      : nlohmann::ordered_json(nullptr);
@@ -271,8 +287,8 @@ std::string layout_label(const Configuration& c, bool training) {
 std::string workload_summary(const Workload& w) {
     std::string s = (w.requested_as.empty() ? "" : "'" + w.requested_as + "' -> ") + w.model_id + " (" +
                     w.model_name + ", " + format_count(w.params) + " params), " +
-                    std::string(to_string(w.task));
-    if (w.seq_len > 0 && w.shape.patch_size == 0) s += ", seq " + std::to_string(w.seq_len);
+                    std::string(w.task_label());
+    if (w.seq_len > 0 && w.shape.patch_size == 0 && !w.decoder_serving()) s += ", seq " + std::to_string(w.seq_len);
     if (w.image_size > 0) s += ", " + std::to_string(w.image_size) + "x" + std::to_string(w.image_size);
     if (w.serving.output_len)
         s += ", prompt " + std::to_string(*w.serving.prompt_len) + " + output " +
@@ -280,11 +296,16 @@ std::string workload_summary(const Workload& w) {
     else
         s += ", batch " + std::to_string(w.batch_size) + "/GPU";
     if (w.pins.global_batch) s += ", global batch " + format_count(*w.pins.global_batch);
-    s += ", " + format_count(w.samples) + " samples x " + [&] {
-        std::ostringstream ss;
-        ss << w.epochs;
-        return ss.str();
-    }() + " epochs";
+    if (!w.decoder_serving())
+        s += ", " + format_count(w.samples) + " samples x " + [&] {
+            std::ostringstream ss;
+            ss << w.epochs;
+            return ss.str();
+        }() + " epochs";
+    else if (!w.serving.online)
+        s += ", " + format_count(w.samples) + " requests a run";
+    if (w.decoder_serving())
+        s += ", " + std::string(serving_engine(w.serving.engine).name);
     s += ", " + (w.precision ? std::string(to_string(*w.precision)) : std::string("mixed precision"));
     if (w.is_training()) s += ", " + std::string(to_string(w.optimizer));
     if (w.grad_checkpointing_pinned && w.grad_checkpointing) s += ", grad checkpointing";

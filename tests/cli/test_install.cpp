@@ -94,7 +94,7 @@ TEST_CASE("completion scripts come from the command table and the options' own c
     CHECK(bash.out.find("complete -F _gpuadvise gpuadvise") != std::string::npos);
     CHECK(bash.out.find("'on-demand reserved reserved-1m reserved-1y reserved-3y spot'") !=
           std::string::npos);  // offers --plan's IsMember
-    CHECK(bash.out.find("'train finetune lora qlora inference'") != std::string::npos);  // --task's type name
+    CHECK(bash.out.find("'train finetune lora qlora serve batch-inference inference'") != std::string::npos);  // --task's type name
     CHECK(bash.out.find("\"|config\") return 0") != std::string::npos);
     CHECK(bash.out.find("\"|man\"") == std::string::npos);  // hidden
     Run zsh = run({"completion", "zsh"});

@@ -30,6 +30,21 @@ struct WhatIf {
     std::vector<WhatIfPoint> points;
     std::vector<WhatIfCrossover> crossovers;
 };
+// --what-if requests-per-day=FROM:TO (an online service): the cheapest option a month, over every
+// plan, at traffic points 1-2-5 per decade from FROM to TO, and where the choice changes.
+struct ServiceWhatIfPoint {
+    double requests_per_day = 0;
+    std::optional<WhatIfBest> best;
+    Plan plan = Plan::on_demand;
+    int replicas = 0;
+    double utilisation = 0;
+    std::optional<double> cost_per_million_tokens;
+};
+struct ServiceWhatIf {
+    std::vector<ServiceWhatIfPoint> points;
+};
+ServiceWhatIf what_if_requests_per_day(const Catalog& catalog, const RecommendRequest& request, double from,
+                                       double to);
 // by_term (the HTML report's plan chart): also the best option of each commitment term in the catalog.
 WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& request, double from, double to,
                              double step, bool by_term = false);

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpuadvise/advice/service.hpp"
 #include "gpuadvise/base/names.hpp"
 #include "gpuadvise/catalog/catalog.hpp"
 #include "gpuadvise/catalog/gpu_query.hpp"
@@ -48,24 +49,27 @@ inline const char* to_string(FindingKind k) { return kFindingKindNames.name(k).d
 // Why an offer was rejected (and, when nothing is feasible, which of these binds; `filters`:
 // nothing matched the --gpu/--provider/--region filters). Alphabetical: ties in "the constraint
 // that removed the most" go to the first name.
-// `host_ram`: the host cannot hold the checkpoint while loading it (#13).
+// `host_ram`: the host cannot hold the checkpoint while loading it (#13); `latency`: an online
+// service's TTFT or TPOT target is missed even at one sequence per replica.
 enum class Constraint {
     budget,
     deadline,
     environment,
     filters,
     host_ram,
+    latency,
     memory,
     network,
     precision,
     price,
     scaling
 };
-inline constexpr NameTable<Constraint, 10> kConstraintNames{{{{Constraint::budget, "budget"},
+inline constexpr NameTable<Constraint, 11> kConstraintNames{{{{Constraint::budget, "budget"},
                                                               {Constraint::deadline, "deadline"},
                                                               {Constraint::environment, "environment"},
                                                               {Constraint::filters, "filters"},
                                                               {Constraint::host_ram, "host_ram"},
+                                                              {Constraint::latency, "latency"},
                                                               {Constraint::memory, "memory"},
                                                               {Constraint::network, "network"},
                                                               {Constraint::precision, "precision"},
@@ -134,8 +138,12 @@ struct RecommendRequest {
     bool include_examples =
         false;  // rank example providers' quotes too (each gets a warning); so does naming one in providers
 
+    // An online service (--task serve): set with workload.serving.online; runs_per_week is then
+    // kDaysPerWeek, one run a day of traffic.hours_per_day hours.
+    std::optional<ServiceTraffic> service;
+
     // A one-off job (--runs N, or --runs-per-week 0): ranked by cost per run, no monthly cost.
-    bool one_off() const { return runs.has_value() || runs_per_week <= 0; }
+    bool one_off() const { return !service && (runs.has_value() || runs_per_week <= 0); }
     std::optional<double>
         idle_minutes;  // --idle-minutes: idle tail per run; unset = policy idle_minutes_after_run
     std::optional<double>
@@ -199,6 +207,9 @@ struct Candidate {
     int rank = 0;
     std::vector<std::string> reasons;
     std::vector<OptionWarning> warnings;
+    // An online service: its replicas, utilisation at the peak and cost per million output tokens.
+    std::optional<ServiceSizing> service;
+    std::optional<double> service_cost_per_million_tokens;
 };
 
 struct Rejection {

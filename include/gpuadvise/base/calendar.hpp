@@ -10,6 +10,9 @@ inline constexpr double kWeeksPerMonth = 52.0 / 12.0;
 inline constexpr double kHoursPerMonth = 8760.0 / 12.0;  // policy hours_per_month's default
 inline constexpr double kDaysPerMonth = 365.0 / 12.0;
 inline constexpr int kHoursPerWeek = 168;
+// Days a week over a year (365 / 52): an always-on service runs one "run" a day, so its month is
+// kDaysPerMonth days, 730 h, as committed capacity is billed.
+inline constexpr double kDaysPerWeek = kDaysPerMonth / kWeeksPerMonth;
 
 // Runs a month from runs a week, and back.
 constexpr double runs_per_month(double runs_per_week) { return runs_per_week * kWeeksPerMonth; }

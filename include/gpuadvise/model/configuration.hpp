@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpuadvise/catalog/network.hpp"
+#include "gpuadvise/model/serving.hpp"
 
 namespace gpuadvise {
 
@@ -53,10 +54,16 @@ struct Configuration {
     int total_gpus() const { return nodes * gpus_per_node; }
 };
 
-// Serving knobs of an inference job.
+// Serving knobs of an inference job. An online service (--task serve) is sized to its peak
+// traffic under latency targets; an offline one (--task batch-inference) is a volume of tokens,
+// billed as runs. --task inference reads as one of them (Workload::assumptions says which).
 struct ServingRequest {
     std::optional<int> prompt_len, output_len, concurrency;
     std::optional<double> tokens_per_month;  // recommend: monthly output volume
+    bool online = false;                     // --task serve
+    LatencyTargets targets;                  // online only: --ttft-ms, --tpot-ms
+    ServingEngineId engine = kDefaultServingEngine;
+    bool engine_given = false;
 };
 
 // Serving figures of an LLM inference estimate (docs/methodology.md, "Serving").
@@ -67,6 +74,15 @@ struct ServingEstimate {
     double time_to_first_token_s = 0;
     double time_per_output_token_s = 0;
     std::optional<double> cost_per_million_tokens;  // output tokens; filled where a price is known
+    ServingEngineId engine = kDefaultServingEngine;
+    // Online serving: each of the configuration's replicas (its data ranks) runs
+    // `concurrency_per_replica` sequences, the most that meet the targets (or the memory holds).
+    int concurrency_per_replica = 0;
+    double requests_per_s = 0;  // the configuration's capacity at that concurrency
+    bool meets_targets = true;
+    std::string limited_by;  // what stops more concurrency: "memory", "engine", "TPOT target", "TTFT target"
+    double best_ttft_s = 0, best_tpot_s = 0;  // at one sequence per replica: the floor of the latency
+    double target_miss = 0;  // the larger of best TTFT / its target and best TPOT / its target (> 1: missed)
 };
 
 }  // namespace gpuadvise

@@ -52,7 +52,7 @@ struct WorkloadRequest {
     std::optional<std::string> params;            // custom model: "7B"
     std::optional<std::string> flops_per_token;   // forward FLOPs per token: "14e9"
     std::optional<std::string> flops_per_sample;  // forward FLOPs per sample: "8.2e9"
-    std::optional<std::string> task;              // train|finetune|lora|qlora|inference
+    std::optional<std::string> task;  // train|finetune|lora|qlora|inference|serve|batch-inference
     std::optional<std::string> precision;         // fp32|tf32|fp16|bf16|fp8 (default: mixed)
     std::optional<std::string> optimizer;         // adamw|sgd|adam8bit
     std::optional<int> batch_size;                // per GPU
@@ -76,8 +76,13 @@ struct WorkloadRequest {
     std::optional<std::string> attention;     // flash|eager
     std::optional<int> lora_rank;             // --lora-rank (default 8, as PEFT)
     std::optional<std::string> lora_targets;  // qv|all
-    // Serving.
+    // Serving. --task serve|batch-inference name the kind of inference job; --task inference is
+    // read as serve when the request gives online traffic (--requests-per-day, --peak-rps: the
+    // caller sets online_traffic) or a latency target, else as batch-inference.
     std::optional<int> prompt_len, output_len, concurrency;
+    std::optional<double> ttft_ms, tpot_ms;  // latency targets of an online service, at its peak
+    std::optional<std::string> engine;       // --engine vllm|sglang|trt-llm|tgi
+    bool online_traffic = false;
     // A model read from a Hugging Face config.json (--model-config, io/hf_config.cpp) instead of a
     // preset, and the defaults the reader filled in (recorded as assumptions).
     std::optional<std::string> model_config_file;  // --model-config FILE, read by the cli
@@ -134,6 +139,13 @@ struct Workload {
     std::vector<std::string> assumptions;
 
     bool is_training() const { return task != Task::inference; }
+    // Serving a decoder LM (prompt and output tokens, continuous batching).
+    bool decoder_serving() const { return task == Task::inference && serving.output_len.has_value(); }
+    // The kind of job as the output names it: serve and batch-inference for inference.
+    std::string_view task_label() const {
+        if (task != Task::inference) return to_string(task);
+        return serving.online ? "serve" : "batch-inference";
+    }
     // LoRA or QLoRA: a frozen base, adapters trained.
     bool is_adapter() const { return task == Task::lora || task == Task::qlora; }
     // Samples processed over the whole run (samples x epochs).

@@ -53,6 +53,10 @@ NothingFeasible explain_nothing(const CandidatePool& pool, const RecommendReques
     auto most = std::max_element(counts.begin(), counts.end(),
                                  [](const auto& a, const auto& b) { return a.second < b.second; });
     out.binding = most->first;
+    if (most->first == Constraint::latency && !pool.latency_miss_text.empty()) {
+        out.nearest_miss = pool.latency_miss_text;
+        return out;
+    }
     for (const auto& x : pool.rejected)
         if (x.constraint == most->first) {
             out.nearest_miss = x.offer->provider + " " + x.offer->gpu + " x" +
@@ -68,11 +72,13 @@ Evaluation evaluate(const Catalog& catalog, const RecommendRequest& request) {
     detail::EstimateCache estimates(catalog, request.workload);
     const detail::CandidatePool pool = detail::build_candidates(catalog, request, estimates);
     Evaluation out;
-    out.setup_hours = detail::build_context(catalog, request).setup_hours;
+    const detail::BuildContext context = detail::build_context(catalog, request);
+    out.setup_hours = context.setup_hours;
     out.options.reserve(pool.options.size());
     for (const auto& o : pool.options)
         out.options.push_back({o.offer, o.gpu, o.instances, o.gpu_count,
-                               o.estimate->hours_per_run + out.setup_hours, o.cost.plan, o.cost.cost_per_run,
+                               detail::billed_run_hours(context, request, *o.estimate), o.cost.plan,
+                               o.cost.cost_per_run,
                                o.cost.cost_per_month, o.in_filter});
     if (std::none_of(out.options.begin(), out.options.end(),
                      [](const EvaluatedOption& o) { return o.in_filter; }))

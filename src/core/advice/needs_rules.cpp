@@ -153,23 +153,39 @@ std::string commitment_name(const Candidate& c, const PlanCost& k) {
 }  // namespace
 
 StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossover>& crossover) {
-    StepReport s{"2", "training frequency", {}, StepId::frequency};
     const auto& r = in.request;
+    const bool service = r.service.has_value();
+    StepReport s{"2", service ? "serving schedule" : "training frequency", {}, StepId::frequency};
     const double threshold = in.catalog.policy.get("reserved_runs_per_week_heuristic");
     const double hours_per_month = in.catalog.policy.get("hours_per_month");
+    // A service's "runs" are its days up: the guide's rule counts training runs, and reads an
+    // always-on service as more than `threshold` runs a week.
     const bool heuristic_reserved = r.runs_per_week > threshold;
-    s.findings.push_back({"2.frequency_heuristic",
-                          FindingKind::heuristic,
-                          "the guide's rule of thumb: " + count_noun(r.runs_per_week, "run") + " a week is " +
-                              (heuristic_reserved ? "more" : "not more") + fmt(" than %g -> ", threshold) +
-                              (heuristic_reserved ? "monthly reserved" : "on-demand"),
-                          {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
+    if (service)
+        s.findings.push_back(
+            {"2.frequency_heuristic", FindingKind::heuristic,
+             "the guide's rule of thumb counts training runs a week (more than " + fmt("%g", threshold) +
+                 " -> monthly reserved); an online service up every day reads as always on -> monthly reserved",
+             {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
+    else
+        s.findings.push_back({"2.frequency_heuristic",
+                              FindingKind::heuristic,
+                              "the guide's rule of thumb: " + count_noun(r.runs_per_week, "run") + " a week is " +
+                                  (heuristic_reserved ? "more" : "not more") + fmt(" than %g -> ", threshold) +
+                                  (heuristic_reserved ? "monthly reserved" : "on-demand"),
+                              {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
     if (const Candidate* c = in.winner) {
         const double run_hours = c->run_hours_per_run;
         const double monthly_hours = runs_per_month(r.runs_per_week) * run_hours;
         std::string msg =
-            fmt("computed: %.1f runs/month x %.2f h (with set-up) = %.0f h a month on the top option",
-                runs_per_month(r.runs_per_week), run_hours, monthly_hours);
+            service && c->service
+                ? "computed: " + count_noun(c->service->replicas, "replica") +
+                      " on " + count_noun(c->instances, "instance") +
+                      fmt(" carry the peak of %.3g requests/s at %.0f%% utilisation, each instance up %.0f h "
+                          "a month",
+                          c->service->peak_rps, 100 * c->service->utilisation, monthly_hours)
+                : fmt("computed: %.1f runs/month x %.2f h (with set-up) = %.0f h a month on the top option",
+                      runs_per_month(r.runs_per_week), run_hours, monthly_hours);
         const PlanCost* k = best_commitment(*c);
         const PlanCost* od = on_demand_of(*c);
         std::vector<FindingNumber> numbers{{"runs_per_month", runs_per_month(r.runs_per_week)},
@@ -218,13 +234,16 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
                 s.findings.push_back(
                     {"2.crossover",
                      FindingKind::preference,
-                     fmt("above %.1f runs a week of this job, ", *x->crossover_runs_per_week) +
+                     (service ? fmt("above %.1f h a day up, ",
+                                    *x->crossover_runs_per_week * x->billed_hours_per_run / 7.0)
+                              : fmt("above %.1f runs a week of this job, ", *x->crossover_runs_per_week)) +
                          commitment_name(*where, *x) + " beats on-demand" +
                          (where == c
                               ? ""
                               : " (the best listed option with a commitment: " + where->offer->provider +
                                     " " + where->gpu->id + " x" + std::to_string(where->gpu_count) + ")") +
-                         "; this workload: " + count_noun(r.runs_per_week, "run") + " a week" +
+                         (service ? "; this service: " + fmt("%g h a day", r.service->hours_per_day)
+                                  : "; this workload: " + count_noun(r.runs_per_week, "run") + " a week") +
                          "; the commitment is paid for its whole " + term_label(x->term_months) +
                          " term whether used or not",
                      {{"crossover_runs_per_week", *x->crossover_runs_per_week},
@@ -241,7 +260,7 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
                       {"term_months", static_cast<double>(x->term_months)}}});
         }
         const bool chose_reserved = c->cost.plan == Plan::reserved;
-        if (chose_reserved != heuristic_reserved && c->cost.plan != Plan::spot)
+        if (chose_reserved != heuristic_reserved && c->cost.plan != Plan::spot && !service)
             s.findings.push_back(
                 {"2.heuristic_differs",
                  FindingKind::explanation,

@@ -108,10 +108,12 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
                 best_tier->offer->provider + " " + best_tier->gpu->id + " x" +
                 std::to_string(best_tier->gpu_count) + ", " + std::string(plan_label(best_tier->cost.plan)) +
                 ") costs " + format_amount(best_tier->cost.rank_cost, request.currency) +
-                (request.one_off() ? " for the job and " : " a month and ") +
-                format_duration(best_tier->cost.hours_per_run) + " per run, against " +
-                format_amount(winner_cost, request.currency) + " and " +
-                format_duration(winner->cost.hours_per_run) + " for the top option" +
+                (request.service
+                     ? " a month, against " + format_amount(winner_cost, request.currency) + " for the top option"
+                     : (request.one_off() ? " for the job and " : " a month and ") +
+                           format_duration(best_tier->cost.hours_per_run) + " per run, against " +
+                           format_amount(winner_cost, request.currency) + " and " +
+                           format_duration(winner->cost.hours_per_run) + " for the top option") +
                 (best_tier->cost.rank_cost >= winner_cost ? ""
                  : !best_tier->in_filter
                      ? " (it is outside your filters)"

@@ -301,6 +301,34 @@ private:
                        " GB");
             return false;
         }
+        if (b_.service) return size_service_on(at, c);
+        return true;
+    }
+
+    // An online service: the replicas that meet the latency targets, enough copies of the
+    // configuration to carry the peak.
+    bool size_service_on(const Current& at, Option& c) {
+        const ServingEstimate& s = *c.estimate->serving;
+        if (!s.meets_targets) {
+            const LatencyTargets& t = r_.workload.serving.targets;
+            std::string text = "best TPOT " + format_fixed(1000 * s.best_tpot_s, 1) + " ms and TTFT " +
+                               format_fixed(1000 * s.best_ttft_s, 0) + " ms (one sequence per replica of " +
+                               count_noun(c.estimate->config.layout.tensor * c.estimate->config.layout.pipeline,
+                                          "GPU") +
+                               ") against " +
+                               format_number(1000 * t.tpot_s) + " ms and " + format_number(1000 * t.ttft_s) +
+                               " ms asked";
+            if (at.in_filter && (pool_.latency_miss_text.empty() || s.target_miss < pool_.latency_miss)) {
+                pool_.latency_miss = s.target_miss;
+                pool_.latency_miss_text = at.o.provider + " " + at.gpu.id + " x" +
+                                          std::to_string(c.estimate->config.total_gpus()) + ": " + text;
+            }
+            reject(at, Constraint::latency, std::move(text));
+            return false;
+        }
+        const ServiceSizing z = service_sizing(b_, r_, *c.estimate);
+        c.instances *= z.groups;
+        c.gpu_count *= z.groups;
         return true;
     }
 
@@ -345,11 +373,11 @@ private:
         const Offer& o = at.o;
         c.price_complete = o.price_complete;
         c.high_ratio =
-            c.estimate->hours_per_run + b_.setup_hours > 0
+            !b_.service && c.estimate->hours_per_run + b_.setup_hours > 0
                 ? (c.estimate->hours_high + b_.setup_hours) / (c.estimate->hours_per_run + b_.setup_hours)
                 : 1.0;
-        const Plans plans = price_plans(catalog_, o, c.estimate->config,
-                                        c.estimate->hours_per_run + b_.setup_hours, r_, b_.spot, billing_);
+        const Plans plans = price_plans(catalog_, o, rented_configuration(c),
+                                        billed_run_hours(b_, r_, *c.estimate), r_, b_.spot, billing_);
         if (plans.count == 0) {
             reject(at, Constraint::price,
                    r_.plan            ? "no " + plan_filter_text(*r_.plan) + " price (--plan)"
@@ -418,7 +446,23 @@ BuildContext build_context(const Catalog& catalog, const RecommendRequest& r) {
     b.min_scaling_efficiency = catalog.policy.get("multi_node_min_scaling_efficiency");
     b.spot = {catalog.policy.get("spot_interruptions_per_hour"), catalog.policy.get("spot_restart_minutes"),
               r.checkpoint_minutes};
+    if (r.service && r.workload.serving.online && r.workload.serving.output_len)
+        b.service = service_load(*r.service, *r.workload.serving.output_len);
     return b;
+}
+
+double billed_run_hours(const BuildContext& b, const RecommendRequest& r, const Estimate& e) {
+    return b.service ? r.service->hours_per_day : e.hours_per_run + b.setup_hours;
+}
+
+ServiceSizing service_sizing(const BuildContext& b, const RecommendRequest& r, const Estimate& e) {
+    return size_service(*r.service, *b.service, *e.serving);
+}
+
+Configuration rented_configuration(const Option& o) {
+    Configuration c = o.estimate->config;
+    c.nodes = o.instances;
+    return c;
 }
 
 CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates) {
@@ -448,12 +492,12 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
         c.warnings.push_back({WarningKind::slow_network, slow_network_warning(o, b.min_network_gbps)});
     // The same computation that chose the plan: the chosen one in full, and the others.
     c.setup_hours_per_run = b.setup_hours;
-    c.run_hours_per_run = o.estimate->hours_per_run + b.setup_hours;
+    c.run_hours_per_run = billed_run_hours(b, r, *o.estimate);
     const double hours = c.run_hours_per_run;
     c.billing = r.workload.serving.output_len ? BillingAssumptions{}
                                               : billing_assumptions(catalog, o.provider, b.idle_minutes);
-    for (const auto& p :
-         price_plans(catalog, *o.offer, o.estimate->config, c.run_hours_per_run, r, b.spot, c.billing)) {
+    for (const auto& p : price_plans(catalog, *o.offer, rented_configuration(o), c.run_hours_per_run, r, b.spot,
+                                     c.billing)) {
         if (p.plan == o.cost.plan)
             c.cost = p;
         else
@@ -462,8 +506,8 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
             c.break_even_hours_per_month = p.break_even_hours_per_month;  // the reserved plan's
     }
     const double spot_factor = 1 + c.cost.spot_overhead.value_or(0);
-    c.hours_low = (c.estimate.hours_low + b.setup_hours) * spot_factor;
-    c.hours_high = (c.estimate.hours_high + b.setup_hours) * spot_factor;
+    c.hours_low = b.service ? hours : (c.estimate.hours_low + b.setup_hours) * spot_factor;
+    c.hours_high = b.service ? hours : (c.estimate.hours_high + b.setup_hours) * spot_factor;
     c.price_complete = o.price_complete;
     if (r.deadline_hours && r.deadline_confidence == DeadlineConfidence::point &&
         c.hours_high > *r.deadline_hours)
@@ -473,7 +517,7 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
                                   format_duration(*r.deadline_hours) + " (the estimate is " +
                                   format_duration(c.cost.hours_per_run) + ")"});
     // One copy of the configuration has 168 h a week: a workload needing more runs on copies side by side.
-    if (!r.one_off()) {
+    if (!r.one_off() && !b.service) {
         const double weekly = c.cost.hours_per_run * r.runs_per_week;
         c.parallel_copies = std::max(1, static_cast<int>(std::ceil(weekly / 168.0 - 1e-9)));
         if (c.parallel_copies > 1)
@@ -484,7 +528,7 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     }
     // The other commitment terms of the same configuration (the best one is the reserved plan above).
     if (!r.plan || r.plan->plan == Plan::reserved)
-        for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.estimate->config.nodes, hours,
+        for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.instances, hours,
                                                    r.runs_per_week, r.currency, c.billing)) {
             if (r.plan && r.plan->term_months && t.term_months != r.plan->term_months) continue;
             const bool shown =
@@ -500,9 +544,16 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
         if (auto tf = o.gpu->tflops.at(c.estimate.precision); tf && *tf > 0)
             c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;
     if (c.estimate.total_flops > 0) c.cost_per_pflop = c.cost.cost_per_run / (c.estimate.total_flops / 1e15);
-    if (c.estimate.serving && c.estimate.serving->tokens_per_s > 0)
+    if (b.service) {
+        // A service's tokens cost what its month costs over the tokens it serves at its real load.
+        c.service = service_sizing(b, r, *o.estimate);
+        if (b.service->output_tokens_per_month > 0)
+            c.service_cost_per_million_tokens = c.cost.cost_per_month / b.service->output_tokens_per_month * 1e6;
+        c.estimate.serving->cost_per_million_tokens = c.service_cost_per_million_tokens;
+    } else if (c.estimate.serving && c.estimate.serving->tokens_per_s > 0) {
         c.estimate.serving->cost_per_million_tokens =
             c.cost.price_per_hour / (c.estimate.serving->tokens_per_s * 3600.0) * 1e6;
+    }
     return c;
 }
 

@@ -77,6 +77,9 @@ struct CandidatePool {
     std::vector<Rejection> rejected;
     std::vector<Option> over_budget;  // nearest-miss material (in the filters)
     std::vector<Option> over_deadline;
+    // An online service: the rejection nearest to meeting the latency targets (its miss ratio).
+    double latency_miss = 0;
+    std::string latency_miss_text;
 };
 
 struct BuildContext {
@@ -85,7 +88,15 @@ struct BuildContext {
     double min_network_gbps = 0;
     double min_scaling_efficiency = 0;
     SpotAssumptions spot;
+    // An online service: its load (the request's traffic at the workload's output length).
+    std::optional<ServiceLoad> service;
 };
+// The hours one "run" of an option bills: the estimate plus set-up, or a service's day up.
+double billed_run_hours(const BuildContext& b, const RecommendRequest& r, const Estimate& e);
+// An online service on one configuration: the copies of it that carry the peak.
+ServiceSizing service_sizing(const BuildContext& b, const RecommendRequest& r, const Estimate& e);
+// The configuration an option rents: the estimate's, `instances` nodes (copies for a service).
+Configuration rented_configuration(const Option& o);
 
 BuildContext build_context(const Catalog& catalog, const RecommendRequest& request);
 CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& request,

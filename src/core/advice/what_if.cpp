@@ -115,4 +115,61 @@ WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& req
     return out;
 }
 
+// Traffic points from `from` to `to`: both ends and every 1, 2 and 5 x 10^k between them.
+std::vector<double> traffic_points(double from, double to) {
+    std::vector<double> out{from};
+    for (double decade = std::pow(10.0, std::floor(std::log10(from))); decade <= to; decade *= 10)
+        for (double m : {1.0, 2.0, 5.0})
+            if (const double x = m * decade; x > from * (1 + 1e-9) && x < to * (1 - 1e-9)) out.push_back(x);
+    if (to > from) out.push_back(to);
+    return out;
+}
+
+ServiceWhatIf what_if_requests_per_day(const Catalog& catalog, const RecommendRequest& request, double from,
+                                       double to) {
+    if (!request.service)
+        throw UsageError("--what-if requests-per-day=FROM:TO applies to an online service (--task serve)",
+                         "for batch jobs use --what-if runs-per-week=FROM:TO");
+    if (request.service->peak_rps)
+        throw UsageError("--what-if requests-per-day varies the daily traffic; --peak-rps fixes the peak",
+                         "leave --peak-rps out (the peak is then --peak-factor x the mean)");
+    if (!(from >= 0.001) || !(to >= from) || !(to <= 1e15))
+        throw UsageError("--what-if requests-per-day=" + format_number(from) + ":" + format_number(to) +
+                             ": expected 0.001 <= FROM <= TO <= 1e15 (as --requests-per-day)",
+                         "e.g. --what-if requests-per-day=1k:1M");
+    ServiceWhatIf out;
+    detail::EstimateCache estimates(catalog, request.workload);  // the replicas are the same at every point
+    for (double x : traffic_points(from, to)) {
+        RecommendRequest r = request;
+        r.service->requests_per_day = x;
+        r.service->tokens_per_month.reset();
+        ServiceWhatIfPoint p;
+        p.requests_per_day = x;
+        const detail::CandidatePool pool = detail::build_candidates(catalog, r, estimates);
+        const detail::Option* best = nullptr;
+        for (const auto& o : pool.options)
+            if (o.in_filter && (!best || o.cost.cost_per_month < best->cost.cost_per_month)) best = &o;
+        if (best) {
+            const Candidate c = detail::materialize(catalog, r, *best);
+            WhatIfBest b;
+            b.provider = best->offer->provider;
+            b.gpu = best->gpu->id;
+            b.instance_type = best->offer->instance_type;
+            b.region = best->offer->region;
+            b.gpu_count = best->gpu_count;
+            b.term_months = c.cost.plan == Plan::reserved ? c.cost.term_months : 0;
+            b.cost_per_month = c.cost.cost_per_month;
+            p.best = b;
+            p.plan = c.cost.plan;
+            if (c.service) {
+                p.replicas = c.service->replicas;
+                p.utilisation = c.service->utilisation;
+            }
+            p.cost_per_million_tokens = c.service_cost_per_million_tokens;
+        }
+        out.points.push_back(std::move(p));
+    }
+    return out;
+}
+
 }  // namespace gpuadvise

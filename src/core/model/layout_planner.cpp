@@ -14,6 +14,7 @@
 
 #include "gpuadvise/base/text.hpp"
 #include "gpuadvise/model/physics.hpp"
+#include "gpuadvise/model/serving.hpp"
 
 namespace gpuadvise {
 namespace {
@@ -42,10 +43,8 @@ constexpr double kBackwardShare = 2.0 / 3.0;
 // Input pipeline, stragglers and synchronisation: ResNet-50 on 8 × A100 loses 4-16 % with
 // negligible all-reduce time (DLE 84 % AMP, 96.5 % TF32 [S21]); we take 8 %.
 constexpr double kOtherMultiGpuLoss = 0.92;
-// Serving: share of HBM bandwidth decode reaches (memory-bound GEMV); the per-step overhead of the
-// scheduler and sampling is physics.hpp's kStepOverheadS.
-constexpr double kDecodeBandwidthShare = 0.8;
-constexpr int kMaxConcurrencyPerReplica = 256;  // vLLM's default max_num_seqs
+// Serving: the share of HBM bandwidth decode reaches, the per-step overhead, the all-reduce latency
+// and the most sequences a replica batches are the engine's (model/serving.cpp).
 
 bool decoder_serving(const Workload& w) {
     return !w.is_training() && w.shape.decoder && w.kind == ModelKind::transformer &&
@@ -305,22 +304,29 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
     return t;
 }
 
-// Serving of a decoder LM by `replicas` copies of a tensor x pipeline group (docs/methodology.md).
+// Serving of a decoder LM by the layout's data ranks (replicas), each a tensor x pipeline group
+// running `concurrency_per_replica` sequences with continuous batching (docs/methodology.md).
 std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu, Precision p,
                                               const Parallelism& l, int concurrency_per_replica,
                                               int gpus_per_node, const Links& links, LayoutTiming& t) {
+    const ServingEngine& engine = serving_engine(w.serving.engine);
     const double peak = gpu.tflops.at(p).value_or(0) * 1e12;
-    const double bw = gpu.memory_bandwidth_gb_per_s.value_or(0) * 1e9 * kDecodeBandwidthShare;
+    const double bw = gpu.memory_bandwidth_gb_per_s.value_or(0) * 1e9 * engine.decode_bandwidth_share;
     if (peak <= 0 || bw <= 0) return std::nullopt;
     ServingEstimate s;
+    s.engine = engine.id;
     s.prompt_len = *w.serving.prompt_len;
     s.output_len = *w.serving.output_len;
     s.concurrency = concurrency_per_replica * l.data;
+    s.concurrency_per_replica = concurrency_per_replica;
     const double mp = static_cast<double>(l.tensor) * l.pipeline;
-    const double eff = matmul_efficiency(w);
+    const double eff = matmul_efficiency(w) * engine.prefill_efficiency;
     const double h = w.shape.hidden, L = w.shape.layers;
     const double c = concurrency_per_replica;
     const double context = s.prompt_len + s.output_len / 2.0;  // average during generation
+    // A tensor group inside the NVLink domain all-reduces over NVLink; a wider one over PCIe.
+    const double allreduce_latency = l.tensor <= links.nvlink_domain ? engine.allreduce_latency_nvlink_s
+                                                                     : engine.allreduce_latency_pcie_s;
     // Decode step: every GPU reads its weight shard (of an MoE: the experts the step's tokens are
     // routed to) and the KV cache of every active sequence (memory bound), or computes 2·N FLOPs
     // per sequence (N the parameters a token multiplies by), whichever is longer; per layer two
@@ -338,7 +344,7 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
         const double tp = l.tensor;
         const double per =
             2 * (tp - 1) / tp * c * h * activation_element_bytes(p) / (links.intra_gb_per_s * 1e9) +
-            kIntraAllReduceLatencyS;
+            allreduce_latency;
         tp_comm = 2 * L / l.pipeline * per;
     }
     // Expert parallelism: per MoE layer the step's c tokens go all-to-all to their k experts and back.
@@ -348,7 +354,8 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
     const double ep_comm =
         2 * moe_layers *
         all_to_all_s(c * h * activation_element_bytes(p) * k / l.tensor, l.expert, pl, gpus_per_node, links);
-    const double t_decode = l.pipeline * (std::max(read, compute) + tp_comm + ep_comm) + kStepOverheadS;
+    const double t_decode =
+        l.pipeline * (std::max(read, compute) + tp_comm + ep_comm) + engine.step_overhead_s;
     // Prefill of one prompt: compute bound, 2·N + the attention term per token.
     const double prefill_flops = (2.0 * n_token + 2.0 * L * s.prompt_len * h) * s.prompt_len;
     double prefill_comm = 0;
@@ -357,17 +364,26 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
         prefill_comm = 2 * L *
                        (2 * (tp - 1) / tp * s.prompt_len * h * activation_element_bytes(p) /
                             (links.intra_gb_per_s * 1e9) +
-                        kIntraAllReduceLatencyS);
+                        allreduce_latency);
     }
     prefill_comm += 2 * w.shape.moe_layers() *
                     all_to_all_s(s.prompt_len * h * activation_element_bytes(p) * k / l.tensor, l.expert, pl,
                                  gpus_per_node, links);
-    const double t_prefill = prefill_flops / (l.tensor * peak * eff) + prefill_comm + kStepOverheadS;
+    const double t_prefill =
+        prefill_flops / (l.tensor * peak * eff) + prefill_comm + engine.step_overhead_s;
     // Continuous batching: a replica finishes `c` requests per (output_len decode steps + c prefills).
     const double cycle = s.output_len * t_decode + c * t_prefill;
     s.tokens_per_s = l.data * c * s.output_len / cycle;
+    s.requests_per_s = l.data * c / cycle;
     s.time_to_first_token_s = t_prefill;
     s.time_per_output_token_s = t_decode + c * t_prefill / s.output_len;
+    if (w.serving.online) {
+        // At full load a request arrives during a decode step (it waits half of one on average) and
+        // queues behind the other prompts: prefills are a queue with deterministic service time
+        // t_prefill taking the share rho = c·t_prefill / cycle of the replica's time (M/D/1 wait).
+        const double rho = c * t_prefill / cycle;
+        s.time_to_first_token_s = t_prefill + t_decode / 2 + rho * t_prefill / (2 * (1 - rho));
+    }
     t.step_s = cycle;
     t.compute_s =
         s.output_len * l.pipeline * std::max(read, compute) + c * prefill_flops / (l.tensor * peak * eff);
@@ -381,19 +397,69 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
 }
 
 // The most sequences whose KV cache fits in the memory a server uses (vLLM's default
-// gpu_memory_utilization of 0.9), at most 256 per replica.
+// gpu_memory_utilization of 0.9), at most the engine's batch limit per replica.
 constexpr double kServingMemoryShare = 0.9;
 int max_concurrency(const Workload& w, const Gpu& gpu, Precision p, const Parallelism& l) {
     const double cap = gpu.memory_gb * kServingMemoryShare;
     if (layout_memory(w, gpu, p, l, 1).total_gb() > cap)
         return layout_memory(w, gpu, p, l, 1).total_gb() <= gpu.memory_gb ? 1 : 0;
-    int lo = 1, hi = kMaxConcurrencyPerReplica;
+    int lo = 1, hi = serving_engine(w.serving.engine).max_concurrency;
     if (layout_memory(w, gpu, p, l, hi).total_gb() <= cap) return hi;
     while (hi - lo > 1) {
         const int mid = (lo + hi) / 2;
         (layout_memory(w, gpu, p, l, mid).total_gb() <= cap ? lo : hi) = mid;
     }
     return lo;
+}
+
+// An online service's replica: the most sequences, at most `most` (what the memory holds), whose
+// TPOT and TTFT at full load meet the targets. Both grow with the concurrency, so the largest that
+// meets them is found by bisection. When one sequence already misses, the estimate at one sequence
+// says by how much (meets_targets false).
+std::optional<ServingEstimate> service_timing(const Workload& w, const Gpu& gpu, Precision p,
+                                              const Parallelism& l, int most, int gpus_per_node,
+                                              const Links& links, LayoutTiming& t) {
+    const LatencyTargets& target = w.serving.targets;
+    auto at = [&](int c, LayoutTiming& timing) {
+        return serving_timing(w, gpu, p, l, c, gpus_per_node, links, timing);
+    };
+    auto meets = [&](const ServingEstimate& s) {
+        return s.time_per_output_token_s <= target.tpot_s && s.time_to_first_token_s <= target.ttft_s;
+    };
+    std::optional<ServingEstimate> one = at(1, t);
+    if (!one) return std::nullopt;
+    const double best_ttft = one->time_to_first_token_s, best_tpot = one->time_per_output_token_s;
+    auto finish = [&](ServingEstimate s, std::string limit) {
+        s.best_ttft_s = best_ttft;
+        s.best_tpot_s = best_tpot;
+        s.target_miss = std::max(best_ttft / target.ttft_s, best_tpot / target.tpot_s);
+        s.limited_by = std::move(limit);
+        return s;
+    };
+    if (!meets(*one)) {
+        one->meets_targets = false;
+        return finish(*one, best_tpot > target.tpot_s ? "TPOT target" : "TTFT target");
+    }
+    LayoutTiming top_timing;
+    if (std::optional<ServingEstimate> top = at(most, top_timing); top && meets(*top)) {
+        t = top_timing;
+        const bool engine_cap = most >= serving_engine(w.serving.engine).max_concurrency;
+        return finish(*top, engine_cap ? "engine" : "memory");
+    }
+    int lo = 1, hi = most;  // meets at lo, misses at hi
+    while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        LayoutTiming probe;
+        const std::optional<ServingEstimate> s = at(mid, probe);
+        (s && meets(*s) ? lo : hi) = mid;
+    }
+    LayoutTiming timing;
+    std::optional<ServingEstimate> s = at(lo, timing);
+    t = timing;
+    LayoutTiming next_timing;
+    const std::optional<ServingEstimate> next = at(hi, next_timing);
+    const bool tpot_binds = next && next->time_per_output_token_s > target.tpot_s;
+    return finish(*s, tpot_binds ? "TPOT target" : "TTFT target");
 }
 
 struct Choices {
@@ -459,6 +525,12 @@ std::vector<int> pipeline_choices(const Workload& w, int rest, bool serving) {
 bool better(const PlannedLayout& a, const PlannedLayout& b, double comfortable_gb) {
     if (a.fits != b.fits) return a.fits;
     if (!a.fits) return a.memory.total_gb() < b.memory.total_gb();
+    // An online service: layouts meeting the latency targets first; among those missing, the nearest.
+    if (a.serving && b.serving && a.serving->meets_targets != b.serving->meets_targets)
+        return a.serving->meets_targets;
+    if (a.serving && b.serving && !a.serving->meets_targets &&
+        a.serving->target_miss != b.serving->target_miss)
+        return a.serving->target_miss < b.serving->target_miss;
     const bool ca = a.memory.total_gb() <= comfortable_gb;
     const bool cb = b.memory.total_gb() <= comfortable_gb;
     if (ca != cb) return ca;
@@ -631,10 +703,18 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
                             conc = max_concurrency(w, gpu, p, x.layout);
                         x.memory = layout_memory(w, gpu, p, x.layout, std::max(1, conc));
                         x.fits = conc > 0 && x.memory.total_gb() <= gpu.memory_gb;
+                        if (x.fits) {
+                            x.serving = w.serving.online ? service_timing(w, gpu, p, x.layout, conc,
+                                                                          gpus_per_node, links, x.timing)
+                                                         : serving_timing(w, gpu, p, x.layout, conc,
+                                                                          gpus_per_node, links, x.timing);
+                            if (x.serving && w.serving.online) {
+                                conc = x.serving->concurrency_per_replica;
+                                x.memory = layout_memory(w, gpu, p, x.layout, conc);
+                            }
+                        }
                         x.layout.micro_batch = std::max(1, conc);
                         if (x.fits) {
-                            x.serving =
-                                serving_timing(w, gpu, p, x.layout, conc, gpus_per_node, links, x.timing);
                             if (x.serving)
                                 x.serving->concurrency_from_memory = !w.serving.concurrency;
                             else

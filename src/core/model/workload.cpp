@@ -10,6 +10,7 @@
 #include "gpuadvise/base/format.hpp"
 #include "gpuadvise/base/text.hpp"
 #include "gpuadvise/catalog/gpu_query.hpp"
+#include "gpuadvise/model/serving.hpp"
 #include "gpuadvise/model/workload.hpp"
 
 namespace gpuadvise {
@@ -241,6 +242,12 @@ private:
     const ModelPreset* p = nullptr;
     DefaultJob job;
     bool shape_flags = false;  // any of --layers ... --moe-ffn
+    // --task serve or batch-inference as typed (inference: decided by the traffic in read_serving).
+    enum class TaskMode { unnamed, serve, batch } task_mode = TaskMode::unnamed;
+    // Serving a decoder LM: its batch is the concurrency and its sequence the prompt and output.
+    bool serves_decoder() const {
+        return w.task == Task::inference && w.shape.decoder && w.kind == ModelKind::transformer;
+    }
 
     void assume(std::string text) { w.assumptions.push_back(std::move(text)); }
     void resolve_model();
@@ -253,6 +260,7 @@ private:
     void read_memory_knobs();
     void read_layout_pins();
     void read_serving();
+    void read_service_mode();
     void read_measurement();
     void read_flops();
 };
@@ -402,9 +410,12 @@ void WorkloadBuilder::apply_params_override() {
 
 // Task, precision, optimizer.
 void WorkloadBuilder::read_task_and_formats() {
-    if (r.task)
+    if (r.task && (same_name(*r.task, "serve") || same_name(*r.task, "batch-inference"))) {
+        w.task = Task::inference;
+        task_mode = same_name(*r.task, "serve") ? TaskMode::serve : TaskMode::batch;
+    } else if (r.task)
         w.task = need_enum<Task>(r.task, parse_task, "--task",
-                                 {"train", "finetune", "lora", "qlora", "inference"});
+                                 {"train", "finetune", "lora", "qlora", "inference", "serve", "batch-inference"});
     else {
         w.task = parse_task(job.task).value_or(Task::train);
         assume("task " + std::string(to_string(w.task)) +
@@ -465,7 +476,7 @@ void WorkloadBuilder::read_input_size() {
     bounded(r.seq_len, "--seq-len", 10000000);
     bounded(r.image_size, "--image-size", 100000);
     w.batch_size = r.batch_size.value_or(job.batch_size > 0 ? job.batch_size : 1);
-    if (!r.batch_size) assume("batch size " + std::to_string(w.batch_size) + " per GPU");
+    if (!r.batch_size && !serves_decoder()) assume("batch size " + std::to_string(w.batch_size) + " per GPU");
     if (w.kind == ModelKind::cnn || w.kind == ModelKind::diffusion || w.shape.patch_size > 0) {
         w.set_image_size(
             r.image_size.value_or(job.image_size > 0 ? job.image_size : (p ? p->reference_image_size : 224)));
@@ -476,7 +487,7 @@ void WorkloadBuilder::read_input_size() {
     }
     if (w.kind == ModelKind::transformer && w.shape.patch_size == 0) {
         w.seq_len = r.seq_len.value_or(job.seq_len > 0 ? job.seq_len : (p ? p->reference_seq_len : 2048));
-        if (!r.seq_len) assume("sequence length " + std::to_string(w.seq_len) + " tokens");
+        if (!r.seq_len && !serves_decoder()) assume("sequence length " + std::to_string(w.seq_len) + " tokens");
         if (p && p->max_seq_len > 0 && w.seq_len > p->max_seq_len)
             throw UsageError("--seq-len " + std::to_string(w.seq_len) + " exceeds " + p->id +
                              "'s context of " + std::to_string(p->max_seq_len) + " tokens");
@@ -497,6 +508,9 @@ void WorkloadBuilder::read_dataset() {
         w.samples = need_quantity(r.tokens, "--tokens") / w.seq_len;
     } else if (r.samples) {
         w.samples = need_quantity(r.samples, "--samples");
+    } else if (serves_decoder()) {
+        // A run of an offline (batch) inference job is its requests; an online service has none.
+        w.samples = job.samples > 0 ? job.samples : 10000;
     } else {
         w.samples = job.samples > 0 ? job.samples : 10000;
         std::string what = w.seq_len > 0 && w.shape.patch_size == 0
@@ -609,7 +623,8 @@ void WorkloadBuilder::read_serving() {
         throw UsageError("--prompt-len, --output-len and --concurrency apply to --task inference");
     if (w.task == Task::inference && w.zero_stage != 0)
         throw UsageError("--zero applies to training, not inference");
-    if (w.task == Task::inference && w.shape.decoder && w.kind == ModelKind::transformer) {
+    read_service_mode();
+    if (serves_decoder()) {
         // Serving a decoder LM: prompt + generated tokens; each sample is one request.
         const int context = p && p->max_seq_len > 0 ? p->max_seq_len : 1 << 20;
         const int prompt = w.serving.prompt_len.value_or(r.seq_len.value_or(std::min(1024, context / 2)));
@@ -628,6 +643,62 @@ void WorkloadBuilder::read_serving() {
         throw UsageError(
             "--prompt-len, --output-len and --concurrency apply to decoder language models (e.g. "
             "llama-2-7b)");
+    }
+}
+
+// Online or offline inference, the latency targets and the engine.
+void WorkloadBuilder::read_service_mode() {
+    const bool targets = r.ttft_ms || r.tpot_ms;
+    if (w.is_training()) {
+        if (targets || r.engine)
+            throw UsageError("--ttft-ms, --tpot-ms and --engine apply to serving (--task serve)");
+        return;
+    }
+    if (!serves_decoder()) {
+        if (task_mode == TaskMode::serve || targets || r.engine)
+            throw UsageError("--task serve, --ttft-ms, --tpot-ms and --engine size the serving of a decoder "
+                             "language model (e.g. llama-3-8b); " + w.model_id + " is not one",
+                             "use --task batch-inference (or inference) for " + w.model_id);
+        return;
+    }
+    if (task_mode == TaskMode::batch && targets)
+        throw UsageError("--ttft-ms and --tpot-ms are targets of an online service, not of --task batch-inference",
+                         "use --task serve with latency targets");
+    w.serving.online = task_mode == TaskMode::serve ||
+                       (task_mode == TaskMode::unnamed && (r.online_traffic || targets));
+    if (task_mode == TaskMode::unnamed)
+        assume(w.serving.online
+                   ? "--task inference read as --task serve: an online service, its replicas up while users "
+                     "may call, sized to the peak (--task batch-inference prices a volume of tokens as runs)"
+                   : "--task inference read as --task batch-inference: a volume of requests run as batch "
+                     "jobs (--task serve sizes an online service to its peak and latency targets)");
+    auto target = [&](const std::optional<double>& ms, const char* flag) -> std::optional<double> {
+        if (!ms) return std::nullopt;
+        if (!(*ms >= 1) || *ms > 3.6e6)
+            throw UsageError(std::string(flag) + " must be between 1 and 3600000 milliseconds", "e.g. " +
+                             std::string(flag) + " 200");
+        return *ms / 1000.0;
+    };
+    if (auto v = target(r.ttft_ms, "--ttft-ms")) {
+        w.serving.targets.ttft_s = *v;
+        w.serving.targets.ttft_given = true;
+    }
+    if (auto v = target(r.tpot_ms, "--tpot-ms")) {
+        w.serving.targets.tpot_s = *v;
+        w.serving.targets.tpot_given = true;
+    }
+    if (w.serving.online && (!r.ttft_ms || !r.tpot_ms))
+        assume("latency targets at the peak: time to first token " +
+               format_number(w.serving.targets.ttft_s * 1000) + " ms, " +
+               format_number(w.serving.targets.tpot_s * 1000) +
+               " ms per output token (MLPerf Inference's server targets for Llama-2-70B; --ttft-ms, "
+               "--tpot-ms)");
+    if (r.engine) {
+        w.serving.engine = kServingEngineNames.parse_or_throw(*r.engine, "--engine");
+        w.serving.engine_given = true;
+    } else {
+        assume("serving engine " + std::string(serving_engine(w.serving.engine).name) +
+               " (--engine vllm|sglang|trt-llm|tgi)");
     }
 }
 
