@@ -39,6 +39,9 @@ struct RecommendOptions {
     std::optional<double> tokens_per_month, requests_per_day;
     std::optional<double> peak_rps, peak_factor, hours_per_day;  // --task serve
     std::optional<int> min_replicas;
+    std::optional<double> network_gbps;  // --network-gbps
+    std::string rdma;                    // --rdma yes|no
+    bool allow_unknown_network = false;
     std::string plan;     // --plan on-demand|reserved|reserved-1m|reserved-1y|reserved-3y|spot
     std::string what_if;  // --what-if runs-per-week=FROM:TO[:STEP]
     bool include_examples = false;
@@ -191,6 +194,9 @@ RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
         }
     r.providers = opt.providers;
     r.regions = opt.regions;
+    r.network_gbps = opt.network_gbps;
+    if (!opt.rdma.empty()) r.rdma = opt.rdma == "yes";
+    r.allow_unknown_network = opt.allow_unknown_network;
     r.top = opt.top;
     r.include_examples = opt.include_examples;
     if (!opt.pytorch.empty()) r.pytorch = parse_pytorch_option(catalog, opt.pytorch);
@@ -1098,6 +1104,13 @@ Runner setup_recommend(CLI::App& sub) {
         ->check(finite_range(0.5, 24.0));
     sub.add_option("--min-replicas", opt->min_replicas, "Serving (--task serve): replicas at least (default 1)")
         ->check(CLI::Range(1, 100000));
+    sub.add_option("--network-gbps", opt->network_gbps,
+                   "Network between nodes, Gbit/s, for every offer whose network the catalog does not state")
+        ->check(finite_range(0.1, 100000.0));
+    sub.add_option("--rdma", opt->rdma, "Whether that network has RDMA (InfiniBand, RoCE, EFA): yes or no")
+        ->check(CLI::IsMember({"yes", "no"}));
+    sub.add_flag("--allow-unknown-network", opt->allow_unknown_network,
+                 "Rank multi-node options over a network nothing states with the others (default: after them)");
     sub.add_flag("--interruptible", opt->interruptible,
                  "The job checkpoints and tolerates interruption: spot is allowed");
     sub.add_option("--checkpoint-minutes", opt->checkpoint_minutes,

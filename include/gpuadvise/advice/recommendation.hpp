@@ -92,16 +92,18 @@ enum class WarningKind {
     local_disk,
     example_provider,
     data_loading_cpu,
-    deadline_risk
+    deadline_risk,
+    unknown_network
 };
-inline constexpr NameTable<WarningKind, 7> kWarningKindNames{
+inline constexpr NameTable<WarningKind, 8> kWarningKindNames{
     {{{WarningKind::over_buying, "over_buying"},
       {WarningKind::slow_network, "slow_network"},
       {WarningKind::host_ram, "host_ram"},
       {WarningKind::local_disk, "local_disk"},
       {WarningKind::example_provider, "example_provider"},
       {WarningKind::data_loading_cpu, "data_loading_cpu"},
-      {WarningKind::deadline_risk, "deadline_risk"}}}};
+      {WarningKind::deadline_risk, "deadline_risk"},
+      {WarningKind::unknown_network, "unknown_network"}}}};
 
 // --deadline-confidence: a run must finish by the deadline at the high end of its time band (high,
 // the default), or at the point estimate (point: a row whose band's high end misses is warned about).
@@ -138,6 +140,11 @@ struct RecommendRequest {
     bool include_examples =
         false;  // rank example providers' quotes too (each gets a warning); so does naming one in providers
 
+    // The network between nodes where the catalog does not know it (--network-gbps, --rdma), and
+    // whether multi-node options over a network nothing states rank among the others.
+    std::optional<double> network_gbps;
+    std::optional<bool> rdma;
+    bool allow_unknown_network = false;
     // An online service (--task serve): set with workload.serving.online; runs_per_week is then
     // kDaysPerWeek, one run a day of traffic.hours_per_day hours.
     std::optional<ServiceTraffic> service;
@@ -210,6 +217,7 @@ struct Candidate {
     // An online service: its replicas, utilisation at the peak and cost per million output tokens.
     std::optional<ServiceSizing> service;
     std::optional<double> service_cost_per_million_tokens;
+    std::string network_note;  // several GPUs: the network between the nodes, or that there is none
 };
 
 struct Rejection {

@@ -18,6 +18,7 @@ struct LinkSpec {
     double inter_node_gbps = 0;  // network between nodes, Gbit/s per node (0 = unknown: a stated default)
     std::optional<NetworkKind> network_kind;  // nullopt = unknown
     std::string network_source;               // where inter_node_gbps comes from
+    bool assumed = false;  // nothing states the network: policy unknown_network_gbps, Ethernet
 };
 
 // How the work is split over the GPUs: data x tensor x pipeline = GPUs; ZeRO/FSDP over the data

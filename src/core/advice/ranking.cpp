@@ -29,8 +29,16 @@ bool same_price(double kept, double c) {
 
 }  // namespace
 
-Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all,
-                     double max_cost_increase) {
+RankRules rank_rules(const Catalog& catalog, const RecommendRequest& request) {
+    RankRules rules;
+    rules.max_cost_increase = request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase"));
+    rules.multi_node_margin = catalog.policy.get("multi_node_rank_margin");
+    rules.demote_unknown_network = !request.allow_unknown_network && !request.network_gbps;
+    return rules;
+}
+
+Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all, const RankRules& rules) {
+    const double max_cost_increase = rules.max_cost_increase;
     // Everything the ranking reads is copied once, in catalog order, into one array that is then
     // sorted: at a million options, reading the options in ranked order (scattered over 100 MB)
     // cost more than the sort itself.
@@ -39,6 +47,7 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
         double hours, monthly;
         std::size_t index, group;
         bool partial;  // a price known to be partial (GPU only): after every complete one
+        bool demoted;  // several nodes over an unknown network: after every other (RankRules)
     };
     double min_cost = std::numeric_limits<double>::max(), min_hours = std::numeric_limits<double>::max();
     for (const auto& o : options)
@@ -51,7 +60,8 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
     for (std::size_t i = 0; i < options.size(); ++i) {
         if (!all && !options[i].in_filter) continue;
         const CostSummary& c = options[i].cost;
-        Scored x{0, 0, c.hours_per_run, c.rank_cost, i, options[i].group, !options[i].price_complete};
+        Scored x{0,     0, c.hours_per_run, c.rank_cost, i, options[i].group, !options[i].price_complete,
+                 rules.demote_unknown_network && options[i].unknown_network};
         switch (objective) {
             case Objective::cost: x.first = c.rank_cost, x.second = c.hours_per_run; break;
             case Objective::time: x.first = c.hours_per_run, x.second = c.rank_cost; break;
@@ -71,9 +81,12 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
                 break;
             }
         }
+        // A multi-node option must beat a single-node one by the margin: its key counts that much more.
+        if (options[i].instances > 1 && objective != Objective::carbon) x.first *= 1 + rules.multi_node_margin;
         scored.push_back(x);
     }
     std::stable_sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
+        if (a.demoted != b.demoted) return b.demoted;
         if (a.partial != b.partial) return b.partial;
         if (std::fabs(a.first - b.first) > 1e-9 * std::max(1.0, std::fabs(a.first))) return a.first < b.first;
         if (std::fabs(a.second - b.second) > 1e-9 * std::max(1.0, std::fabs(a.second)))
@@ -266,7 +279,8 @@ std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, cons
                       top.estimate.memory_available_gb);
         why.push_back(buf);
     }
-    top.reasons.insert(top.reasons.begin(), why.begin(), why.end());
+    if (!top.network_note.empty()) why.push_back(top.network_note);
+    top.reasons.insert(top.reasons.begin(), why.begin(), why.end() - (top.network_note.empty() ? 0 : 1));
     return why;
 }
 

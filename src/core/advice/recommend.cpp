@@ -17,9 +17,8 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     detail::CandidatePool pool = detail::build_candidates(catalog, request, estimates);
     const auto& options = pool.options;
 
-    const detail::Ranking ranking = detail::rank_options(
-        options, request.objective, false,
-        request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase")));
+    const detail::RankRules rules = detail::rank_rules(catalog, request);
+    const detail::Ranking ranking = detail::rank_options(options, request.objective, false, rules);
     out.feasible = ranking.order.size();
     const std::vector<bool> pareto = detail::pareto_marks(ranking);
     auto candidate = [&](std::size_t position) {
@@ -50,7 +49,7 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     const std::vector<std::size_t> by_cost_position =
         detail::positions(request.objective == Objective::cost && all_in_filter
                               ? ranking.order  // the same ranking: no filters, same objective
-                              : detail::rank_options(options, Objective::cost, true).order,
+                              : detail::rank_options(options, Objective::cost, true, rules).order,
                           options.size());
     detail::flag_over_buying(ranked, options, by_cost_position, catalog.policy.get("overbuy_speed_fraction"),
                              request.currency);

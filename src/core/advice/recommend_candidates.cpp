@@ -50,7 +50,8 @@ bool passes_filters(const RecommendRequest& r, const Offer& o, const std::set<st
 
 // Network between nodes: the provider's RDMA or network figure, else the instance family's
 // (EFA, InfiniBand, RoCE), else unknown (estimate_job assumes a stated default and says so).
-LinkSpec offer_network(const Catalog& catalog, const Provider* p, const Offer& o, int instances) {
+LinkSpec offer_network(const Catalog& catalog, const Provider* p, const Offer& o, int instances,
+                       const RecommendRequest& r) {
     LinkSpec link;
     link.nodes = instances;
     if (p && p->rdma && p->rdma_gbps) {
@@ -65,6 +66,19 @@ LinkSpec offer_network(const Catalog& catalog, const Provider* p, const Offer& o
         link.inter_node_gbps = *p->network_gbps;
         link.network_kind = NetworkKind::ethernet;
         link.network_source = "providers.yaml (" + p->id + ")";
+    } else if (r.network_gbps) {
+        // The user's network applies where the catalog does not contradict it.
+        link.inter_node_gbps = *r.network_gbps;
+        link.network_kind = r.rdma.value_or(false) ? NetworkKind::rdma : NetworkKind::ethernet;
+        link.network_source = "--network-gbps";
+    } else {
+        link.inter_node_gbps = catalog.policy.get("unknown_network_gbps");
+        link.network_kind = r.rdma.value_or(false) ? NetworkKind::rdma : NetworkKind::ethernet;
+        link.network_source = "assumed: the catalog states no network for " + o.provider + " " + o.instance_type +
+                              " (policy unknown_network_gbps, Ethernet" +
+                              (r.rdma.value_or(false) ? " with RDMA (--rdma yes)" : " without RDMA") +
+                              "; --network-gbps states it)";
+        link.assumed = true;
     }
     return link;
 }
@@ -277,7 +291,7 @@ private:
         // The layout planner lays the job out over the instances. --nodes fixes the instances.
         const int needed = std::max(min_gpus, r_.gpus_now.value_or(0));
         int instances = r_.nodes ? *r_.nodes : std::max(1, (needed + o.gpu_count - 1) / o.gpu_count);
-        link = offer_network(catalog_, provider_, o, instances);
+        link = offer_network(catalog_, provider_, o, instances, r_);
         c.estimate = &estimates_.get(gpu, o.gpu_count, link);
         // Nodes of few GPUs may need more of them than the count on 8-GPU nodes (tensor parallelism
         // stays inside a node): add nodes until the job fits, up to twice the first guess.
@@ -293,6 +307,7 @@ private:
         c.instances = instances;
         c.gpu_count = c.estimate->config.total_gpus();
         c.inter_node_gbps = link.inter_node_gbps;
+        c.unknown_network = instances > 1 && link.assumed;
         c.in_filter = at.in_filter;
         if (!c.estimate->fits) {
             reject(at, Constraint::memory,
@@ -490,6 +505,26 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
                                                 "not an offer you can rent"});
     if (o.slow_network)
         c.warnings.push_back({WarningKind::slow_network, slow_network_warning(o, b.min_network_gbps)});
+    if (o.instances == 1 && o.gpu_count > 1 && !b.service)
+        c.network_note = ("one node of " + std::to_string(o.gpu_count) +
+                            " GPUs: no network between nodes (" +
+                            (o.gpu->nvlink_domain >= o.gpu_count ? "NVLink" : "PCIe") + " inside it)");
+    if (!c.network_note.empty()) c.reasons.push_back(c.network_note);
+    if (o.instances > 1) {
+        // The option's own network (estimates are shared by offers of the same speed, not source).
+        const LinkSpec net = offer_network(catalog, o.provider, *o.offer, o.instances, r);
+        const std::string what = format_number(net.inter_node_gbps) + " Gbps " +
+                                 (net.network_kind ? std::string(to_string(*net.network_kind)) : "network");
+        if (o.unknown_network)
+            c.warnings.push_back({WarningKind::unknown_network,
+                                  "no network is known between its " + std::to_string(o.instances) +
+                                      " nodes: " + what + " assumed (" + net.network_source + ")" +
+                                      (r.allow_unknown_network ? ""
+                                                               : "; ranked after options on a known network "
+                                                                 "(--allow-unknown-network ranks it with them)")});
+        c.network_note = std::to_string(o.instances) + " nodes over " + what + " (" + net.network_source + ")";
+        c.reasons.push_back(c.network_note);
+    }
     // The same computation that chose the plan: the chosen one in full, and the others.
     c.setup_hours_per_run = b.setup_hours;
     c.run_hours_per_run = billed_run_hours(b, r, *o.estimate);

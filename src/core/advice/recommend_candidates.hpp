@@ -64,6 +64,7 @@ struct Option {
     double inter_node_gbps = 0;
     bool in_filter = true;      // passes the user's --gpu/--provider/--region filters
     bool slow_network = false;  // several nodes without the RDMA the source asks for (a warning)
+    bool unknown_network = false;  // several nodes over a network nothing states (policy default assumed)
     bool has_reserved = false;  // a reserved plan exists for it (chosen or alternative)
     bool price_complete =
         true;               // the offer's price is not known to be partial (ranked before those that are)
@@ -115,8 +116,16 @@ struct Ranking {
 };
 // carbon: options within max_cost_increase (a share) of the cheapest a month first, by kg CO2e per
 // run, unknown carbon after known; the rest after them by cost.
+// Multi-node options rank above single-node ones only by a margin (policy multi_node_rank_margin),
+// and those over an unknown network after every other unless allowed (--allow-unknown-network).
+struct RankRules {
+    double max_cost_increase = 0.1;
+    double multi_node_margin = 0;
+    bool demote_unknown_network = false;
+};
+RankRules rank_rules(const Catalog& catalog, const RecommendRequest& request);
 Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all,
-                     double max_cost_increase = 0.1);
+                     const RankRules& rules = {});
 // Pareto-optimal (time vs cost) marks for the ranked options, by position in `order`.
 std::vector<bool> pareto_marks(const Ranking& ranking);
 // Each option's position in `order`, or kNotRanked (merged away, or not in the ranking).

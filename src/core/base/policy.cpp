@@ -53,6 +53,15 @@ const std::vector<PolicyKey>& policy_keys() {
          "step 4: a multi-node configuration is ranked only when its estimated scaling efficiency reaches "
          "this share (unless --nodes pins the count)",
          0, 1},
+        {"unknown_network_gbps", 10,
+         "step 4: the network between nodes assumed where neither the catalog nor --network-gbps states it, "
+         "Gbit/s of ordinary Ethernet without RDMA (a conservative default: a marketplace or cloud host's "
+         "10 GbE NIC; assumption)",
+         0.1, 100000},
+        {"multi_node_rank_margin", 0.1,
+         "step 4: a multi-node option ranks above a single-node one only when it beats it on the objective by "
+         "more than this share (its set-up and failure risk; assumption)",
+         0, 10},
         {"multi_node_without_rdma_exclude", 0,
          "step 4: 1 = exclude multi-node offers without RDMA, 0 = keep them with a warning", 0, 1},
         {"tight_memory_share", 0.9,
