@@ -9,11 +9,11 @@
 #include <cstring>
 #include <iostream>
 #include <map>
-#include <regex>
 
 #include "cli/build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/config.hpp"
+#include "cli/option_checks.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/text.hpp"
 #include "io/output.hpp"
@@ -50,7 +50,7 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
         ->type_name("ID");
     app.add_flag("--no-default-catalog", g.no_default_catalog, "Do not load the built-in catalog");
     app.add_option("--format", g.format, "Output format")
-        ->check(CLI::IsMember({"table", "json", "csv", "tsv", "markdown", "html"}));
+        ->check(one_of({"table", "json", "csv", "tsv", "markdown", "html"}));
     app.add_option("--section", g.section,
                    "Which table --format csv/tsv prints (docs/json.md lists each command's)")
         ->type_name("NAME");
@@ -60,7 +60,7 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
     app.add_flag("--json", g.json, "Shorthand for --format json");
     app.add_option("--color", g.color,
                    "Colour the table output (auto: only on a terminal, NO_COLOR respected)")
-        ->check(CLI::IsMember({"auto", "always", "never"}));
+        ->check(one_of({"auto", "always", "never"}));
     app.add_option("--currency", g.currency,
                    "Currency of the prices shown (converted with the catalog's dated rates)")
         ->type_name("CODE");
@@ -71,7 +71,8 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
     app.add_option("--as-of", g.as_of,
                    "Date of the prices of SkyPilot tables given with --catalog (default: as-of unknown, "
                    "treated as stale)")
-        ->type_name("YYYY-MM-DD");
+        ->type_name("YYYY-MM-DD")
+        ->check(iso_date_value());
     app.add_flag("--wide", g.wide,
                  "Show every table column and line unwrapped (default: fit COLUMNS, else the terminal, else "
                  "100 columns)");
@@ -155,52 +156,98 @@ std::string hint_for_extras(const CLI::App& root, const std::vector<std::string>
 
 int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
-// A value CLI11 would take that gpuadvise does not: an empty one (--zero "" read as 0, --pytorch ""
-// as no filter) and a number in another base (0x10 read as 16; YAML catalogs reject it too).
-std::string check_value(const std::string& value) {
-    if (value.empty()) return "an empty value";
-    static const std::regex other_base("[+-]?0[xXbBoO][0-9a-fA-F_]+");
-    if (std::regex_match(value, other_base))
-        return "'" + value + "': hexadecimal, binary and octal numbers are not accepted; write it in decimal";
-    return {};
-}
-
+// Every option refuses an empty value (--zero "" read as 0, --pytorch "" as no filter) and a number
+// in another base (0x10 read as 16); a flag's value (--wide=maybe) must read as true or false.
 void add_value_checks(CLI::App& app) {
-    for (CLI::Option* o : app.get_options())
-        if (o->get_type_size() != 0 && o->get_name() != "--help" && o->get_name() != "--version")
-            o->check(CLI::Validator(check_value, "", ""));
+    for (CLI::Option* o : app.get_options()) {
+        if (o->get_name() == "--help" || o->get_name() == "--version") continue;
+        if (o->get_expected_max() == 0)  // a flag
+            o->check(flag_value());
+        else
+            o->check(CLI::Validator(plain_value_problem, "", ""));
+    }
     for (CLI::App* sub : app.get_subcommands({})) add_value_checks(*sub);
 }
 
-std::string format_number(const std::string& text) {
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (!end || *end) return text;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.15g", v);
-    return buf;
+// The command the arguments chose, the deepest one ("catalog import"); nullptr for none.
+const CLI::App* chosen_command(const CLI::App& root) {
+    const CLI::App* chosen = nullptr;
+    for (const CLI::App* at = &root; at;) {
+        const auto subs = at->get_subcommands();
+        at = subs.empty() ? nullptr : subs.back();
+        if (at) chosen = at;
+    }
+    return chosen;
 }
 
-// CLI11's messages in gpuadvise's words: "--epochs: 'abc' is not a number", ranges as "0 to 1e+09".
-std::string our_wording(const std::string& message) {
-    static const std::regex range("(\\S+): Value (.*) not in range (\\S+) to (\\S+)");
-    static const std::regex at_most("(\\S+): At Most (\\d+) required but received (\\d+)");
-    static const std::regex convert("Could not convert: (\\S+) = (.*)");
-    static const std::regex number("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?");
-    std::smatch m;
-    if (std::regex_match(message, m, range)) {
-        if (!std::regex_match(m[2].str(), number))
-            return m[1].str() + ": '" + m[2].str() + "' is not a number";
-        return m[1].str() + ": " + m[2].str() + " is out of range; expected " + format_number(m[3].str()) +
-               " to " + format_number(m[4].str());
+// "catalog import" for that command.
+std::string command_path(const CLI::App* command) {
+    std::string path;
+    for (const CLI::App* a = command; a && a->get_parent(); a = a->get_parent())
+        path = a->get_name() + (path.empty() ? "" : " " + path);
+    return path;
+}
+
+// The options a command line may give at `command`: its own and those of the commands above it.
+std::vector<const CLI::Option*> options_in_reach(const CLI::App& root, const CLI::App* command) {
+    std::vector<const CLI::Option*> options;
+    for (const CLI::App* a = command ? command : &root; a; a = a->get_parent())
+        for (const CLI::Option* o : a->get_options()) options.push_back(o);
+    return options;
+}
+
+// An option without its value, or one given more times than it takes: read from the parser's state
+// (which option was last on the line, how many values each one holds), not from CLI11's message.
+std::string argument_mismatch_message(const CLI::App& root, const CLI::App* command,
+                                      const std::vector<std::string>& args) {
+    const auto options = options_in_reach(root, command);
+    if (!args.empty() && args.back().rfind("-", 0) == 0)
+        for (const CLI::Option* o : options)
+            if (o->check_name(args.back()) && o->get_items_expected_min() > 0 &&
+                o->count() < static_cast<std::size_t>(o->get_items_expected_min()))
+                return o->get_name() + " needs a value";
+    for (const CLI::Option* o : options) {
+        const int most = o->get_items_expected_max();
+        if (most > 0 && o->count() > static_cast<std::size_t>(most))
+            return most == 1
+                       ? o->get_name() + " is given " + std::to_string(o->count()) + " times; give it once"
+                       : o->get_name() + " takes at most " + std::to_string(most) + " values, got " +
+                             std::to_string(o->count());
     }
-    if (std::regex_match(message, m, at_most))
-        return m[1].str() + ": takes at most " + m[2].str() + " value" + (m[2].str() == "1" ? "" : "s") +
-               ", got " + m[3].str();
-    if (std::regex_match(message, m, convert)) return m[1].str() + ": '" + m[2].str() + "' is not a number";
-    static const std::regex missing("(\\S+): \\d+ required (\\S+) missing");
-    if (std::regex_match(message, m, missing)) return m[1].str() + ": needs a value (" + m[2].str() + ")";
-    return message;
+    return {};
+}
+
+// The required arguments a command line left out ("'gpuadvise plan' needs its jobs argument").
+std::string required_message(const CLI::App& root, const CLI::App* command) {
+    std::vector<std::string> missing;
+    for (const CLI::Option* o : (command ? command : &root)->get_options())
+        if (o->get_required() && o->count() == 0) missing.push_back(o->get_name());
+    if (missing.empty()) return {};
+    const std::size_t n = missing.size();
+    std::string list = missing.back();
+    if (n > 1) {
+        missing.pop_back();
+        list = join(missing, ", ") + " and " + list;
+    }
+    return "'gpuadvise" + (command ? " " + command_path(command) : "") + "' needs its " + list +
+           (n > 1 ? " arguments" : " argument");
+}
+
+// Arguments no option or command took: an unknown command or option, or values too many.
+std::string extras_message(const CLI::App* command, std::vector<std::string>& extras) {
+    if (extras.empty()) return {};
+    if (!command && extras.front().rfind("-", 0) != 0) return "unknown command '" + extras.front() + "'";
+    const std::string where = command ? " for '" + command_path(command) + "'" : "";
+    for (const auto& x : extras)
+        if (x.rfind("-", 0) == 0) {
+            const std::string option = x.substr(0, x.find('='));
+            extras = {x};
+            return "unknown option '" + option + "'" + where;
+        }
+    std::vector<std::string> quoted;
+    for (const auto& x : extras) quoted.push_back("'" + x + "'");
+    return std::string(extras.size() == 1 ? "unexpected argument " : "unexpected arguments ") +
+           join(quoted, ", ") + where;
 }
 
 }  // namespace
@@ -266,53 +313,45 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     } catch (const CLI::CallForVersion& e) {
         out << e.what() << "\n";
         return 0;
-    } catch (const CLI::ExtrasError& e) {
-        std::vector<std::string> extras = app.remaining();
-        const CLI::App* active = nullptr;
-        for (const CLI::App* sub : app.get_subcommands()) active = sub;
-        std::string message = e.what();
-        if (!extras.empty() && !active && extras.front().rfind("-", 0) != 0)
-            message = "unknown command '" + extras.front() + "'";
-        else
-            for (const auto& x : extras)
-                if (x.rfind("-", 0) == 0) {
-                    message = "unknown option '" + x.substr(0, x.find('=')) + "'" +
-                              (active ? " for '" + active->get_name() + "'" : "");
-                    extras = {x};
-                    break;
-                }
-        print_error(err, message, hint_for_extras(app, extras));
-        return 2;
     } catch (const CLI::ParseError& e) {
-        std::string help = "run 'gpuadvise --help'";
-        const CLI::App* active = nullptr;
-        for (const CLI::App* sub : app.get_subcommands()) {
-            help = "run 'gpuadvise " + sub->get_name() + " --help'";
-            active = sub;
-        }
+        const CLI::App* command = chosen_command(app);
+        const std::string help = "run 'gpuadvise " + (command ? command_path(command) + " " : "") + "--help'";
         // "catalog valdate": a command whose subcommand is missing or misspelt.
-        if (active && !active->get_subcommands({}).empty() && active->get_subcommands().empty()) {
+        if (command && !command->get_subcommands({}).empty()) {
             std::vector<std::string> names;
-            for (const CLI::App* s : active->get_subcommands({})) names.push_back(s->get_name());
-            const std::vector<std::string> extras = app.remaining();
+            for (const CLI::App* s : command->get_subcommands({})) names.push_back(s->get_name());
             std::string word;
-            for (const auto& x : extras)
+            for (const auto& x : app.remaining())
                 if (x.rfind("-", 0) != 0) {
                     word = x;
                     break;
                 }
             if (word.empty()) {
-                print_error(err, "'" + active->get_name() + "' needs a subcommand: " + join(names, ", "),
+                print_error(err, "'" + command_path(command) + "' needs a subcommand: " + join(names, ", "),
                             help);
             } else {
                 std::string hint = help;
                 if (auto best = closest_match(word, names))
                     hint = "did you mean '" + *best + "'? (" + help + ")";
-                print_error(err, "unknown command '" + active->get_name() + " " + word + "'", hint);
+                print_error(err, "unknown command '" + command_path(command) + " " + word + "'", hint);
             }
             return 2;
         }
-        print_error(err, our_wording(e.what()), help);
+        // Each kind of error in gpuadvise's words, from what the parser holds; a ValidationError's
+        // message is already ours (option_checks.hpp), with the option in front.
+        std::string message;
+        std::string hint = help;
+        if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+            std::vector<std::string> extras = app.remaining();
+            message = extras_message(command, extras);
+            hint = hint_for_extras(app, extras);
+        } else if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
+            message =
+                argument_mismatch_message(app, command, std::vector<std::string>(argv + 1, argv + argc));
+        } else if (dynamic_cast<const CLI::RequiredError*>(&e)) {
+            message = required_message(app, command);
+        }
+        print_error(err, message.empty() ? e.what() : message, hint);
         return 2;
     }
     if (ctx.global.json && app.count("--format") > 0 && ctx.global.format != "json") {
@@ -321,7 +360,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     }
 
     const CLI::App* chosen = nullptr;
-    for (const CLI::App* sub : app.get_subcommands()) chosen = sub;
+    for (const CLI::App* sub : app.get_subcommands()) chosen = sub;  // the command (catalog, not import)
     if (!chosen) {
         out << app.help();
         return 0;

@@ -311,7 +311,7 @@ Runner setup_catalog(CLI::App& sub) {
     import->fallthrough();
     import->add_option("format", opt->import_format, "Input format")
         ->required()
-        ->check(CLI::IsMember({"skypilot"}))
+        ->check(one_of({"skypilot"}))
         ->type_name("skypilot");
     import->add_option("paths", opt->import_paths, "SkyPilot vms.csv files or directories of them")
         ->required()
@@ -321,7 +321,8 @@ Runner setup_catalog(CLI::App& sub) {
         ->type_name("DIR");
     import->add_flag("--force", opt->force, "Replace --output if it exists");
     import->add_option("--as-of", opt->as_of, "Date of the prices (default: each file's modification date)")
-        ->type_name("YYYY-MM-DD");
+        ->type_name("YYYY-MM-DD")
+        ->check(iso_date_value());
     auto update_runner = std::make_shared<std::function<int(Context&)>>();
     CLI::App* update = setup_catalog_update(sub, *update_runner);
     set_footer(sub, {{FooterBlock::Kind::examples,

@@ -597,9 +597,9 @@ CLI::App* setup_catalog_update(CLI::App& catalog, std::function<int(Context&)>& 
     update
         ->add_option("--connect-timeout", opt->connect_timeout_s,
                      "Seconds to wait for a connection (default 10)")
-        ->check(CLI::Range(1L, 600L));
+        ->transform(whole_number(1, 600));
     update->add_option("--timeout", opt->timeout_s, "Seconds a download may take in all (default 120)")
-        ->check(CLI::Range(1L, 3600L));
+        ->transform(whole_number(1, 3600));
     runner = [opt](Context& ctx) { return run_catalog_update(ctx, *opt); };
     return update;
 }

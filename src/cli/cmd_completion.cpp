@@ -90,7 +90,7 @@ Runner setup_completion(CLI::App& sub) {
     auto shell = std::make_shared<std::string>();
     sub.add_option("shell", *shell, "The shell to write the script for")
         ->required()
-        ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+        ->check(one_of({"bash", "zsh", "fish"}));
     set_footer(sub,
                {{FooterBlock::Kind::examples,
                  {"gpuadvise completion bash > ~/.local/share/bash-completion/completions/gpuadvise",
@@ -123,9 +123,7 @@ Runner setup_man(CLI::App& sub) {
 Runner setup_complete_values(CLI::App& sub) {
     sub.group("");  // hidden: the completion scripts call it
     auto kind = std::make_shared<std::string>();
-    sub.add_option("kind", *kind, "What to list")
-        ->required()
-        ->check(CLI::IsMember({"gpus", "models", "providers"}));
+    sub.add_option("kind", *kind, "What to list")->required()->check(one_of({"gpus", "models", "providers"}));
     return [kind](Context& ctx) { return run_complete_values(ctx, *kind); };
 }
 

@@ -190,18 +190,18 @@ Runner setup_estimate(CLI::App& sub) {
                    "GPUs to estimate for: NAME[,NAME…][:MEMORY][:COUNT] or 'all' (default)")
         ->type_name("SPEC");
     sub.add_option("--gpus", opt->gpus, "GPUs per node (instance) (default 1)")
-        ->check(CLI::Range(1, 4096))
+        ->transform(whole_number(1, 4096))
         ->type_name("N");
     sub.add_option("--nodes", opt->nodes, "Nodes (instances) (default 1)")
-        ->check(CLI::Range(1, 4096))
+        ->transform(whole_number(1, 4096))
         ->type_name("N");
     sub.add_option("--network-gbps", opt->network_gbps,
                    "Network between nodes, Gbit/s per node (default: 100, with a warning)")
-        ->check(finite_range(0.001, 1e6))
+        ->check(decimal_number(0.001, 1e6))
         ->type_name("GBPS");
     sub.add_option("--busbw", opt->busbw,
                    "Measured all-reduce bus bandwidth inside a node, GB/s (default: the GPU's)")
-        ->check(finite_range(0.001, 1e6))
+        ->check(decimal_number(0.001, 1e6))
         ->type_name("GB/S");
     set_footer(sub, {{FooterBlock::Kind::examples,
                       {"gpuadvise estimate --model bert --gpu V100,A100,H100",

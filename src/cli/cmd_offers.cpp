@@ -297,16 +297,16 @@ Runner setup_offers(CLI::App& sub) {
         ->type_name("on-demand|reserved|reserved-1m|reserved-1y|reserved-3y|spot");
     sub.add_option("--max-price", opt->max_price,
                    "Highest price per hour for the whole offer (reserved: monthly / 730 h)")
-        ->check(finite_range(0.0, 1e9))
+        ->check(decimal_number(0.0, 1e9))
         ->type_name("AMOUNT");
     sub.add_option("--sort", opt->sort, "Sort order")
-        ->check(CLI::IsMember({"price", "price-per-gpu", "usd-per-tflops"}))
+        ->check(one_of({"price", "price-per-gpu", "usd-per-tflops"}))
         ->type_name("price|price-per-gpu|usd-per-tflops");
     sub.add_option("--pytorch", opt->pytorch,
                    "Only offers whose GPU a wheel of this PyTorch runs on, e.g. 2.1 or 2.1+cu118")
         ->type_name("VERSION[+cuXYZ]");
     sub.add_option("--limit", opt->limit, "Show at most N offers")
-        ->check(CLI::Range(1, 1000000000))
+        ->transform(whole_number(1, 1000000000))
         ->type_name("N");
     sub.add_flag("--include-examples", opt->include_examples,
                  "Also list example and placeholder providers (not rentable as listed; marked 'example')");

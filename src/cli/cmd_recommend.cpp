@@ -36,7 +36,8 @@ struct RecommendOptions {
     int top = 5;
     bool explain = false;
     std::string pytorch;
-    std::optional<double> tokens_per_month, requests_per_day;
+    std::optional<double> tokens_per_month, requests_per_day;  // from the texts, in build_request
+    std::string tokens_per_month_text, requests_per_day_text;   // quantities: 500M, 10k
     std::optional<double> peak_rps, peak_factor, hours_per_day;  // --task serve
     std::optional<int> min_replicas;
     std::optional<double> network_gbps;  // --network-gbps
@@ -121,7 +122,12 @@ void read_service(const RecommendOptions& opt, RecommendRequest& r) {
         count_noun(t.min_replicas, "replica") + (opt.min_replicas ? " (--min-replicas)" : " (--min-replicas)"));
 }
 
-RecommendRequest build_request(Context& ctx, const RecommendOptions& opt) {
+RecommendRequest build_request(Context& ctx, const RecommendOptions& options) {
+    RecommendOptions opt = options;
+    if (!opt.tokens_per_month_text.empty())
+        opt.tokens_per_month = volume_option(opt.tokens_per_month_text, "--tokens-per-month", 1.0, 1e18);
+    if (!opt.requests_per_day_text.empty())
+        opt.requests_per_day = volume_option(opt.requests_per_day_text, "--requests-per-day", 0.001, 1e15);
     const Catalog& catalog = ctx.catalog();
     RecommendRequest r;
     WorkloadRequest wr = opt.workload;
@@ -1068,65 +1074,63 @@ Runner setup_recommend(CLI::App& sub) {
     add_workload_options(sub, opt->workload);
     sub.add_option("--runs-per-week", opt->runs_per_week,
                    "Training runs a week (default 1; 0 = a one-off job, ranked by cost per run)")
-        ->check(finite_range(0.0, 10000.0))
+        ->check(decimal_number(0.0, 10000.0))
         ->each([opt](const std::string&) { opt->runs_per_week_given = true; });
     sub.add_option("--runs", opt->runs,
                    "A one-off job of N runs (not recurring): ranked by cost per run, no monthly cost")
-        ->check(CLI::Range(1, 1000000));
-    sub.add_option("--dataset", opt->dataset, "Dataset modality")
-        ->check(CLI::IsMember(kDatasetNames.names()));
+        ->transform(whole_number(1, 1000000));
+    sub.add_option("--dataset", opt->dataset, "Dataset modality")->check(one_of(kDatasetNames.names()));
     sub.add_option("--dataset-gb", opt->dataset_gb, "Dataset size in GB (local disk and host RAM checks)")
-        ->check(finite_range(0.0, 1e9));
+        ->check(decimal_number(0.0, 1e9));
     sub.add_option("--resolution", opt->resolution, "Image side in pixels (same as --image-size)")
-        ->check(CLI::Range(8, 65536));
-    sub.add_option("--gpus-now", opt->gpus_now, "GPUs the job uses now")->check(CLI::Range(1, 4096));
-    sub.add_option("--scale-to", opt->scale_to, "GPUs needed within six months")->check(CLI::Range(1, 4096));
+        ->transform(whole_number(8, 65536));
+    sub.add_option("--gpus-now", opt->gpus_now, "GPUs the job uses now")->transform(whole_number(1, 4096));
+    sub.add_option("--scale-to", opt->scale_to, "GPUs needed within six months")
+        ->transform(whole_number(1, 4096));
     sub.add_option("--nodes", opt->nodes, "Instances (nodes) to rent of each offer: fixes the count")
-        ->check(CLI::Range(1, 512));
+        ->transform(whole_number(1, 512));
     // Volumes take quantities (500M, 10k): read by volume_option.
-    sub.add_option_function<std::string>(
-           "--tokens-per-month",
-           [opt](const std::string& v) { opt->tokens_per_month = volume_option(v, "--tokens-per-month", 1.0, 1e18); },
-           "Serving: output tokens a month, e.g. 500M (batch-inference: the volume; serve: the mean traffic)")
-        ->type_name("N");
-    sub.add_option_function<std::string>(
-           "--requests-per-day",
-           [opt](const std::string& v) { opt->requests_per_day = volume_option(v, "--requests-per-day", 0.001, 1e15); },
-           "Serving: requests a day, e.g. 10k (an online service's mean traffic; reads --task inference as serve)")
-        ->type_name("N");
+    sub.add_option("--tokens-per-month", opt->tokens_per_month_text,
+                   "Serving: output tokens a month, e.g. 500M (batch-inference: the volume; serve: the mean traffic)")
+        ->type_name("N")
+        ->check(quantity_number(1.0, 1e18));
+    sub.add_option("--requests-per-day", opt->requests_per_day_text,
+                   "Serving: requests a day, e.g. 10k (an online service's mean traffic; reads --task inference as "
+                   "serve)")
+        ->type_name("N")
+        ->check(quantity_number(0.001, 1e15));
     sub.add_option("--peak-rps", opt->peak_rps, "Serving (--task serve): requests a second at the peak")
-        ->check(finite_range(1e-6, 1e9));
+        ->check(decimal_number(1e-6, 1e9));
     sub.add_option("--peak-factor", opt->peak_factor,
                    "Serving (--task serve): the peak over the mean of the hours up (default 3)")
-        ->check(finite_range(1.0, 1000.0));
+        ->check(decimal_number(1.0, 1000.0));
     sub.add_option("--hours-per-day", opt->hours_per_day,
                    "Serving (--task serve): hours a day the replicas are up (default 24)")
-        ->check(finite_range(0.5, 24.0));
+        ->check(decimal_number(0.5, 24.0));
     sub.add_option("--min-replicas", opt->min_replicas, "Serving (--task serve): replicas at least (default 1)")
-        ->check(CLI::Range(1, 100000));
+        ->transform(whole_number(1, 100000));
     sub.add_option("--network-gbps", opt->network_gbps,
                    "Network between nodes, Gbit/s, for every offer whose network the catalog does not state")
-        ->check(finite_range(0.1, 100000.0));
+        ->check(decimal_number(0.1, 100000.0));
     sub.add_option("--rdma", opt->rdma, "Whether that network has RDMA (InfiniBand, RoCE, EFA): yes or no")
-        ->check(CLI::IsMember({"yes", "no"}));
+        ->check(one_of({"yes", "no"}));
     sub.add_flag("--allow-unknown-network", opt->allow_unknown_network,
                  "Rank multi-node options over a network nothing states with the others (default: after them)");
     sub.add_flag("--interruptible", opt->interruptible,
                  "The job checkpoints and tolerates interruption: spot is allowed");
     sub.add_option("--checkpoint-minutes", opt->checkpoint_minutes,
                    "Minutes between checkpoints (spot lost work)")
-        ->check(finite_range(0.0, 10080.0));
+        ->check(decimal_number(0.0, 10080.0));
     sub.add_option("--budget-monthly", opt->budget_monthly,
                    "Most the workload may cost a month (output currency)")
-        ->check(finite_range(0.0, 1e12));
+        ->check(decimal_number(0.0, 1e12));
     sub.add_option("--deadline-hours", opt->deadline_hours, "Longest a run may take")
-        ->check(finite_range(0.0, 1e6));
+        ->check(decimal_number(0.0, 1e6));
     sub.add_option("--deadline-confidence", opt->deadline_confidence,
                    "Check the deadline against the high end of the time band (high, default) or the estimate "
                    "(point: rows that may miss are warned)")
-        ->check(CLI::IsMember(kDeadlineConfidenceNames.names()));
-    sub.add_option("--objective", opt->objective, "What to rank by")
-        ->check(CLI::IsMember(kObjectiveNames.names()));
+        ->check(one_of(kDeadlineConfidenceNames.names()));
+    sub.add_option("--objective", opt->objective, "What to rank by")->check(one_of(kObjectiveNames.names()));
     sub.add_option("--max-cost-increase", opt->max_cost_increase,
                    "With --objective carbon: how much more a month than the cheapest an option may cost "
                    "(default 10%)")
@@ -1134,11 +1138,12 @@ Runner setup_recommend(CLI::App& sub) {
     sub.add_option("--idle-minutes", opt->idle_minutes,
                    "Minutes each instance stays up after a run before release (default: policy "
                    "idle_minutes_after_run, 5)")
-        ->check(finite_range(0.0, 10080.0));
+        ->check(decimal_number(0.0, 10080.0));
     sub.add_option("--gpu", opt->gpu, "Only these GPUs: NAME[,NAME…][:MEMORY][:COUNT]");
     sub.add_option("--provider", opt->providers, "Only this provider (repeatable)");
     sub.add_option("--region", opt->regions, "Only regions containing this text (repeatable)");
-    sub.add_option("--top", opt->top, "How many options to list (default 5)")->check(CLI::Range(1, 1000));
+    sub.add_option("--top", opt->top, "How many options to list (default 5)")
+        ->transform(whole_number(1, 1000));
     sub.add_option(
         "--pytorch", opt->pytorch,
         "PyTorch version the job needs (e.g. 2.1 or 1.12+cu102): offers no wheel of it runs on are excluded");

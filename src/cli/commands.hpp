@@ -4,12 +4,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "cli/context.hpp"
+#include "cli/option_checks.hpp"
 
 namespace gpuadvise::cli {
 
@@ -24,20 +24,6 @@ struct Command {
 };
 
 const std::vector<Command>& commands();
-
-// CLI::Range for a floating-point option, refusing NaN too (CLI::Range lets it through: every
-// comparison with NaN is false, so `--max-price nan` would filter nothing).
-inline CLI::Validator finite_range(double min, double max) {
-    CLI::Validator range = CLI::Range(min, max);
-    return CLI::Validator(
-        [range](std::string& input) {
-            double value = 0;
-            if (CLI::detail::lexical_cast(input, value) && std::isnan(value))
-                return "'" + input + "' is not a number";
-            return range(input);
-        },
-        range.get_description());
-}
 
 // One per cmd_*.cpp.
 Runner setup_recommend(CLI::App& sub);

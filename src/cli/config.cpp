@@ -1,4 +1,5 @@
 #include "cli/config.hpp"
+#include "cli/option_checks.hpp"
 
 #include <algorithm>
 
@@ -67,6 +68,10 @@ void apply_user_config(CLI::App& root, const CLI::App& chosen, Context& ctx) {
         for (CLI::App* a : commands) {
             CLI::Option* o = a->get_option_no_throw(option);
             if (!o || o->count() > 0) continue;  // the command line wins
+            // The option's own checks, in their words: "top: 0 is out of range; expected 1 to 1000".
+            for (std::size_t i = 0; i < s.values.size(); ++i)
+                if (std::string why = option_value_problem(*o, s.values[i]); !why.empty())
+                    bad_value(s, why, i);
             try {
                 for (const auto& v : s.values) o->add_result(v);
                 o->run_callback();

@@ -15,7 +15,7 @@ namespace gpuadvise::cli {
 // What a value of an option (or a positional argument) completes to.
 enum class ValueKind {
     none,       // free text or a number: nothing to offer
-    choices,    // a fixed set, from the option's CLI11 check (IsMember) or its a|b|c type name
+    choices,    // a fixed set, from the option's one_of check (option_checks.hpp) or its a|b|c type name
     gpus,       // GPU ids, aliases and families of the catalog
     models,     // model preset ids and aliases
     providers,  // provider ids
@@ -23,7 +23,7 @@ enum class ValueKind {
     directories,
 };
 
-// The accepted values of an option: the set of its IsMember/Transformer check ("{a,b,c}" in its
+// The accepted values of an option: the set of its one_of check ("{a,b,c}" in its
 // type name), else a type name written as lowercase alternatives ("train|lora"). Empty when free.
 std::vector<std::string> option_choices(const CLI::Option& option);
 ValueKind value_kind(const CLI::Option& option);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli/context.hpp"
+#include "cli/option_checks.hpp"
 #include "io/hf_config.hpp"
 
 namespace gpuadvise::cli {
@@ -22,27 +23,32 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
         const char* name;
         std::optional<int> WorkloadRequest::*field;
         const char* help;
+        int max;  // 1 to max, as the model room's check (docs/usage.md, "Value bounds")
     };
     for (const ShapeFlag& f : {
-             ShapeFlag{"--layers", &WorkloadRequest::layers, "Shape: transformer layers (num_hidden_layers)"},
-             ShapeFlag{"--hidden", &WorkloadRequest::hidden, "Shape: hidden size (hidden_size)"},
-             ShapeFlag{"--heads", &WorkloadRequest::heads, "Shape: attention heads (num_attention_heads)"},
+             ShapeFlag{"--layers", &WorkloadRequest::layers, "Shape: transformer layers (num_hidden_layers)",
+                       10000},
+             ShapeFlag{"--hidden", &WorkloadRequest::hidden, "Shape: hidden size (hidden_size)", 1000000},
+             ShapeFlag{"--heads", &WorkloadRequest::heads, "Shape: attention heads (num_attention_heads)",
+                       100000},
              ShapeFlag{"--kv-heads", &WorkloadRequest::kv_heads,
-                       "Shape: key/value heads, fewer than --heads under GQA (num_key_value_heads)"},
+                       "Shape: key/value heads, fewer than --heads under GQA (num_key_value_heads)", 100000},
              ShapeFlag{"--head-dim", &WorkloadRequest::head_dim,
-                       "Shape: dimension per head (default hidden/heads)"},
-             ShapeFlag{"--ffn", &WorkloadRequest::ffn, "Shape: MLP width (intermediate_size; gated MLP)"},
-             ShapeFlag{"--vocab", &WorkloadRequest::vocab, "Shape: vocabulary size (vocab_size)"},
-             ShapeFlag{"--experts", &WorkloadRequest::experts, "Shape: routed experts per MoE layer"},
+                       "Shape: dimension per head (default hidden/heads)", 100000},
+             ShapeFlag{"--ffn", &WorkloadRequest::ffn, "Shape: MLP width (intermediate_size; gated MLP)",
+                       10000000},
+             ShapeFlag{"--vocab", &WorkloadRequest::vocab, "Shape: vocabulary size (vocab_size)", 100000000},
+             ShapeFlag{"--experts", &WorkloadRequest::experts, "Shape: routed experts per MoE layer", 100000},
              ShapeFlag{"--active-experts", &WorkloadRequest::active_experts,
-                       "Shape: experts per token (num_experts_per_tok)"},
+                       "Shape: experts per token (num_experts_per_tok)", 100000},
              ShapeFlag{"--moe-ffn", &WorkloadRequest::moe_ffn,
-                       "Shape: width of one expert (moe_intermediate_size; default --ffn)"},
+                       "Shape: width of one expert (moe_intermediate_size; default --ffn)", 10000000},
          }) {
         auto field = f.field;
         app.add_option_function<int>(
                f.name, [&r, field](const int& v) { r.*field = v; }, f.help)
-            ->type_name("N");
+            ->type_name("N")
+            ->transform(whole_number(1, f.max, false));
     }
     app.add_option_function<std::string>(
            "--weights", [&r](const std::string& v) { r.weights = v; },
@@ -61,15 +67,18 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
     app.add_option_function<std::string>(
            "--params", [&r](const std::string& v) { r.params = v; },
            "Custom model size (or override the preset's): 7B, 350M")
-        ->type_name("N");
+        ->type_name("N")
+        ->check(quantity_value());
     app.add_option_function<std::string>(
            "--flops-per-token", [&r](const std::string& v) { r.flops_per_token = v; },
            "Forward FLOPs per token (true FLOPs, 2 x MAC); default 2 x params + attention")
-        ->type_name("N");
+        ->type_name("N")
+        ->check(quantity_value());
     app.add_option_function<std::string>(
            "--flops-per-sample", [&r](const std::string& v) { r.flops_per_sample = v; },
            "Forward FLOPs per sample (true FLOPs, 2 x MAC)")
-        ->type_name("N");
+        ->type_name("N")
+        ->check(quantity_value());
     app.add_option_function<std::string>(
            "--task", [&r](const std::string& v) { r.task = v; },
            "What the job does (default: the preset's default job)")
@@ -84,24 +93,30 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
         ->type_name("adamw|sgd|adam8bit");
     app.add_option_function<int>(
            "--batch-size", [&r](const int& v) { r.batch_size = v; }, "Micro-batch per GPU")
-        ->type_name("N");
+        ->type_name("N")
+        ->transform(whole_number(1, 1000000, false));
     app.add_option_function<int>(
            "--seq-len", [&r](const int& v) { r.seq_len = v; }, "Tokens per sequence")
-        ->type_name("N");
+        ->type_name("N")
+        ->transform(whole_number(1, 10000000, false));
     app.add_option_function<int>(
            "--image-size", [&r](const int& v) { r.image_size = v; }, "Image side in pixels")
-        ->type_name("PX");
+        ->type_name("PX")
+        ->transform(whole_number(1, 100000, false));
     app.add_option_function<std::string>(
            "--samples", [&r](const std::string& v) { r.samples = v; },
            "Dataset size in samples per epoch: 1.28M")
-        ->type_name("N");
+        ->type_name("N")
+        ->check(quantity_value());
     app.add_option_function<std::string>(
            "--tokens", [&r](const std::string& v) { r.tokens = v; },
            "Dataset size in tokens per epoch (text models): 2B")
-        ->type_name("N");
+        ->type_name("N")
+        ->check(quantity_value());
     app.add_option_function<double>(
            "--epochs", [&r](const double& v) { r.epochs = v; }, "Passes over the dataset")
-        ->type_name("N");
+        ->type_name("N")
+        ->check(decimal_number(1e-6, 1e6, false));
     app.add_flag_function(
         "--grad-checkpointing,!--no-grad-checkpointing",
         [&r](std::int64_t count) { r.grad_checkpointing = count > 0; },
@@ -109,24 +124,29 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
     app.add_option_function<int>(
            "--zero", [&r](const int& v) { r.zero_stage = v; },
            "ZeRO stage across the GPUs (3 = FSDP full shard)")
-        ->type_name("0|1|2|3");
+        ->type_name("0|1|2|3")
+        ->transform(whole_number(0, 3, false));
     app.add_option_function<int>(
            "--tp", [&r](const int& v) { r.tensor_parallel = v; },
            "Pin tensor parallelism (inside a node; default: the layout planner chooses)")
-        ->type_name("N");
+        ->type_name("N")
+        ->transform(whole_number(1, 64, false));
     app.add_option_function<int>(
            "--ep", [&r](const int& v) { r.expert_parallel = v; },
            "Pin expert parallelism (mixture of experts: experts split over N data ranks; default: the "
            "planner chooses)")
-        ->type_name("N");
+        ->type_name("N")
+        ->transform(whole_number(1, 4096, false));
     app.add_option_function<int>(
            "--pp", [&r](const int& v) { r.pipeline_parallel = v; },
            "Pin pipeline parallelism (stages, across nodes; default: the planner chooses)")
-        ->type_name("N");
+        ->type_name("N")
+        ->transform(whole_number(1, 1024, false));
     app.add_option_function<int>(
            "--micro-batch", [&r](const int& v) { r.micro_batch = v; },
            "Pin the micro-batch per GPU (sequences); accumulation makes up the global batch")
-        ->type_name("N");
+        ->type_name("N")
+        ->transform(whole_number(1, 1000000, false));
     app.add_option_function<std::string>(
            "--global-batch", [&r](const std::string& v) { r.global_batch = v; },
            "Sequences per optimizer step (1024), or tokens with a t suffix (4Mt); default: "
@@ -138,7 +158,8 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
         ->type_name("flash|eager");
     app.add_option_function<int>(
            "--lora-rank", [&r](const int& v) { r.lora_rank = v; }, "LoRA rank (default 8, as PEFT)")
-        ->type_name("R");
+        ->type_name("R")
+        ->transform(whole_number(1, 4096, false));
     app.add_option_function<std::string>(
            "--lora-targets", [&r](const std::string& v) { r.lora_targets = v; },
            "Layers LoRA adapts: q and v projections (PEFT's default) or all linear layers")
@@ -146,24 +167,29 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
     app.add_option_function<int>(
            "--prompt-len", [&r](const int& v) { r.prompt_len = v; },
            "Serving: prompt tokens per request (default 1024, or --seq-len)")
-        ->type_name("N");
+        ->type_name("N")
+        ->transform(whole_number(1, 10000000, false));
     app.add_option_function<int>(
            "--output-len", [&r](const int& v) { r.output_len = v; },
            "Serving: output tokens per request (default 256)")
-        ->type_name("N");
+        ->type_name("N")
+        ->transform(whole_number(1, 10000000, false));
     app.add_option_function<int>(
            "--concurrency", [&r](const int& v) { r.concurrency = v; },
            "Serving: concurrent requests (default: as many as the KV cache holds, at most 256 per replica; "
            "--task serve: the most that meet the latency targets)")
-        ->type_name("N");
+        ->type_name("N")
+        ->transform(whole_number(1, 1000000, false));
     app.add_option_function<double>(
            "--ttft-ms", [&r](const double& v) { r.ttft_ms = v; },
            "Serving: time to first token at the peak, milliseconds (default 2000)")
-        ->type_name("MS");
+        ->type_name("MS")
+        ->check(decimal_number(1, 3.6e6, false));
     app.add_option_function<double>(
            "--tpot-ms", [&r](const double& v) { r.tpot_ms = v; },
            "Serving: time per output token at the peak, milliseconds (default 200)")
-        ->type_name("MS");
+        ->type_name("MS")
+        ->check(decimal_number(1, 3.6e6, false));
     app.add_option_function<std::string>(
            "--engine", [&r](const std::string& v) { r.engine = v; },
            "Serving engine whose measured efficiency applies (default vllm)")
@@ -171,7 +197,8 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
     app.add_option_function<double>(
            "--hours-per-run", [&r](const double& v) { r.hours_per_run = v; },
            "Your own timing of one run (with --measured-on); other GPUs are scaled from it")
-        ->type_name("H");
+        ->type_name("H")
+        ->check(decimal_number(1e-6, 1e6, false));
     app.add_option_function<std::string>(
            "--measured-on", [&r](const std::string& v) { r.measured_on = v; },
            "The GPU --hours-per-run was measured on")
@@ -179,7 +206,8 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
     app.add_option_function<int>(
            "--measured-gpus", [&r](const int& v) { r.measured_gpu_count = v; },
            "How many GPUs the measured run used (default 1)")
-        ->type_name("N");
+        ->type_name("N")
+        ->transform(whole_number(1, 4096, false));
 }
 
 void load_model_config(WorkloadRequest& r) {

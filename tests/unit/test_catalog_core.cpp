@@ -101,6 +101,21 @@ TEST_CASE("GPU specs parse names, memory and count in any order", "[core]") {
     CHECK_THROWS_AS(parse_gpu_spec(""), UsageError);
 }
 
+TEST_CASE("a GPU count given as a signed or decimal number is named as a count", "[core]") {
+    for (const char* spec : {"A100:-1", "A100:+2", "A100:1.5", "A100:80GB:-8", "A100:2e3"}) {
+        INFO(spec);
+        try {
+            parse_gpu_spec(spec);
+            FAIL("accepted");
+        } catch (const UsageError& e) {
+            CHECK(std::string(e.what()).find("must be a positive whole number (1 to 4096)") !=
+                  std::string::npos);
+        }
+    }
+    CHECK(parse_gpu_spec("4090:2").names ==
+          std::vector<std::string>{"4090"});  // a bare first number is a name
+}
+
 TEST_CASE("offers filter by spec and sort by per-GPU price across currencies", "[core]") {
     Catalog c = sample();
     OfferQuery q;
@@ -226,6 +241,19 @@ TEST_CASE("ISO dates", "[core]") {
     CHECK(*parse_iso_date("2026-11-29") - *parse_iso_date("2025-11-29") == 365);
     CHECK_FALSE(parse_iso_date("2026-02-30"));
     CHECK_FALSE(parse_iso_date("26-11-29"));
+}
+
+TEST_CASE("why a text is not an ISO date", "[core]") {
+    CHECK(iso_date_problem("2026-02-28").empty());
+    CHECK(iso_date_problem("2024-02-29").empty());
+    CHECK(iso_date_problem("2026-02-30") == "February 2026 has 28 days");
+    CHECK(iso_date_problem("2100-02-29") == "February 2100 has 28 days");
+    CHECK(iso_date_problem("2026-04-31") == "April 2026 has 30 days");
+    CHECK(iso_date_problem("2026-13-01") == "there is no month 13");
+    CHECK(iso_date_problem("2026-00-10") == "there is no month 0");
+    CHECK(iso_date_problem("2026-01-00") == "there is no day 0");
+    CHECK(iso_date_problem("2026-1-1") == "expected YYYY-MM-DD");
+    CHECK(iso_date_problem("yesterday") == "expected YYYY-MM-DD");
 }
 
 }  // namespace unit_test_catalog_core

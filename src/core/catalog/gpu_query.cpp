@@ -43,6 +43,17 @@ std::optional<double> parse_memory(std::string_view token) {
     return value;
 }
 
+// "-1", "+2", "1.5", "2e3": a number that is not a plain count. After the name it is a count given
+// wrong, not a second name.
+bool signed_or_decimal_number(std::string_view token) {
+    const char* begin = token.data();
+    const char* end = token.data() + token.size();
+    if (begin != end && (*begin == '-' || *begin == '+')) ++begin;
+    double value = 0;
+    auto [ptr, ec] = std::from_chars(begin, end, value);
+    return begin != end && ec == std::errc() && ptr == end && !all_digits(token);
+}
+
 }  // namespace
 
 GpuSpec parse_gpu_spec(std::string_view text) {
@@ -58,6 +69,10 @@ GpuSpec parse_gpu_spec(std::string_view text) {
             token.size() > 1 && (token[0] == 'x' || token[0] == 'X') && all_digits(token.substr(1));
         if (x_count) token.erase(0, 1);
         const bool is_count = x_count || (!first && all_digits(token));
+        if (!first && !x_count && signed_or_decimal_number(token))
+            throw UsageError("GPU count '" + token + "' in '" + std::string(text) +
+                                 "' must be a positive whole number (1 to 4096)",
+                             hint);
         first = false;
         if (is_count) {
             if (spec.count)
