@@ -308,9 +308,16 @@ bool yaml_has_alias(std::string_view text, SourceLocation& where) {
 std::optional<std::string> invalid_utf8_message(std::string_view text, SourceLocation& where) {
     const auto bad = first_invalid_utf8(text);
     if (!bad) return std::nullopt;
-    const auto [line, column] = line_and_column(text, *bad);
+    // Lines as load_yaml_document counts them: a lone CR ends one too.
+    int line = 1;
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < *bad; ++i)
+        if (text[i] == '\n' || (text[i] == '\r' && text[i + 1] != '\n')) {
+            ++line;
+            line_start = i + 1;
+        }
     where.line = line;
-    where.column = column;
+    where.column = static_cast<int>(*bad - line_start + 1);
     std::string message = "invalid UTF-8 (byte 0x";
     append_hex(message, static_cast<unsigned char>(text[*bad]), true);
     return message +

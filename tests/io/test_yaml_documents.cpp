@@ -170,6 +170,9 @@ TEST_CASE("yaml: text that is not UTF-8 is a located error in jobs and configura
     CHECK(e[0] ==
           "jobs.yaml:2:15: error: invalid UTF-8 (byte 0xE9); save the file as UTF-8 (a Latin-1 or "
           "Windows-1252 file needs converting, e.g. with iconv)");
+    e = jobs_errors("jobs:\r  - {name: caf\xE9, model: bert}\r");  // CR-only lines are counted too
+    REQUIRE(e.size() == 1);
+    CHECK(starts(e[0], "jobs.yaml:2:15: error: invalid UTF-8 (byte 0xE9)"));
     e = config_errors("currency: EUR\ntop: \xFF\n");
     REQUIRE(e.size() == 1);
     CHECK(starts(e[0], "config.yaml:2:6: error: invalid UTF-8 (byte 0xFF)"));
