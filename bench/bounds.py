@@ -4,6 +4,8 @@
 usage: bench/bounds.py BINARY [OUT.md]      (bench/run.sh runs it; appends a table to OUT.md)
 
 - `plan` with a 1 / 2 / 4 MB `gpu:` value (the did-you-mean lookup);
+- `plan` reading 10k / 100k distinct jobs whose last is invalid (the jobs reader alone: time and peak memory),
+  and planning 250 / 1,000 distinct jobs (the pool sizer);
 - `plan` with one bert job whose peak is at the bound (1,000,000 instances busy at once) and one just past it,
   and with N jobs of the same name (1k / 10k / 100k: each duplicate reported once, at most 100 lines printed);
 - `catalog update rates` on hostile ECB files of 1 / 2 / 4 MB (tags that never close, attributes repeated),
@@ -29,6 +31,14 @@ def median_ms(cmd, env, runs=3):
     return statistics.median(times), last
 
 
+def peak_mb(cmd, env):
+    """Peak resident set of one run of `cmd`, MB (wait4's ru_maxrss of that child alone)."""
+    child = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_maxrss / 1024
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     out = sys.argv[2] if len(sys.argv) > 2 else None
@@ -49,6 +59,27 @@ def main():
     plan("peak past the bound (hours 1e6 x 10000 runs)", "jobs:\n" + job.format(n="big", h=1e6, r=10000))
     for n in (1000, 10000, 100000):
         plan(f"{n} jobs of one name", "jobs:\n" + "".join("  - {name: same, model: bert}\n" for _ in range(n)))
+
+    # The jobs reader alone: N distinct jobs and an unknown model in the last, so every job is read and
+    # checked (YAML, fields, workload) and nothing is planned. Time and peak memory per job should not grow.
+    job_line = "  - {{name: j{i}, model: bert, runs_per_week: 1}}\n"
+    for n in (10000, 100000):
+        path = os.path.join(tmp, f"read-{n}.yaml")
+        with open(path, "w") as f:
+            f.write("jobs:\n" + "".join(job_line.format(i=i) for i in range(n - 1)) + "  - {name: last, model: bertt}\n")
+        ms, p = median_ms([binary, "plan", path, "-q"], env, runs=1 if n > 10000 else 3)
+        mb = peak_mb([binary, "plan", path, "-q"], env)
+        rows.append((f"plan: the reader alone, {n:,} distinct jobs (last one invalid)",
+                     f"{os.path.getsize(path) / 1e6:.1f} MB", f"{ms:.0f}", f"exit {p.returncode}, {mb:.0f} MB peak"))
+    # Planned: N distinct jobs on the built-in catalog (the pool sizer's work per job and offer).
+    for n in (250, 1000):
+        path = os.path.join(tmp, f"plan-{n}.yaml")
+        with open(path, "w") as f:
+            f.write("jobs:\n" + "".join(job_line.format(i=i) for i in range(n)))
+        ms, p = median_ms([binary, "plan", path, "-q"], env, runs=1)
+        mb = peak_mb([binary, "plan", path, "-q"], env)
+        rows.append((f"plan: {n:,} distinct jobs planned", f"{os.path.getsize(path) / 1e3:.0f} KB", f"{ms:.0f}",
+                     f"exit {p.returncode}, {mb:.0f} MB peak"))
 
     for mb in (1, 2, 4):  # the did-you-mean lookup of a huge gpu: value (was 20 s at 2 MB)
         plan(f"a {mb} MB gpu: value", "jobs:\n  - {name: a, model: bert, gpu: " + "g" * (mb << 20) + "}\n")

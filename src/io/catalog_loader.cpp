@@ -27,12 +27,6 @@
 namespace gpuadvise::io {
 namespace {
 
-std::string hex_byte(char c) {
-    std::string out;
-    append_hex(out, static_cast<unsigned char>(c), true);
-    return out;
-}
-
 // A table with a header and no data line gives no offers; say so instead of silently listing none.
 void warn_if_no_rows(const std::string& file, std::string_view text, Diagnostics& diags) {
     const std::size_t eol = text.find('\n');
@@ -348,11 +342,8 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
         diags.error({origin, 0, 0}, "the file contains NUL bytes; expected a YAML text file");
         return;
     }
-    if (auto bad = first_invalid_utf8(text)) {
-        const auto [line, column] = line_and_column(text, *bad);
-        diags.error({origin, line, column}, "invalid UTF-8 (byte 0x" + hex_byte(text[*bad]) +
-                                                "); save the file as UTF-8 (a Latin-1 or Windows-1252 file "
-                                                "needs converting, e.g. with iconv)");
+    if (SourceLocation where{origin, 0, 0}; auto why = invalid_utf8_message(text, where)) {
+        diags.error(where, *why);
         return;
     }
     if (SourceLocation where{origin, 0, 0}; yaml_nesting_too_deep(text, where)) {
@@ -360,14 +351,15 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
                                " levels; a catalog needs at most 4");
         return;
     }
-    YAML::Node root;
-    try {
-        root = YAML::Load(std::string(text));
-    } catch (const YAML::Exception& e) {
-        diags.error({origin, e.mark.line + 1, e.mark.column + 1},
-                    "invalid YAML: " + e.msg + " (check the indentation and the ':' after each key)");
+    YamlLoadError bad;
+    const std::optional<YAML::Node> loaded = load_yaml_document(text, origin, bad);
+    if (!loaded) {
+        diags.error(bad.where, bad.from_parser ? "invalid YAML: " + bad.message +
+                                                     " (check the indentation and the ':' after each key)"
+                                               : bad.message);
         return;
     }
+    YAML::Node root = *loaded;  // not const: a missing key of a const node is an invalid node
     YamlContext ctx(origin, diags);
     if (root.IsNull() || !root.IsDefined()) {
         diags.error({origin, 0, 0}, "the catalog is empty; expected keys such as 'gpus:' and 'providers:'");
@@ -614,6 +606,18 @@ void add_user_yaml(CatalogLoad& s, const std::string& file, std::string_view tex
     Catalog layer;
     const std::size_t earlier_tables = s.tables.size();
     parse_catalog_yaml(text, file, false, parent_dir(file), layer, s.tables, s.diags);
+    // A provider id is matched ignoring case (--provider aws finds 'AWS'), but replaced by its exact
+    // spelling: 'AWS' beside the built-in 'aws' would be a second provider that nothing can select.
+    for (const auto& p : layer.providers)
+        for (const auto& earlier : s.catalog.providers)
+            if (earlier.id != p.id && iequals(earlier.id, p.id)) {
+                const std::string& from = earlier.where.file.str();
+                s.diags.error(p.where, "provider id '" + p.id + "' differs from the earlier provider '" +
+                                           earlier.id + "'" + (from.empty() ? "" : " (" + from + ")") +
+                                           " only in case; write '" + earlier.id +
+                                           "' to replace that provider, or choose another id");
+                break;
+            }
     // A provider redefined here replaces the earlier definition, its tables included.
     for (const auto& p : layer.providers)
         for (std::size_t i = earlier_tables; i-- > 0;)

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "gpuadvise/base/calendar.hpp"
 #include "gpuadvise/base/text.hpp"
@@ -257,6 +258,7 @@ void read_gpus_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) {
 void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& out,
                             std::vector<TableRef>& tables) {
     if (!ctx.expect_sequence(node, "providers")) return;
+    std::map<std::string, std::size_t> seen;  // lower-case id -> index of its first provider
     for (std::size_t i = 0; i < node.size(); ++i) {
         const std::string path = index_path("providers", i);
         const YAML::Node& n = node[i];
@@ -268,6 +270,18 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
         Provider p;
         p.where = ctx.where(n);
         p.id = ctx.text(n, path, "id", true).value_or("");
+        // Ids match ignoring case everywhere (--provider, jobs files): two of one file must differ otherwise.
+        if (n["id"].IsScalar() && p.id.find_first_not_of(" \t") == std::string::npos)
+            ctx.error(n["id"], key_path(path, "id"),
+                      "the provider id is empty; give the id used in --provider");
+        else if (n["id"].IsScalar()) {
+            const auto [first, inserted] = seen.emplace(to_lower(p.id), i);
+            if (!inserted)
+                ctx.error(n["id"], key_path(path, "id"),
+                          "'" + p.id + "' is already the id of an earlier provider in this file (providers[" +
+                              std::to_string(first->second) + "], '" + node[first->second]["id"].Scalar() +
+                              "'; ids match ignoring case); give each provider its own id, or merge the two");
+        }
         p.name = ctx.text(n, path, "name").value_or(p.id);
         p.currency = ctx.text(n, path, "currency").value_or("USD");
         check_currency_code(ctx, n, path, p.currency);

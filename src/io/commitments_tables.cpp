@@ -263,14 +263,15 @@ GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, 
                     "small file without bound");
         return list;
     }
-    YAML::Node root;
-    try {
-        root = YAML::Load(std::string(text));
-    } catch (const YAML::Exception& e) {
-        diags.error({origin, e.mark.line + 1, e.mark.column + 1},
-                    "invalid YAML in the GCP price file: " + e.msg);
+    YamlLoadError bad;
+    const std::optional<YAML::Node> loaded = load_yaml_document(text, origin, bad);
+    if (!loaded) {
+        diags.error(bad.where,
+                    (bad.from_parser ? "invalid YAML in the GCP price file: " : "the GCP price file: ") +
+                        bad.message);
         return list;
     }
+    YAML::Node root = *loaded;  // not const: a missing key of a const node is an invalid node
     if (!root.IsMap()) {
         diags.error({origin, 1, 1},
                     "not a GCP price file: expected the keys about: and compute: (Cyclenerd pricing.yml)");

@@ -24,7 +24,8 @@ struct ToolRun {
 ToolRun run_tool(const std::string& program, const std::vector<std::string>& args,
                  std::chrono::milliseconds deadline);
 
-// The deadline of each probe: GPUADVISE_PROBE_TIMEOUT seconds (0 < s <= 3600), default 20.
+// The deadline of the probes: GPUADVISE_PROBE_TIMEOUT seconds (0 < s <= 3600), default 20 (also when
+// empty). Any other value is a UsageError naming the variable and the range.
 std::chrono::milliseconds probe_deadline();
 
 struct EnvironmentProbe {
@@ -32,6 +33,8 @@ struct EnvironmentProbe {
     ToolRun nvcc;        // --version
     ToolRun python;      // python3 -c 'import torch; ...'
 };
+// Runs the three tools at once under one deadline (probe_deadline(), read before any tool starts):
+// three hung tools are stopped together at the deadline, not one after another.
 EnvironmentProbe probe_environment();
 
 }  // namespace gpuadvise::io

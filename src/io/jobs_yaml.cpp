@@ -46,6 +46,35 @@ std::vector<std::string> text_or_list(YamlContext& ctx, const YAML::Node& job, c
     return ctx.text_list(job, path, key);
 }
 
+bool blank_text(std::string_view text) { return text.find_first_not_of(" \t") == std::string_view::npos; }
+
+// A text that must not be blank when given: `name: ""` would be a job without a name, `pool: ""` a pool
+// of jobs that meant to give one. Blank is an error; the key left out takes the default.
+std::optional<std::string> given_text(YamlContext& ctx, const YAML::Node& job, const std::string& path,
+                                      const char* key) {
+    auto v = ctx.text(job, path, key);
+    if (v && blank_text(*v)) {
+        ctx.error(job[key], key_path(path, key),
+                  std::string("the value is empty; give one, or remove the '") + key + ":' line");
+        return std::nullopt;
+    }
+    return v;
+}
+
+// text_or_list for `region` and `provider`: an empty entry is an error (it would match nothing, or all).
+std::vector<std::string> given_texts(YamlContext& ctx, const YAML::Node& job, const std::string& path,
+                                     const char* key) {
+    std::vector<std::string> out = text_or_list(ctx, job, path, key);
+    const YAML::Node node = job[key];
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (blank_text(out[i]))
+            ctx.error(node.IsSequence() ? node[i] : node,
+                      node.IsSequence() ? index_path(key_path(path, key), i) : key_path(path, key),
+                      std::string("an empty ") + key + "; give one, or remove it");
+    std::erase_if(out, [](const std::string& s) { return blank_text(s); });
+    return out;
+}
+
 std::optional<int> small_int(YamlContext& ctx, const YAML::Node& job, const std::string& path,
                              const char* key, long long min, long long max) {
     auto v = ctx.integer(job, path, key, false, min, max);
@@ -70,9 +99,9 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
                                "region",        "deadline_hours",
                                "interruptible", "checkpoint_minutes",
                                "gpus_now",      "nodes"});
-    out.name = ctx.text(job, path, "name").value_or("job-" + std::to_string(index + 1));
+    out.name = given_text(ctx, job, path, "name").value_or("job-" + std::to_string(index + 1));
     out.team = ctx.text(job, path, "team").value_or("");
-    out.pool = ctx.text(job, path, "pool").value_or("default");
+    out.pool = given_text(ctx, job, path, "pool").value_or("default");
     const std::size_t items_before = ctx.diagnostics().all().size();  // error_count() would scan them all
 
     WorkloadRequest w;
@@ -103,11 +132,11 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
     r.checkpoint_minutes = ctx.number(job, path, "checkpoint_minutes", false, 0, 10080).value_or(30.0);
     r.gpus_now = small_int(ctx, job, path, "gpus_now", 1, 4096);
     r.nodes = small_int(ctx, job, path, "nodes", 1, 512);
-    r.providers = text_or_list(ctx, job, path, "provider");
-    r.regions = text_or_list(ctx, job, path, "region");
-    const auto gpu = ctx.text(job, path, "gpu");
-    const auto schedule = ctx.text(job, path, "schedule");
-    const auto days = ctx.text(job, path, "days");
+    r.providers = given_texts(ctx, job, path, "provider");
+    r.regions = given_texts(ctx, job, path, "region");
+    const auto gpu = given_text(ctx, job, path, "gpu");
+    const auto schedule = given_text(ctx, job, path, "schedule");
+    const auto days = given_text(ctx, job, path, "days");
     ScheduleError why;
     if (auto s = parse_schedule(schedule.value_or("any"), days.value_or("all"), &why))
         out.schedule = *s;
@@ -162,18 +191,22 @@ std::vector<PoolJob> parse_jobs_yaml(std::string_view text, const std::string& p
     Diagnostics diags;
     if (text.find('\0') != std::string_view::npos)
         throw DataError(path + ": the file contains NUL bytes; expected a YAML text file", {}, kFix);
+    if (SourceLocation where{path, 0, 0}; auto why = invalid_utf8_message(text, where)) {
+        diags.error(where, *why);
+        throw DataError("the jobs file " + path + " is not UTF-8 text", diags.all(), kFix);
+    }
     if (SourceLocation where{path, 0, 0}; yaml_nesting_too_deep(text, where)) {
         diags.error(where, "nesting deeper than " + std::to_string(kMaxYamlNesting) + " levels; " +
                                "a jobs file nests at most 4 deep");
         throw DataError("the jobs file " + path + " does not parse", diags.all(), kFix);
     }
-    YAML::Node root;
-    try {
-        root = YAML::Load(std::string(text));
-    } catch (const YAML::Exception& e) {
-        diags.error({path, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
+    YamlLoadError bad;
+    const std::optional<YAML::Node> loaded = load_yaml_document(text, path, bad);
+    if (!loaded) {
+        diags.error(bad.where, bad.from_parser ? "invalid YAML: " + bad.message : bad.message);
         throw DataError("the jobs file " + path + " does not parse", diags.all(), kFix);
     }
+    YAML::Node root = *loaded;  // not const: a missing key of a const node is an invalid node
     YamlContext ctx(path, diags);
     std::vector<PoolJob> jobs;
     if (!root.IsDefined() || root.IsNull()) {

@@ -2,7 +2,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -61,18 +65,22 @@ UserConfig parse_user_config(std::string_view text, const std::string& path) {
             fix);
     if (text.find('\0') != std::string_view::npos)
         throw DataError(path + ": the file contains NUL bytes; expected a YAML text file", {}, fix);
+    if (SourceLocation where{path, 0, 0}; auto why = invalid_utf8_message(text, where)) {
+        diags.error(where, *why);
+        throw DataError("the configuration file " + path + " is not UTF-8 text", diags.all(), fix);
+    }
     if (SourceLocation where{path, 0, 0}; yaml_nesting_too_deep(text, where)) {
         diags.error(where, "nesting deeper than " + std::to_string(kMaxYamlNesting) + " levels; " +
                                "a configuration file nests at most 2 deep");
         throw DataError("the configuration file " + path + " does not parse", diags.all(), fix);
     }
-    YAML::Node root;
-    try {
-        root = YAML::Load(std::string(text));
-    } catch (const YAML::Exception& e) {
-        diags.error({path, e.mark.line + 1, e.mark.column + 1}, "invalid YAML: " + e.msg);
+    YamlLoadError bad;
+    const std::optional<YAML::Node> loaded = load_yaml_document(text, path, bad);
+    if (!loaded) {
+        diags.error(bad.where, bad.from_parser ? "invalid YAML: " + bad.message : bad.message);
         throw DataError("the configuration file " + path + " does not parse", diags.all(), fix);
     }
+    YAML::Node root = *loaded;  // not const: a missing key of a const node is an invalid node
     if (!root.IsDefined() || root.IsNull()) return config;  // empty: all defaults
     YamlContext ctx(path, diags);
     if (ctx.expect_map(root, "")) {
@@ -116,14 +124,54 @@ UserConfig parse_user_config(std::string_view text, const std::string& path) {
 
 UserConfig load_user_config(const std::optional<ConfigLocation>& location) {
     if (!location) return {};
-    std::error_code ec;
-    if (!std::filesystem::exists(location->path, ec)) {
-        if (location->from == ConfigSource::gpuadvise_config)
-            throw DataError("GPUADVISE_CONFIG names " + location->path + ", which does not exist", {},
-                            "point it to a configuration file, or unset it");
-        return {};
+    const std::string& path = location->path;
+    const bool named = location->from == ConfigSource::gpuadvise_config;
+    const std::string what =
+        named ? "GPUADVISE_CONFIG names " + path + ", which" : "the configuration file " + path;
+    const char* fix =
+        "point it to a configuration file (see 'Configuration file' in docs/usage.md), or remove it";
+    // Absent is fine where gpuadvise looks by itself; anything else that is there but cannot be read (a
+    // link loop, a dangling link, no permission) is an error, not a configuration silently left out.
+    struct stat link {};
+    if (::lstat(path.c_str(), &link) != 0) {
+        const int err = errno;
+        if (err == ENOENT || err == ENOTDIR) {
+            if (named)
+                throw DataError(what + " does not exist", {},
+                                "point it to a configuration file, or unset it");
+            return {};
+        }
+        if (err == ELOOP)
+            throw DataError(
+                what + " cannot be reached: a symbolic link loop on the way (" + std::strerror(err) + ")", {},
+                fix);
+        throw DataError(what + " cannot be read: " + std::strerror(err), {}, fix);
     }
-    return parse_user_config(read_file(location->path), location->path);
+    if (S_ISLNK(link.st_mode)) {
+        struct stat target {};
+        if (::stat(path.c_str(), &target) != 0) {
+            const int err = errno;
+            std::error_code ec;
+            const std::string to = std::filesystem::read_symlink(path, ec).string();
+            if (err == ELOOP)
+                throw DataError(
+                    what + " is a symbolic link loop (it leads back to itself: " + std::strerror(err) + ")",
+                    {}, fix);
+            if (err == ENOENT)
+                throw DataError(what + " is a symbolic link to " + (to.empty() ? "a path" : to) +
+                                    ", which does not exist (a dangling link)",
+                                {}, fix);
+            throw DataError(what + " is a symbolic link that cannot be followed: " + std::strerror(err), {},
+                            fix);
+        }
+    }
+    std::string text;
+    try {
+        text = read_file(path);
+    } catch (const DataError& e) {
+        throw DataError(e.what(), {}, fix);  // read_file's hint is about catalogs
+    }
+    return parse_user_config(text, path);
 }
 
 }  // namespace gpuadvise::io

@@ -1,5 +1,6 @@
 #include "io/yaml_context.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <charconv>
@@ -210,9 +211,11 @@ bool yaml_nesting_too_deep(std::string_view text, SourceLocation& where) {
     int indent = 0;
     char quote = 0, last = 0;  // last: the previous non-blank character of the line, 0 at its start
     bool escaped = false;
-    for (char c : text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
         ++col;
-        if (c == '\n') {
+        // A lone CR ends a line too (YAML's b-break; load_yaml_document reads it so).
+        if (c == '\n' || (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) {
             ++line;
             col = 0;
             at_line_start = true;
@@ -300,6 +303,153 @@ bool yaml_has_alias(std::string_view text, SourceLocation& where) {
     where.line = counter.first.line + 1;
     where.column = counter.first.column + 1;
     return true;
+}
+
+std::optional<std::string> invalid_utf8_message(std::string_view text, SourceLocation& where) {
+    const auto bad = first_invalid_utf8(text);
+    if (!bad) return std::nullopt;
+    // Lines as load_yaml_document counts them: a lone CR ends one too.
+    int line = 1;
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < *bad; ++i)
+        if (text[i] == '\n' || (text[i] == '\r' && text[i + 1] != '\n')) {
+            ++line;
+            line_start = i + 1;
+        }
+    where.line = line;
+    where.column = static_cast<int>(*bad - line_start + 1);
+    std::string message = "invalid UTF-8 (byte 0x";
+    append_hex(message, static_cast<unsigned char>(text[*bad]), true);
+    return message +
+           "); save the file as UTF-8 (a Latin-1 or Windows-1252 file needs converting, e.g. with iconv)";
+}
+
+namespace {
+
+// A document marker line: '---' or '...' in column 1, alone or followed by a blank.
+bool document_marker(std::string_view line, std::string_view marker) {
+    return line.substr(0, 3) == marker &&
+           (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+}
+
+// Where a second document starts: a '---' after the first document began, or text after a '...'.
+// Comment lines, blank lines and directives ('%YAML') before the first document are no document.
+bool second_document(std::string_view text, SourceLocation& where, std::string& message) {
+    bool started = false;  // the first document has begun ('---' or text)
+    int ended_on = 0;      // the line of the '...' that ended it, 0 while it has not ended
+    int line = 0;
+    for (std::size_t begin = 0; begin < text.size();) {
+        ++line;
+        const std::size_t eol = text.find('\n', begin);
+        const std::string_view l =
+            text.substr(begin, eol == std::string_view::npos ? std::string_view::npos : eol - begin);
+        begin = eol == std::string_view::npos ? text.size() : eol + 1;
+        const std::size_t first = l.find_first_not_of(" \t\r");
+        const bool blank = first == std::string_view::npos || l[first] == '#';
+        if (document_marker(l, "---")) {
+            if (started) {
+                where.line = line;
+                where.column = 1;
+                message =
+                    "a second YAML document starts here ('---'); the file holds one document: remove "
+                    "the line (and merge what follows it into the first document)";
+                return true;
+            }
+            started = true;
+        } else if (document_marker(l, "...")) {
+            if (started && ended_on == 0) ended_on = line;
+        } else if (blank || (!started && l[0] == '%')) {
+            continue;
+        } else if (ended_on != 0) {
+            where.line = line;
+            where.column = 1;
+            message = "text after the end of the document ('...' on line " + std::to_string(ended_on) +
+                      ") is a second YAML document; the file holds one document: remove the '...' line";
+            return true;
+        } else {
+            started = true;
+        }
+    }
+    return false;
+}
+
+// The mark of the last scalar of a document, as yaml-cpp's parser reports them; nothing is built.
+struct LastScalar : YAML::EventHandler {
+    std::optional<YAML::Mark> last;
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+        last = mark;
+    }
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+};
+
+}  // namespace
+
+std::optional<YAML::Node> load_yaml_document(std::string_view text, const std::string& file,
+                                             YamlLoadError& error) {
+    error = YamlLoadError{{file, 0, 0}, "", false};
+    std::string source(text);
+    for (std::size_t i = 0; i < source.size(); ++i)
+        if (source[i] == '\r' && (i + 1 == source.size() || source[i + 1] != '\n'))
+            source[i] = '\n';  // same length: every mark stays where it was
+    if (second_document(source, error.where, error.message)) return std::nullopt;
+    const std::size_t given = source.size();  // the end of the file, as yaml-cpp alone would name it
+    if (!source.empty() && source.back() != '\n') source += '\n';
+    const std::size_t size = source.size();
+    // A quoted scalar that is still open at the end meets this end-of-document marker, which no quoted
+    // scalar may contain (yaml-cpp: "illegal document indicator in scalar"); anything else ends before
+    // it. Without it, yaml-cpp accepts `name: "abc` followed by a line break as the value "abc".
+    source += "...\n";
+    try {
+        return YAML::Load(source);
+    } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own depth limit ("bad file")
+        error.where.line = e.mark.line + 1;
+        error.where.column = e.mark.column + 1;
+        error.message = "nesting deeper than " + std::to_string(e.depth()) +
+                        " levels (the YAML reader's limit); flatten the file";
+        return std::nullopt;
+    } catch (const YAML::Exception& e) {
+        error.where.line = e.mark.line + 1;
+        error.where.column = e.mark.column + 1;
+        error.message = e.msg;
+        error.from_parser = true;
+        if (e.mark.pos < 0 || static_cast<std::size_t>(e.mark.pos) < size) return std::nullopt;
+        // At the added marker: name the end of the file instead, as yaml-cpp does without it.
+        const auto [line, column] = line_and_column(source, given);
+        error.where.line = line;
+        error.where.column = column;
+        if (e.msg != YAML::ErrorMsg::DOC_IN_SCALAR) return std::nullopt;
+    }
+    // The error is at the end: the last scalar ran to it. Its opening quote is where the scalar starts.
+    source.resize(size);
+    LastScalar scan;
+    try {
+        std::istringstream in(source);
+        YAML::Parser parser(in);
+        parser.HandleNextDocument(scan);
+    } catch (const YAML::Exception&) {
+        scan.last.reset();  // then only the end of the file can be named
+    }
+    error.from_parser = false;
+    error.message = "the file ends inside a quoted value; add its closing quote";
+    if (scan.last && scan.last->pos >= 0 && static_cast<std::size_t>(scan.last->pos) < size &&
+        (source[static_cast<std::size_t>(scan.last->pos)] == '"' ||
+         source[static_cast<std::size_t>(scan.last->pos)] == '\'')) {
+        const char quote = source[static_cast<std::size_t>(scan.last->pos)];
+        error.where.line = scan.last->line + 1;
+        error.where.column = scan.last->column + 1;
+        error.message = std::string("the quoted value that starts here (") + quote +
+                        ") is not closed before the end of the file; add its closing " + quote;
+    }
+    return std::nullopt;
 }
 
 }  // namespace gpuadvise::io

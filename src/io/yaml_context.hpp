@@ -66,6 +66,25 @@ inline constexpr int kMaxYamlNesting = 64;
 bool yaml_nesting_too_deep(std::string_view text, SourceLocation& where);
 bool yaml_has_alias(std::string_view text, SourceLocation& where);
 
+// The first byte of `text` that is not UTF-8, as a message for `where` (set to its line and column):
+// "invalid UTF-8 (byte 0xE9); save the file as UTF-8 ..."; nullopt when all of it is UTF-8. Catalogs,
+// jobs files and configuration files reject such text alike.
+std::optional<std::string> invalid_utf8_message(std::string_view text, SourceLocation& where);
+
+// YAML::Load for a file from outside (after the guards above), with what yaml-cpp lets through reported
+// as errors: a quoted scalar still open at the end of the file (yaml-cpp ends it there silently when the
+// file ends with a line break), and a second document ('---' after the first, or text after '...'),
+// which YAML::Load would drop without a word. Line ends may be LF, CRLF or CR alone (YAML's b-break):
+// a lone CR is read as LF. On an error: nullopt, and `error` says where and what; `from_parser` is true
+// for yaml-cpp's own exceptions (their message is yaml-cpp's, e.g. "end of map not found").
+struct YamlLoadError {
+    SourceLocation where;
+    std::string message;
+    bool from_parser = false;
+};
+std::optional<YAML::Node> load_yaml_document(std::string_view text, const std::string& file,
+                                             YamlLoadError& error);
+
 // "gpus[3]" / "gpus[3].tflops" path builders.
 std::string index_path(const std::string& path, std::size_t i);
 std::string key_path(const std::string& path, std::string_view key);

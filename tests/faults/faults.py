@@ -496,6 +496,94 @@ def case_duplicate_job_names():
         no_internal_error(p, "20,000 bad jobs")
 
 
+def case_config_special_paths():
+    # Issue 31: an XDG config.yaml that is a symbolic-link loop, a dangling link or unreadable was
+    # silently ignored (exit 0), and GPUADVISE_CONFIG pointing at a loop said "does not exist". Each is
+    # exit 1 naming the path and what it is; a config.yaml that is not there is still fine.
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)  # the unprivileged run below must reach it
+        xdg = os.path.join(tmp, "xdg")
+        conf = os.path.join(xdg, "gpuadvise", "config.yaml")
+        os.makedirs(os.path.dirname(conf))
+        env = env_base(XDG_CONFIG_HOME=xdg, HOME=tmp)
+        p = run(["config", "show"], env=env)
+        check(p.returncode == 0, "no config.yaml: expected exit 0", p)
+        os.symlink(conf, conf)  # a loop
+        for args in (["config", "show"], ["gpus"]):
+            expect_error(args, f"gpuadvise: error: the configuration file {conf} is a symbolic link loop", env=env)
+        expect_error(["gpus"], f"gpuadvise: error: GPUADVISE_CONFIG names {conf}, which is a symbolic link loop",
+                     env=env_base(GPUADVISE_CONFIG=conf), what="GPUADVISE_CONFIG loop")
+        os.unlink(conf)
+        missing = os.path.join(tmp, "gone.yaml")
+        os.symlink(missing, conf)  # dangling
+        expect_error(["gpus"], f"gpuadvise: error: the configuration file {conf} is a symbolic link to {missing}, "
+                     "which does not exist (a dangling link)", env=env)
+        os.unlink(conf)
+        os.mkdir(conf)  # not a regular file
+        expect_error(["gpus"], f"gpuadvise: error: {conf}: is a directory, not a regular file", env=env)
+        os.rmdir(conf)
+        with open(conf, "w") as f:
+            f.write("currency: EUR\n")
+        # Unreadable: the file (mode 000), and a directory on the way that cannot be searched. Root reads
+        # anything, so as root the runs drop to an unprivileged user.
+        demote = (lambda: os.setuid(65534)) if os.geteuid() == 0 else None
+        os.chmod(conf, 0)
+        p = run(["gpus"], env=env, preexec_fn=demote)
+        check(p.returncode == 1 and f"gpuadvise: error: {conf}: cannot open the file: Permission denied".encode()
+              in p.stderr, "an unreadable config.yaml: expected exit 1 naming it", p)
+        os.chmod(conf, 0o644)
+        os.chmod(os.path.dirname(conf), 0)
+        p = run(["gpus"], env=env, preexec_fn=demote)
+        os.chmod(os.path.dirname(conf), 0o755)
+        check(p.returncode == 1 and f"gpuadvise: error: the configuration file {conf} cannot be read: Permission "
+              "denied".encode() in p.stderr, "a config.yaml behind an unsearchable directory: expected exit 1", p)
+
+
+def case_probe_parallel():
+    # Issue 31: check-env ran nvidia-smi, nvcc and python3 one after another, each with its own 20 s
+    # deadline (three hung tools: a minute). They run at once now, under one deadline. No time is
+    # measured: each fake tool waits until all three have started, so one run at a time never finishes
+    # a tool (each would sit until its deadline) and the expected answers could not be printed.
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "started")
+        wait = (f"echo $0 >> {log}\n"
+                f"i=0; while [ $(/usr/bin/wc -l < {log}) -lt 3 ] && [ $i -lt 400 ]; do /bin/sleep 0.05; "
+                "i=$((i+1)); done\n"
+                f"[ $(/usr/bin/wc -l < {log}) -ge 3 ] || exit 1\n")
+        write_fake_tool(tmp, "nvidia-smi", wait + "echo 'NVIDIA A100-SXM4-80GB, 535.54.03, 81920 MiB, 8.0'\n")
+        write_fake_tool(tmp, "nvcc", wait + "echo 'Cuda compilation tools, release 12.1, V12.1.105'\n")
+        write_fake_tool(tmp, "python3", wait + "echo 2.1.0+cu121; echo 12.1; echo \"['sm_80', 'sm_90']\"\n")
+        p = run(["check-env"], env=env_base(PATH=tmp, GPUADVISE_PROBE_TIMEOUT="600"))
+        check(p.returncode in (0, 3), "check-env with three waiting tools: unexpected exit", p)
+        for note in (b"nvidia-smi: 1 GPU: NVIDIA A100-SXM4-80GB, driver 535.54.03", b"nvcc: CUDA 12.1",
+                     b"python3: PyTorch 2.1.0+cu121, CUDA 12.1"):
+            check(note in p.stderr, f"the tools did not run at once: no {note!r}", p)
+        check(open(log).read().count("\n") == 3, "a tool was run more than once")
+        # All three hung: one deadline stops them all, and each note names it.
+        for tool in ("nvidia-smi", "nvcc", "python3"):
+            write_fake_tool(tmp, tool, "exec /bin/sleep 1000\n")
+        p = run(["check-env"], env=env_base(PATH=tmp, GPUADVISE_PROBE_TIMEOUT="1"))
+        for tool in ("nvidia-smi", "nvcc", "python3"):
+            check(f"{tool}: did not finish within 1 s and was stopped".encode() in p.stderr, f"{tool}: no timeout note", p)
+
+
+def case_probe_timeout_values():
+    # Issue 31: GPUADVISE_PROBE_TIMEOUT=0|-1|nan|abc fell back to 20 s silently. Each is a usage error
+    # (exit 2) naming the variable and the range, before any tool runs; empty means unset (20 s).
+    with tempfile.TemporaryDirectory() as tmp:
+        count = os.path.join(tmp, "runs")
+        write_fake_tool(tmp, "nvidia-smi", f"echo run >> {count}\nexit 1\n")
+        for value in ("0", "-1", "nan", "abc", "inf", "3601", "1e999", "5s"):
+            p = run(["check-env"], env=env_base(PATH=tmp, GPUADVISE_PROBE_TIMEOUT=value))
+            check(p.returncode == 2, f"GPUADVISE_PROBE_TIMEOUT={value!r}: expected exit 2", p)
+            check(f"gpuadvise: error: GPUADVISE_PROBE_TIMEOUT='{value}': expected seconds, more than 0 and at most "
+                  "3600".encode() in p.stderr, f"GPUADVISE_PROBE_TIMEOUT={value!r}: message", p)
+        check(not os.path.exists(count), "a tool ran despite a bad GPUADVISE_PROBE_TIMEOUT")
+        for value in ("", "0.5", "3600"):
+            p = run(["check-env"], env=env_base(PATH=tmp, GPUADVISE_PROBE_TIMEOUT=value))
+            check(p.returncode in (0, 3), f"GPUADVISE_PROBE_TIMEOUT={value!r}: expected to run", p)
+
+
 def main():
     global BINARY, SOURCE, LIUM
     if len(sys.argv) != 3:
