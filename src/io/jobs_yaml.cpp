@@ -114,7 +114,7 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
     w.task = ctx.text(job, path, "task");
     w.precision = ctx.text(job, path, "precision");
     w.optimizer = ctx.text(job, path, "optimizer");
-    w.batch_size = small_int(ctx, job, path, "batch_size", 1, 1 << 20);
+    w.batch_size = small_int(ctx, job, path, "batch_size", 1, 1000000);  // as --batch-size
     w.seq_len = small_int(ctx, job, path, "seq_len", 1, 1 << 24);
     w.image_size = small_int(ctx, job, path, "image_size", 8, 65536);
     w.samples = ctx.text(job, path, "samples");

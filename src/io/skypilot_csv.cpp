@@ -13,6 +13,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "gpuadvise/base/numbers.hpp"
 #include "gpuadvise/base/text.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/huge_pages.hpp"
@@ -227,14 +228,13 @@ private:
         // A price per hour lies in [0, 1e7] (other columns have their own checks); a denormal is noise.
         const double max =
             std::string_view(name).find("Price") != std::string_view::npos ? kMaxTableNumber : HUGE_VAL;
-        if (out && *out >= 0 && *out <= max && (*out == 0 || std::fpclassify(*out) != FP_SUBNORMAL))
-            return true;
+        if (out && *out >= 0 && *out <= max && !is_denormal(*out)) return true;
         const std::string shown = shorten(text);
         std::string why = !out       ? ": '" + shown + "' is not a number"
                           : *out < 0 ? ": " + shown + " is negative"
                           : *out > max
                               ? ": " + shown + " is out of range; expected 0 to 10000000"
-                              : ": " + shown + " is too small to be represented exactly (a denormal)";
+                              : ": " + shown + " " + std::string(kDenormalReason);
         error(source, rec.line, std::string(name) + why);
         out.reset();
         return false;

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "gpuadvise/base/numbers.hpp"
 #include "gpuadvise/base/text.hpp"
 
 namespace gpuadvise::io {
@@ -122,10 +123,9 @@ std::optional<double> YamlContext::as_number(const YAML::Node& node, const std::
         error(node, path, "number '" + s + "' is not finite");
         return std::nullopt;
     }
-    if (value != 0 && std::fpclassify(value) == FP_SUBNORMAL) {
+    if (is_denormal(value)) {
         error(node, path,
-              "number '" + shorten(s) +
-                  "' is too small to be represented exactly (a denormal); use 0 or a larger value");
+              "number '" + shorten(s) + "' " + std::string(kDenormalReason) + "; use 0 or a larger value");
         return std::nullopt;
     }
     if (value < min || value > max) {
