@@ -65,6 +65,10 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
            "(ZeRO-Offload / FSDP CPU offload; default none)")
         ->type_name("none|optimizer|params");
     app.add_option_function<std::string>(
+           "--stack", [&r](const std::string& v) { r.stack = v; },
+           "Training: the software stack, its efficiency from a published run (default tuned)")
+        ->type_name(kTrainingStackNames.choices());
+    app.add_option_function<std::string>(
            "--params", [&r](const std::string& v) { r.params = v; },
            "Custom model size (or override the preset's): 7B, 350M")
         ->type_name("N")
@@ -226,6 +230,15 @@ nlohmann::ordered_json workload_json(const Workload& w) {
     j["kind"] = std::string(to_string(w.kind));
     j["params"] = w.params;
     j["task"] = std::string(to_string(w.task));
+    if (w.is_training()) {
+        const StackProfile& s = stack_profile(w.stack);
+        j["stack"] = {{"id", std::string(kTrainingStackNames.name(w.stack))},
+                      {"efficiency", s.efficiency},
+                      {"calibrated", s.calibrated},
+                      {"source", std::string(s.source)}};
+    } else {
+        j["stack"] = nullptr;
+    }
     // inference: "serve" (an online service) or "batch-inference"; null for training.
     j["inference_mode"] = w.is_training() ? nlohmann::ordered_json(nullptr)
                                           : nlohmann::ordered_json(std::string(w.task_label()));

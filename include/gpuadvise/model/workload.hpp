@@ -15,6 +15,7 @@
 #include "gpuadvise/catalog/catalog.hpp"
 #include "gpuadvise/model/configuration.hpp"
 #include "gpuadvise/model/model_shape.hpp"
+#include "gpuadvise/model/stack.hpp"
 
 namespace gpuadvise {
 
@@ -94,6 +95,7 @@ struct WorkloadRequest {
     std::optional<std::string> weights;   // --weights bf16|fp16|fp8|int8|int4|nf4|mxfp4|nvfp4
     std::optional<std::string> kv_cache;  // --kv-cache fp16|bf16|fp8
     std::optional<std::string> offload;   // --offload none|optimizer|params (training)
+    std::optional<std::string> stack;     // --stack tuned|hf-trainer|... (training)
 };
 
 struct Workload {
@@ -133,6 +135,7 @@ struct Workload {
     QuantScope weights_scope = QuantScope::linear;
     std::optional<Precision> kv_cache;
     Offload offload = Offload::none;
+    TrainingStack stack = TrainingStack::tuned;  // training: the software stack's efficiency (model/stack.hpp)
     std::optional<double> measured_hours;
     const Gpu* measured_on = nullptr;
     int measured_gpu_count = 1;

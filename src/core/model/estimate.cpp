@@ -193,8 +193,14 @@ Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, con
         e.throughput_unit = "tokens/s";
         e.hours_per_run = w.total_samples() * e.serving->output_len / e.serving->tokens_per_s / 3600.0;
     } else {
-        e.throughput_per_s = t.samples_per_s * w.units_per_sample();
-        e.hours_per_run = w.total_samples() / t.samples_per_s / 3600.0;
+        // A training stack slower than the time model's (stack.hpp) stretches every step alike; a time
+        // measured on a benchmark keeps its own.
+        const double stack = w.is_training() && t.basis == TimeBasis::estimated
+                                 ? stack_profile(w.stack).efficiency
+                                 : 1.0;
+        e.throughput_per_s = t.samples_per_s * stack * w.units_per_sample();
+        e.hours_per_run = w.total_samples() / (t.samples_per_s * stack) / 3600.0;
+        e.utilisation = t.utilisation * stack;
     }
     e.basis = t.basis;
     e.basis_detail = t.basis_detail;

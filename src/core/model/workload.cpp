@@ -261,6 +261,7 @@ private:
     void read_layout_pins();
     void read_serving();
     void read_service_mode();
+    void read_stack();
     void read_measurement();
     void read_flops();
 };
@@ -624,6 +625,7 @@ void WorkloadBuilder::read_serving() {
     if (w.task == Task::inference && w.zero_stage != 0)
         throw UsageError("--zero applies to training, not inference");
     read_service_mode();
+    read_stack();
     if (serves_decoder()) {
         // Serving a decoder LM: prompt + generated tokens; each sample is one request.
         const int context = p && p->max_seq_len > 0 ? p->max_seq_len : 1 << 20;
@@ -644,6 +646,26 @@ void WorkloadBuilder::read_serving() {
             "--prompt-len, --output-len and --concurrency apply to decoder language models (e.g. "
             "llama-2-7b)");
     }
+}
+
+// The training stack (stack.hpp): stated for every training job, its factor from a published run.
+void WorkloadBuilder::read_stack() {
+    if (!w.is_training()) {
+        if (r.stack)
+            throw UsageError("--stack applies to training; serving takes --engine vllm|sglang|trt-llm|tgi");
+        return;
+    }
+    if (r.stack) {
+        w.stack = kTrainingStackNames.parse_or_throw(*r.stack, "--stack");
+        const StackProfile& s = stack_profile(w.stack);
+        assume("training stack: " + std::string(s.name) + ", " + format_fixed(s.efficiency, 2) +
+               " x the time model's speed (" + std::string(s.source) + ")");
+        return;
+    }
+    const StackProfile& hf = stack_profile(TrainingStack::hf_trainer);
+    assume("training stack: a tuned one (the time model, Megatron class); Hugging Face Trainer fine-tunes run "
+           "about " + format_fixed(1 / hf.efficiency, 1) + "x slower (Stanford Alpaca's published run; --stack "
+           "hf-trainer|accelerate-fsdp|deepspeed|torchtitan|megatron|nemo)");
 }
 
 // Online or offline inference, the latency targets and the engine.

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Big jobs (issue #27): scale effects, training stacks and multi-node networks.
+
+Usage: test_big_jobs.py GPUADVISE
+"""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FROZEN = os.path.join(HERE, "..", "fixtures", "frozen")
+CATALOG = ["--no-default-catalog"] + [a for f in ("catalog.yaml", "models.yaml", "models-2026.yaml", "compat.yaml")
+                                      for a in ("--catalog", os.path.join(FROZEN, f))]
+failures = []
+
+
+def run(binary, *args, frozen=False):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GPUADVISE_")}
+    env.update({"NO_COLOR": "1", "LC_ALL": "C", "GPUADVISE_TODAY": "2026-11-29", "GPUADVISE_SKY_DIR": "",
+                "GPUADVISE_CACHE_DIR": os.path.join(HERE, ".no-cache")})
+    return subprocess.run([binary, *(CATALOG if frozen else []), *args], capture_output=True, text=True, env=env)
+
+
+def estimate(binary, *args):
+    out = run(binary, "estimate", "--json", *args)
+    if out.returncode != 0:
+        failures.append(f"estimate {' '.join(args)}: exit {out.returncode}: {out.stderr}")
+        return None
+    return json.loads(out.stdout)
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+
+
+def main(binary):
+    # ZeRO-3 at fixed global batch: time per token rises as the micro-batch per GPU falls (the
+    # all-gathers are per micro-batch and stop hiding behind the compute).
+    rates = []
+    for mb in (4, 2, 1):  # (8 needs activation checkpointing on 80 GB: another trade)
+        d = estimate(binary, "--model", "llama-2-13b", "--task", "train", "--gpu", "a100-80gb-sxm", "--gpus", "8",
+                     "--nodes", "48", "--network-gbps", "800", "--zero", "3", "--tp", "1", "--pp", "1",
+                     "--micro-batch", str(mb), "--global-batch", "3072")
+        if d:
+            rates.append(d["estimates"][0]["throughput_per_s"])
+    check(len(rates) == 3 and all(a > b for a, b in zip(rates, rates[1:])),
+          f"ZeRO-3 tokens/s by micro-batch 4,2,1: {rates} (expected falling)")
+    # A 1,000+ GPU run's utilisation is below a 64-GPU run's of the same model (interruptions,
+    # stragglers, the network).
+    util = {}
+    for nodes in (8, 128):
+        d = estimate(binary, "--model", "llama-2-70b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "8",
+                     "--nodes", str(nodes), "--network-gbps", "3200", "--global-batch", "4Mt")
+        if d:
+            util[nodes * 8] = d["estimates"][0]["utilisation"]
+    check(len(util) == 2 and util[1024] < util[64], f"utilisation at 64 and 1,024 GPUs: {util}")
+    # --stack hf-trainer: slower than the default by the published factor (Alpaca), said with its source.
+    job = ["--model", "llama-2-7b", "--task", "finetune", "--gpu", "a100-80gb-sxm", "--gpus", "8", "--samples",
+           "52k", "--epochs", "3", "--seq-len", "512", "--global-batch", "128", "--micro-batch", "4", "--zero", "3"]
+    tuned, hf = estimate(binary, *job), estimate(binary, *job, "--stack", "hf-trainer")
+    if tuned and hf:
+        a, b = tuned["estimates"][0]["hours_per_run"], hf["estimates"][0]["hours_per_run"]
+        check(b > 4 * a, f"hf-trainer {b} h against tuned {a} h")
+        check(abs(b - 3.0) / 3.0 < 0.05, f"Alpaca's published 3 h: hf-trainer estimate {b} h")
+        check("Alpaca" in hf["workload"]["stack"]["source"], "the stack's source is not named in JSON")
+        check(any("Hugging Face Trainer" in x for x in tuned["workload"]["assumptions"]),
+              "the default stack is not stated")
+    check(run(binary, "estimate", "--model", "llama-3-8b", "--task", "serve", "--stack", "hf-trainer").returncode == 2,
+          "--stack with serving is not a usage error")
+    # recommend llama-2-70b finetune: #1 single-node or on a known network, the network named.
+    out = run(binary, "recommend", "--model", "llama-2-70b", "--task", "finetune", "--json", frozen=True)
+    check(out.returncode == 0, f"recommend llama-2-70b: exit {out.returncode} {out.stderr}")
+    if out.returncode == 0:
+        top = json.loads(out.stdout)["recommendations"][0]
+        known = top["instances"] == 1 or not any(w["kind"] == "unknown_network" for w in top["warnings"])
+        check(known, f"#1 is {top['instances']} nodes over an unknown network")
+        check(any("network" in r for r in top["reasons"]) or top["gpu_count"] == 1,
+              f"#1's reasons do not name the network: {top['reasons']}")
+    text = run(binary, "recommend", "--model", "llama-2-70b", "--task", "finetune", frozen=True).stdout
+    slow = run(binary, "recommend", "--model", "llama-2-70b", "--task", "finetune", "--network-gbps", "1",
+               frozen=True).stdout
+    fast = run(binary, "recommend", "--model", "llama-2-70b", "--task", "finetune", "--network-gbps", "3200",
+               "--rdma", "yes", frozen=True).stdout
+    check(fast != text or slow != text, "--network-gbps changes nothing")
+    if failures:
+        print("\n".join(failures), file=sys.stderr)
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
