@@ -118,7 +118,30 @@ io::TextDocument to_document(const EstimateResult& result) {
              ok && e.gpu_count > 1 ? io::fmt_number(100 * e.scaling_efficiency, 0) + "%" : "-",
              ok ? format_percent(e.utilisation) : "-", std::string(to_string(e.basis))});
         for (const auto& n : e.notes) notes.push_back(g.id + ": " + n);
-        if (e.serving && ok && e.fits)
+        if (e.serving && ok && e.fits && w.serving.online && !e.serving->meets_targets) {
+            const ServingEstimate& s = *e.serving;
+            notes.push_back(g.id + ": as a service, misses the latency targets even at one sequence per replica: TPOT " +
+                            io::fmt_number(1000 * s.best_tpot_s, 1) + " ms and TTFT " +
+                            io::fmt_number(1000 * s.best_ttft_s, 0) + " ms against " +
+                            io::fmt_number(1000 * w.serving.targets.tpot_s, 0) + " and " +
+                            io::fmt_number(1000 * w.serving.targets.ttft_s, 0) + " ms asked");
+        } else if (e.serving && ok && e.fits && w.serving.online) {
+            // An online service: what one configuration carries at the latency targets.
+            const ServingEstimate& s = *e.serving;
+            notes.push_back(
+                g.id + ": as a service, " + std::to_string(s.concurrency_per_replica) +
+                " concurrent requests per replica (the most that meet TTFT " +
+                io::fmt_number(1000 * w.serving.targets.ttft_s, 0) + " ms and TPOT " +
+                io::fmt_number(1000 * w.serving.targets.tpot_s, 0) + " ms; limited by " +
+                (s.limited_by == "engine"   ? std::string("the engine's batch limit")
+                 : s.limited_by == "memory" ? std::string("the KV cache's memory")
+                                            : "the " + s.limited_by) +
+                "): " + io::fmt_number(s.requests_per_s, 2) + " requests/s for the configuration, first token " +
+                io::fmt_number(1000 * s.time_to_first_token_s, 0) + " ms and " +
+                io::fmt_number(1000 * s.time_per_output_token_s, 1) +
+                " ms per output token at full load (HOURS: the dataset's requests back to back; "
+                "recommend --task serve sizes replicas to traffic)");
+        } else if (e.serving && ok && e.fits)
             notes.push_back(
                 g.id + ": serving " + io::fmt_number(e.serving->tokens_per_s, 0) + " output tokens/s at " +
                 std::to_string(e.serving->concurrency) + " concurrent requests" +

@@ -711,10 +711,10 @@ void WorkloadBuilder::read_service_mode() {
     }
     if (w.serving.online && (!r.ttft_ms || !r.tpot_ms))
         assume("latency targets at the peak: time to first token " +
-               format_number(w.serving.targets.ttft_s * 1000) + " ms, " +
-               format_number(w.serving.targets.tpot_s * 1000) +
-               " ms per output token (MLPerf Inference's server targets for Llama-2-70B; --ttft-ms, "
-               "--tpot-ms)");
+               format_number(w.serving.targets.ttft_s * 1000) + " ms" + (r.ttft_ms ? " (--ttft-ms)" : "") + ", " +
+               format_number(w.serving.targets.tpot_s * 1000) + " ms per output token" +
+               (r.tpot_ms ? " (--tpot-ms)" : "") +
+               "; the defaults are MLPerf Inference's server targets for Llama-2-70B (--ttft-ms, --tpot-ms)");
     if (r.engine) {
         w.serving.engine = kServingEngineNames.parse_or_throw(*r.engine, "--engine");
         w.serving.engine_given = true;
