@@ -48,37 +48,40 @@ bool passes_filters(const RecommendRequest& r, const Offer& o, const std::set<st
     return true;
 }
 
-// Network between nodes: the provider's RDMA or network figure, else the instance family's
-// (EFA, InfiniBand, RoCE), else unknown (estimate_job assumes a stated default and says so).
+// The network between the nodes of `instances` copies of an offer: the provider's RDMA, the instance
+// family's (instance_networks), the provider's Ethernet, the user's (--network-gbps), or the policy's
+// assumption. `with_source` writes where it comes from (for the options shown: building the text for
+// every offer would cost more than the rest of this function).
 LinkSpec offer_network(const Catalog& catalog, const Provider* p, const Offer& o, int instances,
-                       const RecommendRequest& r) {
+                       const RecommendRequest& r, bool with_source = false) {
     LinkSpec link;
     link.nodes = instances;
     if (p && p->rdma && p->rdma_gbps) {
         link.inter_node_gbps = *p->rdma_gbps;
         link.network_kind = NetworkKind::rdma;
-        link.network_source = "providers.yaml (" + p->id + ")";
+        if (with_source) link.network_source = "providers.yaml (" + p->id + ")";
     } else if (const InstanceNetwork* n = instance_network(catalog, o.provider, o.instance_type)) {
         link.inter_node_gbps = n->gbps;
         link.network_kind = n->kind;
-        link.network_source = n->source;
+        if (with_source) link.network_source = n->source;
     } else if (p && p->network_gbps) {
         link.inter_node_gbps = *p->network_gbps;
         link.network_kind = NetworkKind::ethernet;
-        link.network_source = "providers.yaml (" + p->id + ")";
+        if (with_source) link.network_source = "providers.yaml (" + p->id + ")";
     } else if (r.network_gbps) {
         // The user's network applies where the catalog does not contradict it.
         link.inter_node_gbps = *r.network_gbps;
         link.network_kind = r.rdma.value_or(false) ? NetworkKind::rdma : NetworkKind::ethernet;
-        link.network_source = "--network-gbps";
+        if (with_source) link.network_source = "--network-gbps";
     } else {
         link.inter_node_gbps = catalog.policy.get("unknown_network_gbps");
         link.network_kind = r.rdma.value_or(false) ? NetworkKind::rdma : NetworkKind::ethernet;
-        link.network_source = "assumed: the catalog states no network for " + o.provider + " " + o.instance_type +
-                              " (policy unknown_network_gbps, Ethernet" +
-                              (r.rdma.value_or(false) ? " with RDMA (--rdma yes)" : " without RDMA") +
-                              "; --network-gbps states it)";
         link.assumed = true;
+        if (with_source)
+            link.network_source = "assumed: the catalog states no network for " + o.provider + " " +
+                                  o.instance_type + " (policy unknown_network_gbps, Ethernet" +
+                                  (r.rdma.value_or(false) ? " with RDMA (--rdma yes)" : " without RDMA") +
+                                  "; --network-gbps states it)";
     }
     return link;
 }
@@ -512,7 +515,7 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     if (!c.network_note.empty()) c.reasons.push_back(c.network_note);
     if (o.instances > 1) {
         // The option's own network (estimates are shared by offers of the same speed, not source).
-        const LinkSpec net = offer_network(catalog, o.provider, *o.offer, o.instances, r);
+        const LinkSpec net = offer_network(catalog, o.provider, *o.offer, o.instances, r, true);
         const std::string what = format_number(net.inter_node_gbps) + " Gbps " +
                                  (net.network_kind ? std::string(to_string(*net.network_kind)) : "network");
         if (o.unknown_network)
