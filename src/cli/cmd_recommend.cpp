@@ -538,6 +538,12 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
         // The report's plan chart: 1 to 40 runs a week (or to twice the request's), 40 points.
         const double to = std::max(40.0, std::ceil(2 * request.runs_per_week));
         what_if = what_if_runs_per_week(catalog, request, 1, to, (to - 1) / 39, true);
+    } else if (ctx.format() == Format::html && !rec.ranked.empty() && request.service &&
+               !request.service->peak_rps) {
+        // The report's serving chart: a tenth to a hundred times the request's traffic.
+        const double at = service_load(*request.service, *request.workload.serving.output_len).requests_per_month /
+                          kDaysPerMonth;
+        service_what_if = what_if_requests_per_day(catalog, request, std::max(0.001, at / 10), at * 100);
     }
 
     std::vector<const Offer*> shown;
@@ -723,6 +729,16 @@ io::RecommendReport to_report(const RecommendResult& result, const Freshness& fr
     r.runs_per_week = request.runs_per_week;
     r.one_off = request.one_off();
     r.currency = request.currency;
+    if (request.service && request.workload.serving.output_len)
+        r.requests_per_day =
+            service_load(*request.service, *request.workload.serving.output_len).requests_per_month / kDaysPerMonth;
+    if (result.service_what_if)
+        for (const auto& p : result.service_what_if->points)
+            if (p.best)
+                r.service.push_back({p.requests_per_day,
+                                     p.best->provider + " " + p.best->gpu + " x" + std::to_string(p.best->gpu_count),
+                                     p.plan, p.replicas, round_money(p.best->cost_per_month),
+                                     p.cost_per_million_tokens});
     for (const auto& c : rec.ranked) {
         io::ReportOption o;
         o.rank = c.rank;

@@ -298,6 +298,43 @@ std::string plans_figure(const RecommendReport& report, const std::string& cur, 
            "</figure>\n";
 }
 
+// --task serve: the month's cost of the cheapest option against the traffic (log scale: the points
+// are 1-2-5 per decade), each point labelled with its replicas where the choice changes.
+std::string service_figure(const RecommendReport& report, const std::string& cur, std::string& data_tables) {
+    svg::Chart c;
+    c.id = "chart-serving";
+    c.title = "Monthly cost of the cheapest option against traffic (online service)";
+    c.x_label = "requests a day, log10 (3 = 1k, 6 = 1M)";
+    c.y_label = cur + " per month";
+    svg::Series best{"cheapest option", {}, svg::Marker::circle, kBlue, "", true, true, 3.5};
+    TextTable t;
+    t.title = "Chart data: the cheapest option at each traffic point (" + cur + " per month)";
+    t.columns = {{"REQUESTS/DAY", Align::right}, {"OPTION"},          {"PLAN"},
+                 {"REPLICAS", Align::right},     {"COST/MONTH", Align::right}, {cur + "/M TOKENS", Align::right}};
+    std::string last;
+    for (const auto& p : report.service) {
+        if (p.requests_per_day <= 0) continue;
+        const double x = std::log10(p.requests_per_day);
+        best.points.push_back({x, p.cost_per_month});
+        if (p.option != last) c.labels.push_back({{x, p.cost_per_month}, p.option + " x" + std::to_string(p.replicas)});
+        last = p.option;
+        t.rows.push_back({fmt_number(p.requests_per_day, 0), p.option, label(p.plan), std::to_string(p.replicas),
+                          fmt_number(p.cost_per_month, 2),
+                          p.cost_per_million_tokens ? fmt_number(*p.cost_per_million_tokens, 3) : "-"});
+    }
+    c.series.push_back(best);
+    if (report.requests_per_day && *report.requests_per_day > 0)
+        c.markers.push_back({std::log10(*report.requests_per_day),
+                             "this request: " + fmt_number(*report.requests_per_day, 0) + " requests a day", "1 0"});
+    c.desc = "For each traffic point (requests a day, on a log10 axis), the monthly cost in " + cur +
+             " of the cheapest option that carries its peak under the latency targets, over every plan; "
+             "labels name the option and its replicas where the choice changes. The vertical line is this "
+             "request's traffic.";
+    data_tables += render_table(t, "data-serving");
+    return "<figure id=\"fig-serving\">\n" + svg::render(c) + "<figcaption>" + escape(c.desc) +
+           "</figcaption>\n</figure>\n";
+}
+
 const TextTable* find_table(const TextDocument& doc, TableRole role) {
     for (const auto& t : doc.tables)
         if (t.role == role) return &t;
@@ -326,6 +363,7 @@ std::string recommend_report(const RecommendReport& report, const TextDocument& 
     o += "<section id=\"charts\">\n<h2>Charts</h2>\n";
     if (!report.feasible_points.empty()) o += cost_time_figure(report, cur, data_tables);
     if (!report.what_if.empty()) o += plans_figure(report, cur, data_tables);
+    if (!report.service.empty()) o += service_figure(report, cur, data_tables);
     o += "</section>\n";
     if (const TextTable* t = find_table(doc, TableRole::recommendations))
         o += "<section id=\"options\">\n<h2>Ranked options</h2>\n" + render_table(*t, "ranked-options", 0) +

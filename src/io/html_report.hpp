@@ -46,6 +46,15 @@ struct ReportCrossover {
     Plan from = Plan::on_demand, to = Plan::reserved;
 };
 
+struct ReportServicePoint {  // an online service: the cheapest option at one traffic point
+    double requests_per_day = 0;
+    std::string option;  // "provider gpu xN"
+    Plan plan = Plan::on_demand;
+    int replicas = 0;
+    double cost_per_month = 0;
+    std::optional<double> cost_per_million_tokens;
+};
+
 struct ReportRate {
     std::string currency;
     double usd_per_unit = 0;
@@ -62,6 +71,8 @@ struct RecommendReport {
     bool feasible_points_capped = false;
     std::vector<ReportWhatIfPoint> what_if;
     std::vector<ReportCrossover> crossovers;
+    std::vector<ReportServicePoint> service;  // --task serve: cost per month against traffic
+    std::optional<double> requests_per_day;   // --task serve: this request's traffic
     std::vector<std::string> warnings;  // the request's (price ages, exchange rates …)
     std::vector<ReportRate> rates;
 };
