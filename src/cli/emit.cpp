@@ -43,12 +43,19 @@ std::string launch_plan_text(const PlanCost& k) {
                              : "reserved";
 }
 
-// The name a launcher shows: lower-case letters, digits and '-', from the model.
+// The name a launcher shows: lower-case letters, digits and single '-', from the model, at most 40
+// characters (dstack's run names: a letter, then letters, digits and '-').
 std::string launch_task_name(const Workload& w) {
-    std::string name = "gpuadvise";
-    std::string id = to_lower(w.model_id.empty() ? std::string("job") : w.model_id);
-    name += "-";
-    for (char c : id) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+    std::string name = "gpuadvise-";
+    for (char c : to_lower(w.model_id.empty() ? std::string("job") : w.model_id)) {
+        const bool keep = std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80;
+        if (keep)
+            name += c;
+        else if (name.back() != '-')
+            name += '-';
+    }
+    if (name.size() > 40) name.resize(40);
+    while (name.back() == '-') name.pop_back();
     return name;
 }
 

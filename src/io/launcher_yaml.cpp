@@ -3,12 +3,12 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
+#include <tuple>
 
 #include "gpuadvise/base/diagnostics.hpp"
 #include "io/embedded_data.hpp"
-#include "io/skypilot_gpu_names.hpp"
-#include "io/skypilot_records.hpp"
 
 namespace gpuadvise::io {
 namespace {
@@ -32,7 +32,12 @@ constexpr std::pair<std::string_view, std::string_view> kDstackBackends[] = {{"a
                                                                              {"cloudrift", "cloudrift"}};
 
 void launcher_header(YAML::Emitter& out, const LaunchSpec& spec) {
-    for (const std::string& line : spec.header) out << YAML::Comment(line) << YAML::Newline;
+    for (std::string line : spec.header) {
+        // A comment is one line: a newline or other control character in it (from the command line) is a space.
+        for (char& c : line)
+            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+        out << YAML::Comment(line) << YAML::Newline;
+    }
 }
 
 // A shell script that only says what to write there: comments, never a command.
@@ -157,8 +162,19 @@ std::vector<std::string> skypilot_clouds() {
     return ids;
 }
 
-SkypilotAcceleratorNames::SkypilotAcceleratorNames(const Catalog& catalog, std::string_view provider) {
-    SkypilotGpuMapper mapper(catalog);
+namespace {
+void add_vote(std::vector<std::pair<std::string, int>>& votes, std::string_view name) {
+    auto v = std::find_if(votes.begin(), votes.end(), [&](const auto& p) { return p.first == name; });
+    if (v == votes.end())
+        votes.emplace_back(std::string(name), 1);
+    else
+        ++v->second;
+}
+}  // namespace
+
+SkypilotAcceleratorNames::SkypilotAcceleratorNames(const Catalog& catalog, std::string_view provider)
+    : provider_(provider), mapper_(catalog) {
+    std::map<std::tuple<std::string, double, double, double, double>, bool> seen;  // unpaired rows, once each
     for (const std::string& path : skypilot_tables_of(provider)) {
         const auto bytes = find_embedded(path);
         if (!bytes) continue;
@@ -181,18 +197,20 @@ SkypilotAcceleratorNames::SkypilotAcceleratorNames(const Catalog& catalog, std::
                 const std::string_view name = field(col_name);
                 if (name.empty()) return true;
                 const double count = parse_decimal(field(col_count)).value_or(1);
-                const GpuMapping& m =
-                    mapper.map(provider, name, field(col_type), scan_gpu_info(field(col_info)), count);
+                const GpuInfoFacts info = scan_gpu_info(field(col_info));
+                const std::string_view type = field(col_type);
+                if (type.empty()) {
+                    auto key = std::tuple(std::string(name), count, info.size_mib.value_or(-1),
+                                          info.count.value_or(-1), info.total_mib.value_or(-1));
+                    if (seen.emplace(std::move(key), true).second)
+                        unpaired_.push_back({std::string(name), info, count});
+                    return true;
+                }
+                const GpuMapping& m = mapper_.map(provider, name, type, info, count);
                 if (m.gpu_id.empty()) return true;
                 Names& names = by_gpu_[m.gpu_id];
-                if (!field(col_type).empty())
-                    names.by_instance.emplace(std::string(field(col_type)), std::string(name));
-                auto v = std::find_if(names.votes.begin(), names.votes.end(),
-                                      [&](const auto& p) { return p.first == name; });
-                if (v == names.votes.end())
-                    names.votes.emplace_back(std::string(name), 1);
-                else
-                    ++v->second;
+                names.by_instance.emplace(std::string(type), std::string(name));
+                add_vote(names.votes, name);
                 return true;
             },
             diags);
@@ -201,11 +219,16 @@ SkypilotAcceleratorNames::SkypilotAcceleratorNames(const Catalog& catalog, std::
 
 std::optional<std::string> SkypilotAcceleratorNames::name(std::string_view gpu_id,
                                                           std::string_view instance_type) const {
-    auto g = by_gpu_.find(gpu_id);
-    if (g == by_gpu_.end()) return std::nullopt;
-    if (auto i = g->second.by_instance.find(instance_type); i != g->second.by_instance.end())
-        return i->second;
-    const auto& votes = g->second.votes;
+    std::vector<std::pair<std::string, int>> votes;
+    if (auto g = by_gpu_.find(gpu_id); g != by_gpu_.end()) {
+        if (auto i = g->second.by_instance.find(instance_type); i != g->second.by_instance.end())
+            return i->second;
+        votes = g->second.votes;
+    }
+    for (const Unpaired& u : unpaired_)
+        if (mapper_.map(provider_, u.name, instance_type, u.info, u.count).gpu_id == gpu_id)
+            add_vote(votes, u.name);
+    if (votes.empty()) return std::nullopt;
     auto best = votes.begin();
     for (auto v = votes.begin(); v != votes.end(); ++v)
         if (v->second > best->second) best = v;

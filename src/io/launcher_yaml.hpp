@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "gpuadvise/catalog/catalog.hpp"
+#include "io/skypilot_gpu_names.hpp"
+#include "io/skypilot_records.hpp"
 
 namespace gpuadvise::io {
 
@@ -50,7 +52,9 @@ class SkypilotAcceleratorNames {
 public:
     SkypilotAcceleratorNames(const Catalog& catalog, std::string_view provider);
     // The name of GPU `gpu_id`: that of the row of `instance_type` when there is one, else the name
-    // most rows mapping to `gpu_id` use (the first of a tie). nullopt: no row maps to it.
+    // most rows mapping to `gpu_id` use (the first of a tie). Rows without an instance type (GCP's
+    // accelerator rows, which the importer pairs with a host) are mapped with `instance_type` as the
+    // machine, as the importer maps them with their host. nullopt: no row maps to it.
     std::optional<std::string> name(std::string_view gpu_id, std::string_view instance_type) const;
 
 private:
@@ -58,7 +62,15 @@ private:
         std::map<std::string, std::string, std::less<>> by_instance;  // instance type -> name
         std::vector<std::pair<std::string, int>> votes;               // name, rows; first seen first
     };
+    struct Unpaired {
+        std::string name;
+        GpuInfoFacts info;
+        double count = 1;
+    };
+    std::string provider_;
     std::map<std::string, Names, std::less<>> by_gpu_;
+    std::vector<Unpaired> unpaired_;
+    mutable SkypilotGpuMapper mapper_;
 };
 
 // dstack's backend type for a provider id, nullopt where dstack has no backend for it.

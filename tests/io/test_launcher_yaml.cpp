@@ -34,7 +34,8 @@ std::vector<TableRow> mapped_rows(const Catalog& catalog, const std::string& pro
             *bytes, path,
             [&](const io::CsvRecord& r) {
                 if (col.empty()) {
-                    for (int i = 0; i < static_cast<int>(r.fields.size()); ++i) col[std::string(r.fields[i])] = i;
+                    for (int i = 0; i < static_cast<int>(r.fields.size()); ++i)
+                        col[std::string(r.fields[i])] = i;
                     return true;
                 }
                 auto at = [&](const char* name) {
@@ -48,7 +49,8 @@ std::vector<TableRow> mapped_rows(const Catalog& catalog, const std::string& pro
                                            io::scan_gpu_info(at("GpuInfo")),
                                            io::parse_decimal(at("AcceleratorCount")).value_or(1));
                 if (!m.gpu_id.empty())
-                    rows.push_back({std::string(at("InstanceType")), std::string(at("AcceleratorName")), m.gpu_id});
+                    rows.push_back(
+                        {std::string(at("InstanceType")), std::string(at("AcceleratorName")), m.gpu_id});
                 return true;
             },
             diags);
@@ -90,7 +92,11 @@ TEST_CASE("every built-in offer of a SkyPilot cloud has a SkyPilot accelerator n
     std::size_t checked = 0;
     for (const Offer& o : catalog.offers) {
         const std::string provider = o.provider.str();
-        if (io::skypilot_tables_of(provider).empty()) continue;
+        // Offers read from a SkyPilot table (not, e.g., GCP's G4 rows of commitments/gcp-pricing.yml).
+        const std::string_view file = o.where.file;
+        if (io::skypilot_tables_of(provider).empty() || !file.ends_with(".csv") ||
+            file.find("skypilot") == std::string_view::npos)
+            continue;
         auto it = by_provider.try_emplace(provider, catalog, provider).first;
         INFO(provider << " " << o.instance_type << " " << o.gpu);
         CHECK(it->second.name(o.gpu, o.instance_type));
@@ -104,8 +110,14 @@ TEST_CASE("AWS's names: A100-80GB for p4de, H100 for p5, T4 for g4dn", "[io]") {
     CHECK(aws.name("a100-80gb-sxm", "p4de.24xlarge") == "A100-80GB");
     CHECK(aws.name("h100-sxm", "p5.48xlarge") == "H100");
     CHECK(aws.name("t4", "") == "T4");
+    // GCP's accelerator rows have no instance type: the host decides the variant, as in the importer.
+    const io::SkypilotAcceleratorNames gcp(testing::builtin(), "gcp");
+    CHECK(gcp.name("a100-40gb-sxm", "a2-highgpu-8g") == "A100");
+    CHECK(gcp.name("a100-80gb-sxm", "a2-ultragpu-8g") == "A100-80GB");
+    CHECK(gcp.name("t4", "n1-highmem-8") == "T4");
     CHECK_FALSE(aws.name("no-such-gpu", ""));
-    CHECK(io::skypilot_tables_of("aws") == std::vector<std::string>{"skypilot/aws-g-family.csv", "skypilot/aws.csv"});
+    CHECK(io::skypilot_tables_of("aws") ==
+          std::vector<std::string>{"skypilot/aws-g-family.csv", "skypilot/aws.csv"});
     CHECK(io::skypilot_tables_of("alpha-cloud").empty());
 }
 
@@ -131,13 +143,14 @@ TEST_CASE("launcher YAML quotes what needs quoting and parses back", "[io]") {
     s.spot = true;
     s.disk_gb = 300;
     s.envs = {{"TP", "8"}, {"NOTE", "a: b # c"}};
-    s.header = {"Command: gpuadvise recommend --model 'x: y'"};
+    s.header = {"Command: gpuadvise recommend --model 'x: y'", "a newline\nname: injected"};
     const YAML::Node sky = YAML::Load(io::skypilot_task_yaml(s));
     CHECK(sky["resources"]["accelerators"].as<std::string>() == "RTX PRO 6000: WK:8");
     CHECK(sky["resources"]["use_spot"].as<bool>());
     CHECK(sky["num_nodes"].as<int>() == 2);
     CHECK(sky["envs"]["NOTE"].as<std::string>() == "a: b # c");
     CHECK_FALSE(sky["service"]);
+    CHECK(sky["name"].as<std::string>() == "gpuadvise-test");  // the header's newline stayed in the comment
     CHECK(sky["run"].as<std::string>().find("FILL IN") != std::string::npos);
     s.replicas = 3;
     const YAML::Node svc = YAML::Load(io::skypilot_task_yaml(s));
