@@ -187,6 +187,12 @@ int emit_launcher(Context& ctx, const LaunchOptions& opt, const RecommendRequest
             return 3;
         }
         spec.cloud = *backend;
+        // vast.ai is a marketplace: its SkyPilot region and machine names are offer listings, not
+        // dstack's (gpuhunt's vastai offers are fetched live), so dstack is left to match the GPU.
+        if (*backend == "vastai") {
+            spec.region.clear();
+            spec.instance_type.clear();
+        }
         gpu_name = io::dstack_gpu_name(*c.gpu);
         if (request.dataset_gb)
             spec.disk_gb =
@@ -202,6 +208,10 @@ int emit_launcher(Context& ctx, const LaunchOptions& opt, const RecommendRequest
     if (p.expert > 1) spec.envs.emplace_back("EP", std::to_string(p.expert));
     if (request.service && c.service) spec.replicas = c.service->groups;
     spec.header = launch_header(launcher, pick, c, request, launch_command_line(), gpu_name);
+    if (!sky && spec.region.empty() && !o.region.empty())
+        spec.header.insert(spec.header.end() - 1,
+                           "Not pinned: " + o.provider.str() + " is a marketplace; region " + o.region +
+                               " and machine " + o.instance_type + " are listings dstack matches itself.");
     const std::string yaml = sky ? io::skypilot_task_yaml(spec) : io::dstack_config_yaml(spec);
 
     if (opt.output.empty()) {
