@@ -13,6 +13,7 @@
 #include "cli/build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/config.hpp"
+#include "cli/emit.hpp"
 #include "cli/option_checks.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/text.hpp"
@@ -283,6 +284,7 @@ namespace {
 
 int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
     Context ctx(out, err);
+    record_command_line(argc, argv);  // for the header of an --emit file
     CLI::App app{"gpuadvise — which GPU cloud offer to rent for a PyTorch job, on which plan, and why"};
     app.name("gpuadvise");
     set_footer(app, kFooter);

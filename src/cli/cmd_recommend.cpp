@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/emit.hpp"
 #include "cli/freshness.hpp"
 #include "cli/help_footer.hpp"
 #include "cli/pytorch_option.hpp"
@@ -51,6 +52,7 @@ struct RecommendOptions {
     bool runs_per_week_given = false;
     std::optional<double> idle_minutes;  // --idle-minutes
     std::string max_cost_increase;       // --max-cost-increase 10% (with --objective carbon)
+    LaunchOptions launch;                // --emit skypilot|dstack, --pick, -o, --force (cli/emit.cpp)
 };
 
 // --max-cost-increase: a percentage, "10%" or "10"; returns the share (0.1).
@@ -519,8 +521,13 @@ void billing_energy_notes(const Candidate& c, const std::string& cur, std::vecto
 
 int run_recommend(Context& ctx, const RecommendOptions& opt) {
     const Catalog& catalog = ctx.catalog();
+    check_launch_options(opt.launch);
     RecommendRequest request = build_request(ctx, opt);
     Recommendation rec = recommend(catalog, request);
+    if (!opt.launch.emit.empty() && !rec.ranked.empty()) {  // -o FILE: the report follows on stdout
+        const int rc = emit_launcher(ctx, opt.launch, request, rec);
+        if (rc != 0 || opt.launch.output.empty()) return rc;
+    }
     const std::string& cur = request.currency;
     std::optional<WhatIf> what_if;
     std::optional<ServiceWhatIf> service_what_if;
@@ -1175,6 +1182,7 @@ Runner setup_recommend(CLI::App& sub) {
                  "Also rank the guide's example providers (not rentable; each is marked with a warning)");
     sub.add_flag("--explain", opt->explain,
                  "Print every rule that fired and every rejected offer with the reason");
+    add_launch_options(sub, opt->launch);
     set_footer(sub, {{FooterBlock::Kind::examples,
                       {"gpuadvise recommend --model bert --runs-per-week 4",
                        "gpuadvise recommend --model llama-2-7b --task lora --json",
