@@ -395,7 +395,10 @@ struct LastScalar : YAML::EventHandler {
 
 std::optional<YAML::Node> load_yaml_document(std::string_view text, const std::string& file,
                                              YamlLoadError& error) {
-    error = YamlLoadError{{file, 0, 0}, "", false};
+    // Field by field: GCC 12 (-O2, unity build) warns on the shared_ptr of a braced temporary.
+    error.where = SourceLocation{file, 0, 0};
+    error.message.clear();
+    error.from_parser = false;
     std::string source(text);
     for (std::size_t i = 0; i < source.size(); ++i)
         if (source[i] == '\r' && (i + 1 == source.size() || source[i + 1] != '\n'))

@@ -513,9 +513,12 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
                             " GPUs: no network between nodes (" +
                             (o.gpu->nvlink_domain >= o.gpu_count ? "NVLink" : "PCIe") + " inside it)");
     if (!c.network_note.empty()) c.reasons.push_back(c.network_note);
+    // The option's own network (estimates are shared by offers of the same speed, not source).
+    const LinkSpec net = offer_network(catalog, o.provider, *o.offer, o.instances, r, true);
+    c.estimate.config.network.network_source = net.network_source;
+    c.estimate.config.network.network_kind = net.network_kind;
+    c.estimate.config.network.assumed = net.assumed;
     if (o.instances > 1) {
-        // The option's own network (estimates are shared by offers of the same speed, not source).
-        const LinkSpec net = offer_network(catalog, o.provider, *o.offer, o.instances, r, true);
         const std::string what = format_number(net.inter_node_gbps) + " Gbps " +
                                  (net.network_kind ? std::string(to_string(*net.network_kind)) : "network");
         if (o.unknown_network)
