@@ -322,7 +322,10 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
                                                      : nlohmann::ordered_json(nullptr);
     j["break_even_utilisation"] =
         k ? json_number(k->break_even_utilisation) : nlohmann::ordered_json(nullptr);
-    j["crossover_runs_per_week"] =
+    // Against what the user would otherwise rent (the cheapest on-demand, or spot, option: where
+    // --what-if flips); against this configuration's own on-demand price in own_crossover_runs_per_week.
+    j["crossover_runs_per_week"] = json_number(c.crossover_runs_per_week);
+    j["own_crossover_runs_per_week"] =
         k ? json_number(k->crossover_runs_per_week) : nlohmann::ordered_json(nullptr);
     j["commitment_term_months"] =
         k ? nlohmann::ordered_json(k->term_months) : nlohmann::ordered_json(nullptr);
@@ -643,7 +646,17 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
                                   {"break_even_utilisation", x.break_even_utilisation},
                                   {"crossover_runs_per_week", json_number(x.runs_per_week)},
                                   {"hours_per_run", x.hours_per_run},
-                                  {"top_option", x.top_option}};
+                                  {"top_option", x.top_option},
+                                  {"own_crossover_runs_per_week", json_number(x.own_runs_per_week)}};
+        json["plan_crossover"]["against"] =
+            x.against ? nlohmann::ordered_json{{"provider", x.against->provider},
+                                               {"gpu", x.against->gpu},
+                                               {"gpu_count", x.against->gpu_count},
+                                               {"instance_type", x.against->instance_type},
+                                               {"region", x.against->region},
+                                               {"plan", to_string(x.against_plan)},
+                                               {"cost_per_run", round_money(x.against_cost_per_run)}}
+                      : nlohmann::ordered_json(nullptr);
     } else {
         json["plan_crossover"] = nullptr;
     }

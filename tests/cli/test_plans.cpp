@@ -79,7 +79,8 @@ TEST_CASE("40 runs a week of 8 h: a GCP commitment, its break-even and crossover
     // By hand: break-even = monthly commitment / (on-demand x 730 h); crossover = that share of 730 h in runs.
     const double be = price / (od * kMonth);
     CHECK(top["break_even_utilisation"].get<double>() == Approx(be).epsilon(1e-3));
-    CHECK(top["crossover_runs_per_week"].get<double>() ==
+    // Against its own machine on demand (#28: the crossover proper is against the cheapest on-demand option).
+    CHECK(top["own_crossover_runs_per_week"].get<double>() ==
           Approx(be * kMonth / h / kRunsPerMonth).epsilon(1e-3));
     // Paid whether used or not: whole slots for the month's hours, on-demand for what they leave.
     const double busy = 40 * kRunsPerMonth * h;
@@ -89,8 +90,13 @@ TEST_CASE("40 runs a week of 8 h: a GCP commitment, its break-even and crossover
     CHECK(top["cost_per_month"].get<double>() == Approx(std::min(low, high)).epsilon(1e-3));
     const auto crossover = finding(rec, "2.crossover");
     CHECK(crossover["kind"] == "preference");
+    // By hand: the commitment's month over the cheapest on-demand option's cost per run, in runs a week.
+    const auto& x = rec["plan_crossover"];
+    const auto flip_offer = offer_of("gcp", x["gpu"], x["instance_type"], x["region"]);
     CHECK(number(crossover, "crossover_runs_per_week") ==
-          Approx(be * kMonth / h / kRunsPerMonth).epsilon(1e-3));
+          Approx(commitment_price(flip_offer, x["term_months"]) / x["against"]["cost_per_run"].get<double>() /
+                 kRunsPerMonth)
+              .epsilon(1e-3));
     CHECK(number(crossover, "runs_per_week") == 40);
     CHECK(number(crossover, "term_months") == term);
     const auto break_even = finding(rec, "2.break_even");
@@ -122,9 +128,17 @@ TEST_CASE("1 run a week: on-demand, with the crossover above which a commitment 
         commitment_price(offer, x["term_months"]) / (offer["on_demand_per_hour"].get<double>() * kMonth);
     CHECK(x["break_even_utilisation"].get<double>() == Approx(be).epsilon(1e-6));
     const double crossover = be * kMonth / x["hours_per_run"].get<double>() / kRunsPerMonth;
-    CHECK(x["crossover_runs_per_week"].get<double>() == Approx(crossover).epsilon(1e-3));
+    // Against its own machine on demand: the second, labelled figure (#28).
+    CHECK(x["own_crossover_runs_per_week"].get<double>() == Approx(crossover).epsilon(1e-3));
     CHECK(crossover > 1);
-    CHECK(number(finding(rec, "2.crossover"), "crossover_runs_per_week") == Approx(crossover).epsilon(1e-3));
+    CHECK(number(finding(rec, "2.crossover"), "own_crossover_runs_per_week") ==
+          Approx(crossover).epsilon(1e-3));
+    // The crossover proper: against the cheapest on-demand option, where --what-if flips.
+    const double flip = commitment_price(offer, x["term_months"]) /
+                        x["against"]["cost_per_run"].get<double>() / kRunsPerMonth;
+    CHECK(x["crossover_runs_per_week"].get<double>() == Approx(flip).epsilon(1e-3));
+    CHECK(number(finding(rec, "2.crossover"), "crossover_runs_per_week") == Approx(flip).epsilon(1e-3));
+    CHECK(flip > crossover);  // the cheapest on-demand option costs less a run than the commitment's machine
     CHECK(number(finding(rec, "2.crossover"), "runs_per_week") == 1);
 }
 

@@ -27,6 +27,14 @@ const PlanCost* alternative(const Candidate& c, Plan plan) {
 
 }  // namespace
 
+namespace {
+std::string fmt_1(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+}
+}  // namespace
+
 TEST_CASE("plan: below break-even on-demand is chosen, above it reserved", "[core]") {
     Catalog c = one_a100();
     // 10 h a run: 5.6 runs a week = 243 h a month (< 250), 6 runs = 260 h (> 250).
@@ -77,12 +85,23 @@ TEST_CASE("plan: without a reserved price the next reservable option shows the t
     const Finding* f = finding(r, "2.break_even");
     REQUIRE(f);
     CHECK(contains(f->message, "no commitment prices known for hourly"));
-    // Where a commitment would take over, on the best listed option that has one: 500 a month against
-    // 2.0 an hour breaks even at 250 h, 250 / 10 h runs x 12 / 52 = 5.8 runs a week.
+    // Where a commitment would take over (#28): against what the user would otherwise rent, hourly's
+    // a100 at 1.0 an hour: 500 a month over 1.0 x the run's hours, in runs a week. Against its own
+    // machine on demand (2.0 an hour) it breaks even at 250 h, 250 / 10 h runs x 12 / 52 = 5.8 runs a week.
     const Finding* other = finding(r, "2.crossover");
     REQUIRE(other);
-    CHECK(contains(other->message, "above 5.8 runs a week of this job"));
-    CHECK(contains(other->message, "the best listed option with a commitment: monthly a100 x1"));
+    const double run_hours = r.ranked[0].cost.billed_hours_per_run;
+    const double flip = 500.0 / (1.0 * run_hours) * 12.0 / 52.0;
+    REQUIRE(other->number("crossover_runs_per_week"));
+    CHECK(*other->number("crossover_runs_per_week") == Approx(flip).epsilon(1e-6));
+    CHECK(contains(other->message, "above " + fmt_1(flip) + " runs a week of this job"));
+    INFO(other->message);
+    CHECK(contains(
+        other->message,
+        "commitment in r1 beats the cheapest on-demand option (hourly a100 x1 a100x1, 10.00 USD a run)"));
+    CHECK(contains(other->message, "against its own machine on demand it pays off above 5.8 runs a week"));
+    REQUIRE(r.crossover);
+    CHECK(r.crossover->against == r.ranked[0].offer);
 }
 
 TEST_CASE("plan: spot only when the job is interruptible, with the interruption overhead", "[core]") {

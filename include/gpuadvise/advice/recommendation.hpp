@@ -218,6 +218,10 @@ struct Candidate {
     std::optional<ServiceSizing> service;
     std::optional<double> service_cost_per_million_tokens;
     std::string network_note;  // several GPUs: the network between the nodes, or that there is none
+    // Runs a week of this job above which this configuration's best commitment costs less a month than
+    // what the user would otherwise rent (the cheapest on-demand option, or spot for --interruptible):
+    // nullopt without a commitment or when it never does (#28).
+    std::optional<double> crossover_runs_per_week;
 };
 
 struct Rejection {
@@ -228,13 +232,20 @@ struct Rejection {
 
 // Where a commitment takes over from on-demand for this job: on the top option, or else on the best
 // listed option that has a commitment price (step 2).
+// The crossover is against what the user would otherwise rent: the cheapest on-demand option of the
+// same job and filters (spot for an --interruptible job when cheaper), so it is where
+// `--what-if runs-per-week` flips; against the commitment's own machine on demand it is own_runs_per_week.
 struct CommitmentCrossover {
     const Offer* offer = nullptr;
     int term_months = 0;
-    double break_even_utilisation = 0;    // share of the term's hours
-    std::optional<double> runs_per_week;  // nullopt: never wins (dearer than on-demand at full use)
+    double break_even_utilisation = 0;    // share of the term's hours, against its own machine on demand
+    std::optional<double> runs_per_week;  // nullopt: never beats what the user would otherwise rent
     double hours_per_run = 0;             // billed, with set-up
     bool top_option = false;              // about the #1 option (else the best one with a commitment)
+    const Offer* against = nullptr;       // what the user would otherwise rent
+    Plan against_plan = Plan::on_demand;
+    double against_cost_per_run = 0;          // output currency
+    std::optional<double> own_runs_per_week;  // against its own machine on demand (break-even utilisation)
 };
 
 // One feasible option as a point of the cost/time chart (the HTML report): every option that passes

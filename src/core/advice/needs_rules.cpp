@@ -141,13 +141,12 @@ const PlanCost* on_demand_of(const Candidate& c) {
 }
 
 // "Google Cloud's 1-year a2-highgpu-1g commitment"
-std::string commitment_name(const Candidate& c, const PlanCost& k) {
-    const std::string who = c.provider ? c.provider->name : c.offer->provider.str();
-    const std::string what = c.offer->instance_type.empty()
-                                 ? c.gpu->id + " x" + std::to_string(c.offer->gpu_count)
-                                 : c.offer->instance_type;
+std::string commitment_name(const Provider* provider, const Offer& offer, const Gpu& gpu, const PlanCost& k) {
+    const std::string who = provider ? provider->name : offer.provider.str();
+    const std::string what =
+        offer.instance_type.empty() ? gpu.id + " x" + std::to_string(offer.gpu_count) : offer.instance_type;
     return who + "'s " + term_label(k.term_months) + " " + what + " commitment" +
-           (c.offer->region.empty() ? "" : " in " + c.offer->region);
+           (offer.region.empty() ? "" : " in " + offer.region);
 }
 
 }  // namespace
@@ -162,16 +161,19 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
     // always-on service as more than `threshold` runs a week.
     const bool heuristic_reserved = r.runs_per_week > threshold;
     if (service)
-        s.findings.push_back(
-            {"2.frequency_heuristic", FindingKind::heuristic,
-             "the guide's rule of thumb counts training runs a week (more than " + fmt("%g", threshold) +
-                 " -> monthly reserved); an online service up every day reads as always on -> monthly reserved",
-             {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
+        s.findings.push_back({"2.frequency_heuristic",
+                              FindingKind::heuristic,
+                              "the guide's rule of thumb counts training runs a week (more than " +
+                                  fmt("%g", threshold) +
+                                  " -> monthly reserved); an online service up every day reads as always on "
+                                  "-> monthly reserved",
+                              {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
     else
         s.findings.push_back({"2.frequency_heuristic",
                               FindingKind::heuristic,
-                              "the guide's rule of thumb: " + count_noun(r.runs_per_week, "run") + " a week is " +
-                                  (heuristic_reserved ? "more" : "not more") + fmt(" than %g -> ", threshold) +
+                              "the guide's rule of thumb: " + count_noun(r.runs_per_week, "run") +
+                                  " a week is " + (heuristic_reserved ? "more" : "not more") +
+                                  fmt(" than %g -> ", threshold) +
                                   (heuristic_reserved ? "monthly reserved" : "on-demand"),
                               {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
     if (const Candidate* c = in.winner) {
@@ -179,8 +181,8 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
         const double monthly_hours = runs_per_month(r.runs_per_week) * run_hours;
         std::string msg =
             service && c->service
-                ? "computed: " + count_noun(c->service->replicas, "replica") +
-                      " on " + count_noun(c->instances, "instance") +
+                ? "computed: " + count_noun(c->service->replicas, "replica") + " on " +
+                      count_noun(c->instances, "instance") +
                       fmt(" carry the peak of %.3g requests/s at %.0f%% utilisation, each instance up %.0f h "
                           "a month",
                           c->service->peak_rps, 100 * c->service->utilisation, monthly_hours)
@@ -195,7 +197,11 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
             numbers.push_back({"break_even_utilisation", *k->break_even_utilisation});
             numbers.push_back({"term_months", static_cast<double>(k->term_months)});
         }
-        if (k && k->break_even_utilisation)
+        if (k && k->break_even_utilisation && *k->break_even_utilisation > 1)
+            msg += "; its best commitment (" + term_label(k->term_months) + ") costs " +
+                   fmt("%.2f times on-demand running all month", *k->break_even_utilisation) +
+                   " -> on-demand is cheaper";
+        else if (k && k->break_even_utilisation)
             msg += "; its best commitment (" + term_label(k->term_months) + ") breaks even at " +
                    fmt("%.0f%% of the term's hours", 100 * *k->break_even_utilisation) +
                    fmt(" (%.0f h a month per instance)", *k->break_even_utilisation * hours_per_month) +
@@ -212,70 +218,126 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
         msg += "; plan chosen: " + std::string(plan_label(c->cost.plan)) +
                (c->cost.plan == Plan::reserved ? " (" + term_label(c->cost.term_months) + ")" : "");
         s.findings.push_back({"2.break_even", FindingKind::preference, msg, std::move(numbers)});
-        // Where a commitment takes over, in runs a week of this job: on the top option, or else on the
-        // best listed option that has a commitment.
+        // Where a commitment takes over, in runs a week of this job: against what the user would
+        // otherwise rent (the cheapest on-demand option, or spot), the point where --what-if flips (#28).
         const Candidate* where = k ? c : nullptr;
         if (!where)
             for (const auto& other : in.reservable)
-                if (const PlanCost* x = best_commitment(other); x && x->crossover_runs_per_week) {
+                if (best_commitment(other)) {
                     where = &other;
                     break;
                 }
-        if (where) {
+        if (const PlanFlip* f = in.flip) {
+            const Option& o = *f->reserved;
+            const PlanCost& x = f->commitment;
+            const Option& a = *f->against.option;
+            const bool same = a.offer == o.offer;
+            crossover = CommitmentCrossover{o.offer,
+                                            x.term_months,
+                                            x.break_even_utilisation.value_or(0),
+                                            f->runs_per_week,
+                                            x.billed_hours_per_run,
+                                            o.offer == c->offer,
+                                            a.offer,
+                                            f->against.plan,
+                                            f->against.cost_per_run,
+                                            x.crossover_runs_per_week};
+            const double hours_a_day = f->runs_per_week * x.billed_hours_per_run / 7.0;
+            std::string against_text =
+                same ? std::string(plan_label(f->against.plan))
+                     : "the cheapest " + std::string(plan_label(f->against.plan)) + " option (" +
+                           a.offer->provider + " " + a.gpu->id + " x" + std::to_string(a.gpu_count) +
+                           (a.offer->instance_type.empty() ? "" : " " + a.offer->instance_type) +
+                           (a.price_complete ? ", " : ", GPU only, host VM extra, ") +
+                           format_amount(f->against.cost_per_run, r.currency) + " a run)";
+            std::string own;
+            if (!same && x.crossover_runs_per_week)
+                own = service ? fmt("; against its own machine on demand it pays off above %.1f h a day",
+                                    *x.crossover_runs_per_week * x.billed_hours_per_run / 7.0)
+                              : fmt("; against its own machine on demand it pays off above %.1f runs a week",
+                                    *x.crossover_runs_per_week);
+            std::vector<FindingNumber> crossover_numbers{{"crossover_runs_per_week", f->runs_per_week},
+                                               {"runs_per_week", r.runs_per_week},
+                                               {"term_months", static_cast<double>(x.term_months)}};
+            if (x.crossover_runs_per_week)
+                crossover_numbers.push_back({"own_crossover_runs_per_week", *x.crossover_runs_per_week});
+            s.findings.push_back(
+                {"2.crossover", FindingKind::preference,
+                 (service ? fmt("above %.1f h a day up, ", hours_a_day)
+                          : fmt("above %.1f runs a week of this job, ", f->runs_per_week)) +
+                     commitment_name(o.provider, *o.offer, *o.gpu, x) + " beats " + against_text + own +
+                     (service ? "; this service: " + fmt("%g h a day", r.service->hours_per_day)
+                              : "; this workload: " + count_noun(r.runs_per_week, "run") + " a week") +
+                     "; the commitment is paid for its whole " + term_label(x.term_months) +
+                     " term whether used or not" +
+                     (!service && r.runs_per_week > f->runs_per_week && c->cost.plan != Plan::reserved &&
+                              r.objective == Objective::cost
+                          ? std::string("; more runs need more committed slots, and at this workload's "
+                                        "frequency on-demand is cheaper again (--what-if runs-per-week shows "
+                                        "where the plans change)")
+                          : std::string()),
+                 std::move(crossover_numbers)});
+        } else if (where) {
             const PlanCost* x = best_commitment(*where);
             if (x->break_even_utilisation)
                 crossover = CommitmentCrossover{where->offer,
                                                 x->term_months,
                                                 *x->break_even_utilisation,
-                                                x->crossover_runs_per_week,
+                                                std::nullopt,
                                                 x->billed_hours_per_run,
-                                                where == c};  // the slot hours a run occupies
-            if (x->crossover_runs_per_week)
-                s.findings.push_back(
-                    {"2.crossover",
-                     FindingKind::preference,
-                     (service ? fmt("above %.1f h a day up, ",
-                                    *x->crossover_runs_per_week * x->billed_hours_per_run / 7.0)
-                              : fmt("above %.1f runs a week of this job, ", *x->crossover_runs_per_week)) +
-                         commitment_name(*where, *x) + " beats on-demand" +
-                         (where == c
-                              ? ""
-                              : " (the best listed option with a commitment: " + where->offer->provider +
-                                    " " + where->gpu->id + " x" + std::to_string(where->gpu_count) + ")") +
-                         (service ? "; this service: " + fmt("%g h a day", r.service->hours_per_day)
-                                  : "; this workload: " + count_noun(r.runs_per_week, "run") + " a week") +
-                         "; the commitment is paid for its whole " + term_label(x->term_months) +
-                         " term whether used or not",
-                     {{"crossover_runs_per_week", *x->crossover_runs_per_week},
-                      {"runs_per_week", r.runs_per_week},
-                      {"term_months", static_cast<double>(x->term_months)}}});
-            else if (x->break_even_utilisation)
-                s.findings.push_back(
-                    {"2.crossover",
-                     FindingKind::preference,
-                     commitment_name(*where, *x) +
-                         fmt(" costs %.0f%% of on-demand at full use: it never beats on-demand",
-                             100 * *x->break_even_utilisation),
-                     {{"break_even_utilisation", *x->break_even_utilisation},
-                      {"term_months", static_cast<double>(x->term_months)}}});
+                                                where == c,
+                                                nullptr,
+                                                Plan::on_demand,
+                                                0,
+                                                x->crossover_runs_per_week};
+            s.findings.push_back(
+                {"2.crossover",
+                 FindingKind::preference,
+                 "no listed commitment beats the cheapest " +
+                     std::string(r.interruptible ? "on-demand or spot" : "on-demand") +
+                     " option at up to 10000 runs a week of this job" +
+                     (x->crossover_runs_per_week
+                          ? "; against its own machine on demand, " +
+                                commitment_name(where->provider, *where->offer, *where->gpu, *x) +
+                                fmt(" pays off above %.1f runs a week", *x->crossover_runs_per_week)
+                          : std::string()),
+                 {{"runs_per_week", r.runs_per_week}}});
         }
         const bool chose_reserved = c->cost.plan == Plan::reserved;
-        if (chose_reserved != heuristic_reserved && c->cost.plan != Plan::spot && !service)
-            s.findings.push_back(
-                {"2.heuristic_differs",
-                 FindingKind::explanation,
-                 std::string("the guide's rule of thumb would pick ") +
-                     (heuristic_reserved ? "reserved" : "on-demand") +
-                     fmt("; the plan is chosen on the break-even instead: the rule counts runs, not hours or "
-                         "prices (%g runs of ",
-                         r.runs_per_week) +
-                     fmt("%.1f h use %.0f%% of a month", run_hours, 100 * monthly_hours / hours_per_month) +
-                     (k && k->break_even_utilisation
-                          ? fmt(", against a break-even of %.0f%%)", 100 * *k->break_even_utilisation)
-                          : std::string(")")),
-                 {{"runs_per_week", r.runs_per_week},
-                  {"hours_per_run", run_hours},
-                  {"month_share", monthly_hours / hours_per_month}}});
+        const double month_share = monthly_hours / hours_per_month;
+        // Over a month's hours the load is several instances' worth, never a share above 100 %.
+        const std::string load =
+            month_share <= 1 + 1e-9
+                ? fmt("%.1f h use %.0f%% of a month", run_hours, 100 * month_share)
+                : fmt("%.1f h need %.1f instances' worth of hours a month", run_hours, month_share) +
+                      (chose_reserved && c->cost.committed_instances > 0
+                           ? ": " + std::to_string(c->cost.committed_instances) + " committed" +
+                                 (c->cost.on_demand_overflow_per_month > 0 ? " + on demand for the rest" : "")
+                           : std::string());
+        if (chose_reserved != heuristic_reserved && c->cost.plan != Plan::spot && !service) {
+            std::string why = std::string("the guide's rule of thumb would pick ") +
+                              (heuristic_reserved ? "reserved" : "on-demand");
+            if (k && k->break_even_utilisation)
+                why +=
+                    fmt("; the plan is chosen on the break-even instead: the rule counts runs, not hours or "
+                        "prices (%g runs of ",
+                        r.runs_per_week) +
+                    load +
+                    (*k->break_even_utilisation <= 1
+                         ? fmt(", against a break-even of %.0f%%)", 100 * *k->break_even_utilisation)
+                         : std::string(", and the commitment costs more than on-demand all month)"));
+            else
+                // No commitment price for the top option: no break-even to choose on.
+                why += "; the catalog has no commitment price for the top option (" + c->offer->provider +
+                       "), so on-demand is the only plan priced for it (" +
+                       fmt("%g runs of ", r.runs_per_week) + load + ")";
+            s.findings.push_back({"2.heuristic_differs",
+                                  FindingKind::explanation,
+                                  why,
+                                  {{"runs_per_week", r.runs_per_week},
+                                   {"hours_per_run", run_hours},
+                                   {"month_share", month_share}}});
+        }
     }
     if (r.interruptible) {
         const double per_hour = in.catalog.policy.get("spot_interruptions_per_hour");

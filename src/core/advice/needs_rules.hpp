@@ -5,10 +5,9 @@
 #pragma once
 
 #include "gpuadvise/advice/recommendation.hpp"
+#include "recommend_candidates.hpp"
 
 namespace gpuadvise::detail {
-
-class EstimateCache;
 
 struct RuleInput {
     const Catalog& catalog;
@@ -18,6 +17,7 @@ struct RuleInput {
     const std::vector<Candidate>& ranked;
     const std::vector<Candidate>& reservable;  // feasible options that have a reserved price, best first
     const std::vector<std::string>& without_commitments;  // providers of the catalog with no commitment price
+    const PlanFlip* flip = nullptr;  // where a commitment first beats what the user would otherwise rent
 };
 
 StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family);

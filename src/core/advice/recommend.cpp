@@ -21,9 +21,22 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     const detail::Ranking ranking = detail::rank_options(options, request.objective, false, rules);
     out.feasible = ranking.order.size();
     const std::vector<bool> pareto = detail::pareto_marks(ranking);
+    // What the user would otherwise rent, and where a commitment first beats it (#28): over every plan, as
+    // --what-if prices them (a --plan filter keeps only its own plan in the pool, so it is priced again).
+    std::optional<detail::CandidatePool> all_plans;
+    if (request.plan && !request.one_off()) {
+        RecommendRequest any = request;
+        any.plan.reset();
+        all_plans = detail::build_candidates(catalog, any, estimates);
+    }
+    const std::vector<detail::Option>& priced = all_plans ? all_plans->options : options;
+    const std::optional<detail::OtherwiseRent> against = detail::otherwise_rent(catalog, request, priced);
+    const std::optional<detail::PlanFlip> flip = detail::plan_flip(catalog, request, priced);
     auto candidate = [&](std::size_t position) {
         const std::size_t i = ranking.order[position];
         Candidate c = detail::materialize(catalog, request, options[i]);
+        if (against)
+            c.crossover_runs_per_week = detail::commitment_beats_at(catalog, request, options[i], *against);
         c.pareto = pareto[position];
         c.rank = static_cast<int>(position + 1);
         detail::add_region_notes(c, i, ranking, options);
@@ -75,8 +88,14 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
                 without.push_back(c.offer->provider);
     }
     out.providers_without_commitments = without;
-    detail::RuleInput in{
-        catalog, request, estimates, winner, ranked, reservable, out.providers_without_commitments};
+    detail::RuleInput in{catalog,
+                         request,
+                         estimates,
+                         winner,
+                         ranked,
+                         reservable,
+                         out.providers_without_commitments,
+                         flip ? &*flip : nullptr};
     out.steps.push_back(detail::step1_model_size(in, out.heuristic_gpu_family));
     out.steps.push_back(detail::step2_frequency(in, out.crossover));
     out.steps.push_back(detail::step3_dataset(in));
@@ -107,12 +126,12 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
                 best_tier->offer->provider + " " + best_tier->gpu->id + " x" +
                 std::to_string(best_tier->gpu_count) + ", " + std::string(plan_label(best_tier->cost.plan)) +
                 ") costs " + format_amount(best_tier->cost.rank_cost, request.currency) +
-                (request.service
-                     ? " a month, against " + format_amount(winner_cost, request.currency) + " for the top option"
-                     : (request.one_off() ? " for the job and " : " a month and ") +
-                           format_duration(best_tier->cost.hours_per_run) + " per run, against " +
-                           format_amount(winner_cost, request.currency) + " and " +
-                           format_duration(winner->cost.hours_per_run) + " for the top option") +
+                (request.service ? " a month, against " + format_amount(winner_cost, request.currency) +
+                                       " for the top option"
+                                 : (request.one_off() ? " for the job and " : " a month and ") +
+                                       format_duration(best_tier->cost.hours_per_run) + " per run, against " +
+                                       format_amount(winner_cost, request.currency) + " and " +
+                                       format_duration(winner->cost.hours_per_run) + " for the top option") +
                 (best_tier->cost.rank_cost >= winner_cost ? ""
                  : !best_tier->in_filter
                      ? " (it is outside your filters)"

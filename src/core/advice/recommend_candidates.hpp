@@ -62,10 +62,10 @@ struct Option {
     int instances = 1;
     int gpu_count = 1;
     double inter_node_gbps = 0;
-    bool in_filter = true;      // passes the user's --gpu/--provider/--region filters
-    bool slow_network = false;  // several nodes without the RDMA the source asks for (a warning)
+    bool in_filter = true;         // passes the user's --gpu/--provider/--region filters
+    bool slow_network = false;     // several nodes without the RDMA the source asks for (a warning)
     bool unknown_network = false;  // several nodes over a network nothing states (policy default assumed)
-    bool has_reserved = false;  // a reserved plan exists for it (chosen or alternative)
+    bool has_reserved = false;     // a reserved plan exists for it (chosen or alternative)
     bool price_complete =
         true;               // the offer's price is not known to be partial (ranked before those that are)
     double high_ratio = 1;  // the time band's high end / the point estimate, billed hours (set-up included)
@@ -145,5 +145,29 @@ void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>&
 // One or two plain reasons why #1 wins (its cost or speed against #2; the deadline or the memory
 // margin), put first in its reasons.
 std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, const RecommendRequest& request);
+
+// What the user would otherwise rent: the in-filter option whose run costs least on demand (or on spot,
+// for an --interruptible job), within the deadline. Its month is linear in the runs a week.
+struct OtherwiseRent {
+    const Option* option = nullptr;
+    Plan plan = Plan::on_demand;
+    double cost_per_run = 0;
+};
+std::optional<OtherwiseRent> otherwise_rent(const Catalog& catalog, const RecommendRequest& request,
+                                            const std::vector<Option>& options);
+// The runs a week of this job above which the option's best commitment (of the --plan's term) costs less a
+// month than `against`; nullopt when it has none or never does (up to 10000 runs a week).
+std::optional<double> commitment_beats_at(const Catalog& catalog, const RecommendRequest& request,
+                                          const Option& option, const OtherwiseRent& against);
+// The first commitment to beat what the user would otherwise rent as the runs grow: where
+// `--what-if runs-per-week` flips from on-demand (or spot) to reserved.
+struct PlanFlip {
+    const Option* reserved = nullptr;
+    OtherwiseRent against;
+    double runs_per_week = 0;
+    PlanCost commitment;  // the commitment at the flip (its term, break-even and own crossover)
+};
+std::optional<PlanFlip> plan_flip(const Catalog& catalog, const RecommendRequest& request,
+                                  const std::vector<Option>& options);
 
 }  // namespace gpuadvise::detail

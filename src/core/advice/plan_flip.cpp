@@ -1,0 +1,103 @@
+// Where a commitment takes over from what the user would otherwise rent (issue #28): the runs a week at
+// which a commitment's month costs what the cheapest on-demand (or, for an --interruptible job, spot)
+// option's month does, the same point where `recommend --what-if runs-per-week=...` flips.
+#include <algorithm>
+#include <cmath>
+
+#include "recommend_candidates.hpp"
+
+namespace gpuadvise::detail {
+namespace {
+
+BillingAssumptions billing_of(const Catalog& catalog, const RecommendRequest& r, const BuildContext& b,
+                              const Option& o) {
+    return r.workload.serving.output_len ? BillingAssumptions{}
+                                         : billing_assumptions(catalog, o.provider, b.idle_minutes);
+}
+
+// The hours a deadline is checked against (as the candidate builder checks them).
+double flip_deadline_hours(double hours_per_run, double high_ratio, const RecommendRequest& r) {
+    return r.deadline_confidence == DeadlineConfidence::high ? hours_per_run * high_ratio : hours_per_run;
+}
+
+constexpr double kMaxRunsPerWeek = 10000;  // as --runs-per-week and --what-if allow
+
+}  // namespace
+
+std::optional<OtherwiseRent> otherwise_rent(const Catalog& catalog, const RecommendRequest& r,
+                                            const std::vector<Option>& options) {
+    const BuildContext b = build_context(catalog, r);
+    std::optional<OtherwiseRent> best;
+    for (const auto& o : options) {
+        if (!o.in_filter) continue;
+        const BillingAssumptions billing = billing_of(catalog, r, b, o);
+        const double hours = billed_run_hours(b, r, *o.estimate);
+        for (Plan p : {Plan::on_demand, Plan::spot}) {
+            if (p == Plan::spot && !r.interruptible) continue;
+            auto c = cost_plan(catalog, *o.offer, o.instances, p, hours, r.runs_per_week, b.spot, r.currency,
+                               0, billing);
+            if (!c) continue;
+            if (r.deadline_hours &&
+                flip_deadline_hours(c->hours_per_run, o.high_ratio, r) > *r.deadline_hours)
+                continue;
+            if (!best || c->cost_per_run < best->cost_per_run - 1e-12)
+                best = OtherwiseRent{&o, p, c->cost_per_run};
+        }
+    }
+    return best;
+}
+
+std::optional<double> commitment_beats_at(const Catalog& catalog, const RecommendRequest& r, const Option& o,
+                                          const OtherwiseRent& against) {
+    if (!has_commitment(*o.offer, r.plan && r.plan->plan == Plan::reserved ? r.plan->term_months : 0) ||
+        !(against.cost_per_run > 0))
+        return std::nullopt;
+    const BuildContext b = build_context(catalog, r);
+    const BillingAssumptions billing = billing_of(catalog, r, b, o);
+    const double hours = billed_run_hours(b, r, *o.estimate);
+    const int term = r.plan && r.plan->plan == Plan::reserved ? r.plan->term_months : 0;
+    auto reserved = [&](double x) -> std::optional<double> {
+        auto c = cost_plan(catalog, *o.offer, o.instances, Plan::reserved, hours, x, b.spot, r.currency, term,
+                           billing);
+        return c ? std::optional<double>(c->cost_per_month) : std::nullopt;
+    };
+    // The other plan's month is linear in the runs (its cost per run does not depend on them); the
+    // commitment's never falls as the runs grow. So from the left, x' = the runs at which the other plan
+    // costs what the commitment costs at x never passes the first crossing and converges to it.
+    double x = 1e-9;
+    for (int i = 0; i < 400; ++i) {
+        const auto month = reserved(x);
+        if (!month) return std::nullopt;
+        if (*month <= runs_per_month(x) * against.cost_per_run * (1 + 1e-12)) return x;
+        const double next = runs_per_week_of_month(*month / against.cost_per_run);
+        if (next > kMaxRunsPerWeek) return std::nullopt;
+        if (next - x <= 1e-12 * std::max(1.0, x)) return next;
+        x = next;
+    }
+    return std::nullopt;  // approaches it without crossing: never within the range
+}
+
+std::optional<PlanFlip> plan_flip(const Catalog& catalog, const RecommendRequest& r,
+                                  const std::vector<Option>& options) {
+    const auto against = otherwise_rent(catalog, r, options);
+    if (!against) return std::nullopt;
+    std::optional<PlanFlip> best;
+    for (const auto& o : options) {
+        if (!o.in_filter) continue;
+        if (auto x = commitment_beats_at(catalog, r, o, *against);
+            x && (!best || *x < best->runs_per_week - 1e-12))
+            best = PlanFlip{&o, *against, *x, {}};
+    }
+    if (best) {
+        const BuildContext b = build_context(catalog, r);
+        const Option& o = *best->reserved;
+        if (auto c = cost_plan(catalog, *o.offer, o.instances, Plan::reserved,
+                               billed_run_hours(b, r, *o.estimate), best->runs_per_week, b.spot, r.currency,
+                               r.plan && r.plan->plan == Plan::reserved ? r.plan->term_months : 0,
+                               billing_of(catalog, r, b, o)))
+            best->commitment = *c;
+    }
+    return best;
+}
+
+}  // namespace gpuadvise::detail
