@@ -521,8 +521,9 @@ void decision_changer(const RecommendResult& result, Decision& d) {
         const CommitmentCrossover& x = *rec.crossover;
         const std::string where =
             x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count);
-        const std::string at = r.service ? io::fmt_number(*x.runs_per_week * x.hours_per_run / 7.0, 1) + " h a day up"
-                                         : io::fmt_number(*x.runs_per_week, 1) + " runs a week";
+        const std::string at =
+            r.service ? io::fmt_number(*x.runs_per_week * x.hours_per_run / 7.0, 1) + " h a day up"
+                      : io::fmt_number(*x.runs_per_week, 1) + " runs a week";
         d.changer_kind = "crossover";
         d.changer = top.cost.plan == Plan::reserved && x.top_option
                         ? "the plan crossover at " + at + ": below it on-demand beats the " +
@@ -539,12 +540,12 @@ void decision_changer(const RecommendResult& result, Decision& d) {
                          : r.one_off() || r.service ? next.cost.cost_per_run
                                                     : next.cost.cost_per_month;
         d.changer_kind = "runner_up";
-        d.changer = "#2, " + next.offer->provider + " " + next.gpu->id + " x" +
-                    std::to_string(next.gpu_count) + ", " +
-                    (by_time ? "takes " + io::fmt_number(b, 2) + " h a run"
-                             : "costs " + money(b, cur) +
-                                   (r.one_off() || r.service ? " a run" : " a month")) +
-                    (a > 0 && b > a ? " (" + format_percent(b / a - 1) + " more)" : "");
+        d.changer =
+            "#2, " + next.offer->provider + " " + next.gpu->id + " x" + std::to_string(next.gpu_count) +
+            ", " +
+            (by_time ? "takes " + io::fmt_number(b, 2) + " h a run"
+                     : "costs " + money(b, cur) + (r.one_off() || r.service ? " a run" : " a month")) +
+            (a > 0 && b > a ? " (" + format_percent(b / a - 1) + " more)" : "");
     } else {
         d.changer_kind = "none";
         d.changer = "only one option satisfies the request";
@@ -575,8 +576,8 @@ Decision make_decision(const RecommendResult& result) {
                                count_noun(c.service->replicas, "replica") + " up " +
                                io::fmt_number(r.service->hours_per_day, 0) + " h a day" +
                                (c.service_cost_per_million_tokens
-                                    ? ", " + io::fmt_number(*c.service_cost_per_million_tokens, 3) + " " + cur +
-                                          " a million output tokens"
+                                    ? ", " + io::fmt_number(*c.service_cost_per_million_tokens, 3) + " " +
+                                          cur + " a million output tokens"
                                     : "") +
                                " (estimates" + gpu_only + ").",
                            io::ListMark::indent});
@@ -586,17 +587,16 @@ Decision make_decision(const RecommendResult& result) {
                                " ms a token after it (estimates).",
                            io::ListMark::indent});
     } else {
-        d.lines.push_back(
-            {"Cost: " + money(c.cost.cost_per_run, cur) + " a run, " +
-                 (r.one_off() ? money(c.cost.cost_per_run * r.runs.value_or(1), cur) + " in all for " +
-                                    count_noun(r.runs.value_or(1), "run")
-                              : money(c.cost.cost_per_month, cur) + " a month at " +
-                                    count_noun(r.runs_per_week, "run") + " a week") +
-                 " (estimates" + gpu_only + ").",
-             io::ListMark::indent});
+        d.lines.push_back({"Cost: " + money(c.cost.cost_per_run, cur) + " a run, " +
+                               (r.one_off() ? money(c.cost.cost_per_run * r.runs.value_or(1), cur) +
+                                                  " in all for " + count_noun(r.runs.value_or(1), "run")
+                                            : money(c.cost.cost_per_month, cur) + " a month at " +
+                                                  count_noun(r.runs_per_week, "run") + " a week") +
+                               " (estimates" + gpu_only + ").",
+                           io::ListMark::indent});
         d.lines.push_back({"Time: about " + io::fmt_number(c.cost.hours_per_run, 2) + " h a run (" +
-                               io::fmt_number(c.hours_low, 2) + " to " + io::fmt_number(c.hours_high, 2) + " h" +
-                               ", estimate).",
+                               io::fmt_number(c.hours_low, 2) + " to " + io::fmt_number(c.hours_high, 2) +
+                               " h" + ", estimate).",
                            io::ListMark::indent});
     }
     // The price's date, always: stale when older than policy max_price_age_days or of unknown date.
@@ -607,8 +607,9 @@ Decision make_decision(const RecommendResult& result) {
     if (today && dated) d.price_age_days = *today - *dated;
     d.price_stale = as_of.empty() || (d.price_age_days && static_cast<double>(*d.price_age_days) > max_age);
     const std::string refresh = "'gpuadvise catalog update' refreshes it";
-    std::string price = as_of.empty() ? "Price: as-of date unknown, treated as stale (" + refresh + ", or --as-of)"
-                                      : "Price: as of " + as_of;
+    std::string price = as_of.empty()
+                            ? "Price: as-of date unknown, treated as stale (" + refresh + ", or --as-of)"
+                            : "Price: as of " + as_of;
     if (!as_of.empty() && d.price_age_days)
         price += " (" + count_noun(static_cast<double>(*d.price_age_days), "day") + " old" +
                  (d.price_stale ? ": stale; " + refresh : std::string()) + ")";
@@ -981,10 +982,12 @@ void add_assumptions(const RecommendResult& result, std::vector<io::TextLine>& i
     const Workload& w = request.workload;
     std::vector<std::string> items = w.assumptions;
     if (!w.serving.output_len) {
-        const double idle = request.idle_minutes.value_or(result.catalog.policy.get("idle_minutes_after_run"));
+        const double idle =
+            request.idle_minutes.value_or(result.catalog.policy.get("idle_minutes_after_run"));
         items.push_back(io::fmt_number(idle, 0) + " min idle after each run before the instance is released" +
-                        (request.idle_minutes ? " (--idle-minutes)"
-                                              : " (policy idle_minutes_after_run; --idle-minutes changes it)"));
+                        (request.idle_minutes
+                             ? " (--idle-minutes)"
+                             : " (policy idle_minutes_after_run; --idle-minutes changes it)"));
     }
     if (result.format == Format::html)
         for (const auto& a : items) into.push_back({"assumed: " + a, io::ListMark::indent});

@@ -170,9 +170,9 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
     else if (r.one_off())
         s.findings.push_back({"2.frequency_heuristic",
                               FindingKind::heuristic,
-                              "the guide's rule of thumb counts runs a week (more than " + fmt("%g", threshold) +
-                                  " -> monthly reserved); a one-off job of " + count_noun(r.runs.value_or(1), "run") +
-                                  " does not recur -> on-demand",
+                              "the guide's rule of thumb counts runs a week (more than " +
+                                  fmt("%g", threshold) + " -> monthly reserved); a one-off job of " +
+                                  count_noun(r.runs.value_or(1), "run") + " does not recur -> on-demand",
                               {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
     else
         s.findings.push_back({"2.frequency_heuristic",
@@ -186,17 +186,17 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
         const double monthly_hours = runs_per_month(r.runs_per_week) * run_hours;
         std::string msg =
             service && c->service
-                ? "computed: " + count_noun(c->service->replicas, "replica") +
-                      " on " + count_noun(c->instances, "instance") +
+                ? "computed: " + count_noun(c->service->replicas, "replica") + " on " +
+                      count_noun(c->instances, "instance") +
                       fmt(" carry the peak of %.3g requests/s at %.0f%% utilisation, each instance up %.0f h "
                           "a month",
                           c->service->peak_rps, 100 * c->service->utilisation, monthly_hours)
-                : r.one_off()
-                    ? "computed: one-off, " + count_noun(r.runs.value_or(1), "run") +
-                          fmt(" x %.2f h (with set-up) = %.0f h in all on the top option", run_hours,
-                              r.runs.value_or(1) * run_hours)
-                    : fmt("computed: %.1f runs/month x %.2f h (with set-up) = %.0f h a month on the top option",
-                          runs_per_month(r.runs_per_week), run_hours, monthly_hours);
+            : r.one_off()
+                ? "computed: one-off, " + count_noun(r.runs.value_or(1), "run") +
+                      fmt(" x %.2f h (with set-up) = %.0f h in all on the top option", run_hours,
+                          r.runs.value_or(1) * run_hours)
+                : fmt("computed: %.1f runs/month x %.2f h (with set-up) = %.0f h a month on the top option",
+                      runs_per_month(r.runs_per_week), run_hours, monthly_hours);
         const PlanCost* k = best_commitment(*c);
         const PlanCost* od = on_demand_of(*c);
         std::vector<FindingNumber> numbers{{"runs_per_month", runs_per_month(r.runs_per_week)},

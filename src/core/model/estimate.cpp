@@ -90,8 +90,9 @@ std::optional<std::string> layout_pin_problem(const Workload& w, int gpus_per_no
         return "--tp " + std::to_string(tp) + " splits every layer over " + std::to_string(tp) +
                " GPUs of one node, and a node here has " + std::to_string(per_node) + " GPUs";
     if (total % (tp * pp) != 0)
-        return "--tp " + std::to_string(tp) + " x --pp " + std::to_string(pp) + " = " + std::to_string(tp * pp) +
-               " GPUs a model copy, which does not divide the " + std::to_string(total) + " GPUs";
+        return "--tp " + std::to_string(tp) + " x --pp " + std::to_string(pp) + " = " +
+               std::to_string(tp * pp) + " GPUs a model copy, which does not divide the " +
+               std::to_string(total) + " GPUs";
     return std::nullopt;
 }
 
