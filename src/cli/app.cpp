@@ -65,7 +65,9 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
     app.add_option("--currency", g.currency,
                    "Currency of the prices shown (converted with the catalog's dated rates)")
         ->type_name("CODE");
-    app.add_flag("-q,--quiet", g.quiet, "Hide warnings and notes on stderr (errors are always shown)");
+    app.add_flag("-q,--quiet", g.quiet,
+                 "Hide warnings and notes on stderr (errors are always shown); recommend prints its decision and "
+                 "table only");
     app.add_flag("--strict-variants", g.strict_variants,
                  "Drop SkyPilot rows whose GPU variant cannot be told (bare A100/H100) instead of assuming "
                  "the most conservative one");

@@ -41,13 +41,15 @@ nlohmann::ordered_json price_json(const std::optional<CheapestPrice>& p) {
     j["region"] = p->offer->region;
     j["as_of"] = p->offer->as_of;
     j["example"] = !p->rentable;
+    j["price_complete"] = !p->offer || p->offer->price_complete;  // false: the GPU alone, the host VM extra
     return j;
 }
 
 std::string price_cell(const std::optional<CheapestPrice>& p, int decimals) {
     if (!p) return "-";
     return io::fmt_number(p->price, decimals) + " (" + p->provider +
-           (p->term_months ? " " + term_short(p->term_months) : "") + (p->rentable ? "" : ", example") + ")";
+           (p->term_months ? " " + term_short(p->term_months) : "") + (p->rentable ? "" : ", example") +
+           (p->offer && !p->offer->price_complete ? ", GPU only" : "") + ")";
 }
 
 std::string ratio_cell(const std::optional<double>& r) { return r ? io::fmt_number(*r, 2) + "x" : "-"; }
@@ -227,6 +229,13 @@ io::TextDocument to_document(const Comparison& c, const CompareOptions& opt,
         "the catalog, in " +
         cur + ", with its provider; USD/TFLOPS-h uses the cheapest on-demand price.");
     doc.notes.push_back("? = value marked uncertain in its source.");
+    const auto partial = [](const std::optional<CheapestPrice>& p) { return p && p->offer && !p->offer->price_complete; };
+    if (std::any_of(c.gpus.begin(), c.gpus.end(), [&](const GpuComparison& g) {
+            return partial(g.on_demand) || partial(g.reserved) || partial(g.spot);
+        }))
+        doc.notes.push_back(
+            "GPU only: that price is the GPU alone, not a whole offer; the host VM is extra and not in the "
+            "catalog.");
     if (workload)
         doc.notes.push_back(
             "Hours and cost per run are estimates for the job on the fewest GPUs of each model that hold it "

@@ -177,6 +177,11 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
     link.inter_node_gbps = opt.network_gbps;
     link.intra_node_busbw_gb_per_s = opt.busbw;
 
+    if (const auto why = layout_pin_problem(w, count, opt.nodes))
+        throw UsageError(
+            "the layout pin cannot hold: " + *why,
+            "give --gpus a multiple of --tp x --pp (with --tp at most the GPUs of a node), or drop "
+            "the pin to let the layout planner choose");
     std::vector<Estimate> estimates;
     for (const Gpu* g : gpus) estimates.push_back(estimate_job(catalog, w, *g, count, link));
     const bool any_supported = std::any_of(estimates.begin(), estimates.end(),

@@ -186,7 +186,8 @@ io::TextDocument to_document(const OffersResult& result) {
     for (const auto& r : list.rows) {
         const Offer& o = *r.offer;
         table.rows.push_back(
-            {r.rentable ? o.provider.str() : o.provider + " (example)", o.gpu, std::to_string(o.gpu_count),
+            {o.provider + (r.rentable ? "" : " (example)") + (o.price_complete ? "" : " (GPU only)"), o.gpu,
+             std::to_string(o.gpu_count),
              o.region.empty() ? "-" : o.region, o.instance_type.empty() ? "-" : o.instance_type,
              io::fmt_optional(r.on_demand_per_hour, 2),
              r.reserved_per_month
@@ -222,6 +223,13 @@ io::TextDocument to_document(const OffersResult& result) {
              : "") +
         "; RESERVED/MO is the cheapest commitment (1m, 1y, 3y: its term). " +
         std::to_string(list.rows.size()) + " of " + std::to_string(list.matched) + " matching offers shown.");
+    const auto gpu_only = std::count_if(list.rows.begin(), list.rows.end(),
+                                        [](const auto& r) { return !r.offer->price_complete; });
+    if (gpu_only > 0)
+        doc.notes.push_back(
+            "(GPU only): the price is the GPU's alone, not the whole offer's: the host VM is extra and not in "
+            "the catalog (" +
+            std::to_string(gpu_only) + " of the offers shown; recommend ranks such offers after complete prices).");
     if (result.unknown && !result.unknown->empty())
         doc.notes.push_back("No commitment prices known for " + join(*result.unknown, ", ") +
                             " (the catalog has none; the provider may still sell them).");

@@ -13,6 +13,7 @@
 #include "cli/workload_options.hpp"
 #include "gpuadvise/advice/recommend.hpp"
 #include "gpuadvise/base/calendar.hpp"
+#include "gpuadvise/base/dates.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/text.hpp"
 #include "io/html_report.hpp"
@@ -462,10 +463,201 @@ struct RecommendResult {
     const Catalog& catalog;
     Format format;  // the one printed: the HTML report adds what its charts need
     const std::optional<ServiceWhatIf>& service_what_if;
+    bool quiet = false;  // -q: the text keeps the decision and the table
 };
 nlohmann::ordered_json to_json(const RecommendResult& result);
 io::TextDocument to_document(const RecommendResult& result);
 io::RecommendReport to_report(const RecommendResult& result, const Freshness& fresh);
+
+// The answer in a few lines, first in the text output and the JSON's "summary": what to rent, what it
+// costs a run and a month (an online service: its replicas and month), how long a run takes, how old
+// its price is, and the one thing that would change the answer.
+struct Decision {
+    std::vector<io::TextLine> lines;  // as the text prints them
+    std::string changer_kind;         // deadline, memory, crossover, runner_up or none
+    std::string changer;              // the text of the "Would change it" line
+    std::optional<long> price_age_days;
+    bool price_stale = false;
+};
+
+// An amount as the table prints it: "2.67 USD".
+std::string money(double amount, const std::string& cur) { return io::fmt_number(amount, 2) + " " + cur; }
+
+// "verda v100-16gb-pcie x1 (instance 1V100.6V), FIN-01, on-demand"
+std::string decision_option(const Candidate& c) {
+    std::string what = c.offer->provider + " " + c.gpu->id + " x" + std::to_string(c.gpu_count);
+    if (c.instances > 1) what += " (" + count_noun(c.instances, "node") + ")";
+    if (!c.offer->instance_type.empty()) what += ", instance " + c.offer->instance_type;
+    if (!c.offer->region.empty()) what += ", " + c.offer->region;
+    return what + ", " + plan_term_label(c.cost.plan, c.cost.term_months);
+}
+
+// Which one thing would change the answer: the deadline when it bites, a tight memory margin, the
+// plan crossover, else the option ranked second.
+void decision_changer(const RecommendResult& result, Decision& d) {
+    const RecommendRequest& r = result.request;
+    const Recommendation& rec = result.rec;
+    const Candidate& top = rec.ranked.front();
+    const std::string& cur = r.currency;
+    const bool deadline_rejected =
+        std::any_of(rec.rejected.begin(), rec.rejected.end(),
+                    [](const Rejection& x) { return x.constraint == Constraint::deadline; });
+    const double run_hours =
+        r.deadline_confidence == DeadlineConfidence::high ? top.hours_high : top.cost.hours_per_run;
+    const double share = top.estimate.memory_available_gb > 0
+                             ? top.estimate.memory_required_gb / top.estimate.memory_available_gb
+                             : 0;
+    if (r.deadline_hours && (deadline_rejected || run_hours > 0.8 * *r.deadline_hours)) {
+        d.changer_kind = "deadline";
+        d.changer = "the deadline: #1 takes " +
+                    std::string(r.deadline_confidence == DeadlineConfidence::high ? "up to " : "about ") +
+                    format_duration(run_hours) + " a run of the " + format_duration(*r.deadline_hours) +
+                    " allowed (--deadline-hours)" +
+                    (deadline_rejected ? "; a later deadline admits the options it rejects" : "");
+    } else if (!top.estimate.serving && share > result.catalog.policy.get("tight_memory_share")) {
+        d.changer_kind = "memory";
+        d.changer = "the memory margin: " + io::fmt_number(top.estimate.memory_required_gb, 1) + " of " +
+                    io::fmt_number(top.estimate.memory_available_gb, 0) + " GB per GPU (" +
+                    format_percent(1 - share) +
+                    " to spare, estimate); a larger batch, sequence or model needs a bigger GPU";
+    } else if (rec.crossover && rec.crossover->runs_per_week && !r.one_off() &&
+               *rec.crossover->runs_per_week * rec.crossover->hours_per_run <= kHoursPerWeek) {
+        // (a crossover past the week's hours is out of reach: the runner-up says more)
+        const CommitmentCrossover& x = *rec.crossover;
+        const std::string where =
+            x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count);
+        const std::string at =
+            r.service ? io::fmt_number(*x.runs_per_week * x.hours_per_run / 7.0, 1) + " h a day up"
+                      : io::fmt_number(*x.runs_per_week, 1) + " runs a week";
+        d.changer_kind = "crossover";
+        d.changer = top.cost.plan == Plan::reserved && x.top_option
+                        ? "the plan crossover at " + at + ": below it on-demand beats the " +
+                              term_label(x.term_months) + " commitment"
+                        : "the plan crossover at " + at + ": above it a " + term_label(x.term_months) +
+                              " commitment (" + where + ") beats on-demand";
+    } else if (rec.ranked.size() > 1) {
+        const Candidate& next = rec.ranked[1];
+        const bool by_time = r.objective == Objective::time;
+        // A one-off job compares its runs, a recurring job and an online service their months.
+        const double a = by_time       ? top.cost.hours_per_run
+                         : r.one_off() ? top.cost.cost_per_run
+                                       : top.cost.cost_per_month;
+        const double b = by_time       ? next.cost.hours_per_run
+                         : r.one_off() ? next.cost.cost_per_run
+                                       : next.cost.cost_per_month;
+        d.changer_kind = "runner_up";
+        d.changer =
+            "#2, " + next.offer->provider + " " + next.gpu->id + " x" + std::to_string(next.gpu_count) +
+            ", " +
+            (by_time ? "takes " + io::fmt_number(b, 2) + " h a run"
+                     : "costs " + money(b, cur) + (r.one_off() ? " a run" : " a month")) +
+            (a > 0 && b > a ? " (" + format_percent(b / a - 1) + " more)" : "");
+    } else {
+        d.changer_kind = "none";
+        d.changer = "only one option satisfies the request";
+    }
+}
+
+Decision make_decision(const RecommendResult& result) {
+    const RecommendRequest& r = result.request;
+    const Recommendation& rec = result.rec;
+    const std::string& cur = r.currency;
+    Decision d;
+    if (rec.ranked.empty()) {
+        d.changer_kind = std::string(to_string(rec.binding_constraint));
+        d.changer = "the binding constraint, " + d.changer_kind;
+        d.lines.push_back("Answer: nothing satisfies the request (binding constraint: " + d.changer_kind +
+                          "). Nearest miss: " + rec.nearest_miss);
+        return d;
+    }
+    const Candidate& c = rec.ranked.front();
+    const std::string gpu_only = c.price_complete ? "" : "; GPU only: the host VM is extra";
+    d.lines.push_back(
+        "Answer: rent " + decision_option(c) +
+        (c.parallel_copies > 1 ? ", " + std::to_string(c.parallel_copies) + " copies in parallel" : "") +
+        ".");
+    if (r.service && c.service && c.estimate.serving) {
+        const ServingEstimate& s = *c.estimate.serving;
+        d.lines.push_back({"Cost: " + money(c.cost.cost_per_month, cur) + " a month for " +
+                               count_noun(c.service->replicas, "replica") + " up " +
+                               io::fmt_number(r.service->hours_per_day, 0) + " h a day" +
+                               (c.service_cost_per_million_tokens
+                                    ? ", " + io::fmt_number(*c.service_cost_per_million_tokens, 3) + " " +
+                                          cur + " a million output tokens"
+                                    : "") +
+                               " (estimates" + gpu_only + ").",
+                           io::ListMark::indent});
+        d.lines.push_back({"Latency at the peak: " + io::fmt_number(1000 * s.time_to_first_token_s, 0) +
+                               " ms to the first token, " +
+                               io::fmt_number(1000 * s.time_per_output_token_s, 1) +
+                               " ms a token after it (estimates).",
+                           io::ListMark::indent});
+    } else {
+        d.lines.push_back({"Cost: " + money(c.cost.cost_per_run, cur) + " a run, " +
+                               (r.one_off() ? money(c.cost.cost_per_run * r.runs.value_or(1), cur) +
+                                                  " in all for " + count_noun(r.runs.value_or(1), "run")
+                                            : money(c.cost.cost_per_month, cur) + " a month at " +
+                                                  count_noun(r.runs_per_week, "run") + " a week") +
+                               " (estimates" + gpu_only + ").",
+                           io::ListMark::indent});
+        d.lines.push_back({"Time: about " + io::fmt_number(c.cost.hours_per_run, 2) + " h a run (" +
+                               io::fmt_number(c.hours_low, 2) + " to " + io::fmt_number(c.hours_high, 2) +
+                               " h" + ", estimate).",
+                           io::ListMark::indent});
+    }
+    // The price's date, always: stale when older than policy max_price_age_days or of unknown date.
+    const std::string as_of = c.offer->as_of.str();
+    const auto today = parse_iso_date(io::today_iso());
+    const auto dated = parse_iso_date(as_of);
+    const double max_age = result.catalog.policy.get("max_price_age_days");
+    if (today && dated) d.price_age_days = *today - *dated;
+    d.price_stale = as_of.empty() || (d.price_age_days && static_cast<double>(*d.price_age_days) > max_age);
+    const std::string refresh = "'gpuadvise catalog update' refreshes it";
+    std::string price = as_of.empty()
+                            ? "Price: as-of date unknown, treated as stale (" + refresh + ", or --as-of)"
+                            : "Price: as of " + as_of;
+    if (!as_of.empty() && d.price_age_days)
+        price += " (" + count_noun(static_cast<double>(*d.price_age_days), "day") + " old" +
+                 (d.price_stale ? ": stale; " + refresh : std::string()) + ")";
+    else if (!as_of.empty() && d.price_stale)
+        price += " (stale; " + refresh + ")";
+    d.lines.push_back({price + ".", io::ListMark::indent});
+    decision_changer(result, d);
+    d.lines.push_back({"Would change it: " + d.changer + ".", io::ListMark::indent});
+    return d;
+}
+
+nlohmann::ordered_json summary_json(const RecommendResult& result, const Decision& d) {
+    const Recommendation& rec = result.rec;
+    nlohmann::ordered_json j;
+    if (rec.ranked.empty()) {
+        j["answer"] = nullptr;
+    } else {
+        const Candidate& c = rec.ranked.front();
+        j["answer"] = {
+            {"rank", c.rank},
+            {"provider", c.offer->provider},
+            {"gpu", c.gpu->id},
+            {"gpu_count", c.gpu_count},
+            {"instances", c.instances},
+            {"instance_type", c.offer->instance_type},
+            {"region", c.offer->region},
+            {"plan", to_string(c.cost.plan)},
+            {"term_months", c.cost.plan == Plan::reserved ? nlohmann::ordered_json(c.cost.term_months)
+                                                          : nlohmann::ordered_json(nullptr)}};
+    }
+    j["as_of"] = rec.ranked.empty() ? nlohmann::ordered_json(nullptr)
+                                    : nlohmann::ordered_json(rec.ranked.front().offer->as_of);
+    j["price_age_days"] =
+        d.price_age_days ? nlohmann::ordered_json(*d.price_age_days) : nlohmann::ordered_json(nullptr);
+    j["price_stale"] =
+        rec.ranked.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(d.price_stale);
+    j["would_change"] = {{"kind", d.changer_kind}, {"text", d.changer}};
+    nlohmann::ordered_json lines = nlohmann::ordered_json::array();
+    for (const auto& l : d.lines) lines.push_back(l.text);
+    j["lines"] = lines;
+    return j;
+}
 // The top option's billing (increment, minimum, idle tail, what prompt release saves) and energy.
 void billing_energy_notes(const Candidate& c, const std::string& cur, std::vector<io::TextLine>& notes) {
     const BillingAssumptions& b = c.billing;
@@ -560,7 +752,8 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     for (const auto& c : rec.ranked) shown.push_back(c.offer);
     const Freshness fresh = check_freshness(catalog, shown, cur, io::today_iso());
     warn_freshness(ctx, fresh);
-    const RecommendResult result{opt, request, rec, what_if, catalog, ctx.format(), service_what_if};
+    const RecommendResult result{
+        opt, request, rec, what_if, catalog, ctx.format(), service_what_if, ctx.global.quiet};
     // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
     static const std::vector<io::ExportSection> sections = {
         {"recommendations", "/recommendations", "", {}},
@@ -611,6 +804,7 @@ nlohmann::ordered_json to_json(const RecommendResult& result) {
     const Workload& w = request.workload;
     const std::string& cur = request.currency;
     auto json = json_document();
+    json["summary"] = summary_json(result, make_decision(result));
     json["workload"] = recommend_workload_json(w, request);
     nlohmann::ordered_json steps = nlohmann::ordered_json::array();
     for (const auto& s : rec.steps) {
@@ -818,27 +1012,43 @@ io::RecommendReport to_report(const RecommendResult& result, const Freshness& fr
     return r;
 }
 
-// The lead: the workload, its assumptions, what the ranking means.
+// The workload's assumptions: "assumed: …" items in the HTML report's lead, one "Assumed: …; …"
+// paragraph in the text's notes.
+void add_assumptions(const RecommendResult& result, std::vector<io::TextLine>& into) {
+    const RecommendRequest& request = result.request;
+    const Workload& w = request.workload;
+    std::vector<std::string> items = w.assumptions;
+    if (!w.serving.output_len) {
+        const double idle =
+            request.idle_minutes.value_or(result.catalog.policy.get("idle_minutes_after_run"));
+        items.push_back(io::fmt_number(idle, 0) + " min idle after each run before the instance is released" +
+                        (request.idle_minutes
+                             ? " (--idle-minutes)"
+                             : " (policy idle_minutes_after_run; --idle-minutes changes it)"));
+    }
+    if (result.format == Format::html)
+        for (const auto& a : items) into.push_back({"assumed: " + a, io::ListMark::indent});
+    else if (!items.empty())
+        into.push_back("Assumed: " + join(items, "; ") + ".");
+}
+
+// The lead: the decision (text), then the workload (the HTML report: with its assumptions) and what
+// the ranking means.
 void add_recommend_lead(const RecommendResult& result, io::TextDocument& doc) {
     const Catalog& catalog = result.catalog;
     const RecommendRequest& request = result.request;
     const Workload& w = request.workload;
+    const bool report = result.format == Format::html;
+    if (!report)
+        for (auto& line : make_decision(result).lines) doc.lead.push_back(std::move(line));
+    if (result.quiet && !report) return;
     doc.lead.push_back("Workload: " + workload_summary(w) + ", " +
-                       (request.service ? "an online service up " + io::fmt_number(request.service->hours_per_day, 0) +
-                                              " h a day"
+                       (request.service ? "an online service up " +
+                                              io::fmt_number(request.service->hours_per_day, 0) + " h a day"
                         : request.one_off() ? "one-off: " + count_noun(request.runs.value_or(1), "run") +
                                                   " (ranked by cost per run, no monthly cost)"
                                             : count_noun(request.runs_per_week, "run") + " a week"));
-    for (const auto& a : w.assumptions) doc.lead.push_back({"assumed: " + a, io::ListMark::indent});
-    if (!w.serving.output_len) {
-        const double idle = request.idle_minutes.value_or(catalog.policy.get("idle_minutes_after_run"));
-        doc.lead.push_back(
-            {"assumed: " + io::fmt_number(idle, 0) +
-                 " min idle after each run before the instance is released" +
-                 (request.idle_minutes ? " (--idle-minutes)"
-                                       : " (policy idle_minutes_after_run; --idle-minutes changes it)"),
-             io::ListMark::indent});
-    }
+    if (report) add_assumptions(result, doc.lead);
     if (request.objective == Objective::carbon)
         doc.lead.push_back(
             {"ranked by kg CO2e per run among options costing at most " +
@@ -847,14 +1057,118 @@ void add_recommend_lead(const RecommendResult& result, io::TextDocument& doc) {
                      0) +
                  " % more a month than the cheapest (--max-cost-increase); unknown carbon after known",
              io::ListMark::indent});
-    doc.lead.push_back("Times and costs are estimates (bands in --json); prices carry their as-of dates.");
+    if (report)
+        doc.lead.push_back(
+            "Times and costs are estimates (bands in --json); prices carry their as-of dates.");
 }
 
-// The four steps' findings (the pitfalls' explanations with --explain, which also names each rule).
-io::TextTable needs_analysis_table(const Recommendation& rec, bool explain) {
+// A finding of a step by its rule, or null.
+const Finding* step_finding(const StepReport& s, std::string_view rule) {
+    for (const auto& f : s.findings)
+        if (f.rule == rule) return &f;
+    return nullptr;
+}
+
+// `text` without a leading "computed: ".
+std::string uncomputed(const std::string& text) {
+    const std::string prefix = "computed: ";
+    return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;
+}
+
+// What a step decided, in one line (the default needs analysis; --explain prints every finding).
+std::string step_line(const StepReport& s, const Recommendation& rec, const RecommendRequest& r) {
+    const Candidate* top = rec.ranked.empty() ? nullptr : &rec.ranked.front();
+    switch (s.id) {
+        case StepId::model_size:
+            if (const Finding* f = step_finding(s, "1.memory_need")) {
+                const auto need = f->number("memory_gb_per_gpu");
+                const auto fits = f->number("gpu_memory_gb");
+                return need && fits ? "about " + io::fmt_number(*need, 1) +
+                                          " GB per GPU (estimate): GPUs of " + io::fmt_number(*fits, 0) +
+                                          " GB and up hold it; the guide: " + rec.heuristic_gpu_family
+                                    : uncomputed(f->message);
+            }
+            break;
+        case StepId::frequency: {
+            const Finding* f = step_finding(s, "2.break_even");
+            const Finding* spot = step_finding(s, "2.spot");
+            const std::string spot_text = !spot ? ""
+                                          : spot->kind == FindingKind::constraint
+                                              ? "; no spot (not --interruptible)"
+                                              : "; spot allowed (--interruptible)";
+            if (!f || !top) break;
+            const std::string plan = plan_term_label(top->cost.plan, top->cost.term_months);
+            if (r.service) return uncomputed(f->message.substr(0, f->message.find(';'))) + ": " + plan;
+            if (r.one_off())
+                return "one-off, " + count_noun(r.runs.value_or(1), "run") + " of " +
+                       format_duration(top->run_hours_per_run) + ": " + plan + spot_text;
+            const Finding* h = step_finding(s, "2.frequency_heuristic");
+            const auto threshold = h ? h->number("threshold_runs_per_week") : std::nullopt;
+            return io::fmt_number(f->number("hours_per_month").value_or(0), 0) + " h a month on #1: " + plan +
+                   (threshold ? std::string(" (the guide: ") +
+                                    (r.runs_per_week > *threshold ? "reserved" : "on-demand") + ")"
+                              : "") +
+                   spot_text;
+        }
+        case StepId::dataset: {
+            std::string line;
+            if (step_finding(s, "3.dataset"))
+                line = "none given: the preset's default job";
+            else if (const Finding* f = step_finding(s, "3.modality"))
+                line = f->message;
+            if (const Finding* f = step_finding(s, "3.storage"))
+                line += (line.empty() ? "" : "; ") + std::string("local disk of at least ") +
+                        io::fmt_number(f->number("dataset_gb").value_or(0), 0) + " GB";
+            if (const Finding* f = step_finding(s, "3.host_ram"))
+                if (const auto gb = f->number("host_ram_gb_per_node"))
+                    line += (line.empty() ? "" : "; ") + std::string("host RAM of at least ") +
+                            io::fmt_number(*gb, 0) + " GB a node";
+            if (!line.empty()) return line;
+            break;
+        }
+        case StepId::scaling: {
+            std::vector<std::string> parts;
+            for (const char* rule :
+                 {"4.gpus", "4.single_gpu", "4.communication", "4.scale_to", "4.multi_node"})
+                if (const Finding* f = step_finding(s, rule))
+                    parts.push_back(f->message.substr(0, f->message.find(" (")));
+            if (!parts.empty()) return join(parts, "; ");
+            break;
+        }
+        case StepId::pitfalls: break;
+    }
+    for (const auto& f : s.findings)
+        if (f.kind != FindingKind::heuristic && f.kind != FindingKind::warning) return uncomputed(f.message);
+    return s.findings.empty() ? "" : s.findings.front().message;
+}
+
+// The four steps' findings: one line a step (and its warnings) by default; with `full` (--explain, the
+// HTML report) every finding, --explain also naming each rule.
+io::TextTable needs_analysis_table(const RecommendResult& result, bool full) {
+    const Recommendation& rec = result.rec;
+    const bool explain = result.opt.explain;
     io::TextTable steps_table;
-    steps_table.title = "Needs analysis";
     steps_table.role = io::TableRole::needs_analysis;
+    if (!full) {
+        steps_table.title = "Needs analysis (one line a step; --explain prints every finding and rule)";
+        steps_table.columns = {{"STEP"}, {"FINDING", io::Align::left, 0, true}};
+        for (const auto& s : rec.steps) {
+            const std::string label = s.step == s.name ? s.name : s.step + " " + s.name;
+            bool first = true;
+            if (const std::string line = s.id == StepId::pitfalls ? "" : step_line(s, rec, result.request);
+                !line.empty()) {
+                steps_table.rows.push_back({label, line});
+                first = false;
+            }
+            for (const auto& f : s.findings)
+                if (f.kind == FindingKind::warning) {
+                    steps_table.rows.push_back({first ? label : "", "warning: " + f.message});
+                    first = false;
+                }
+        }
+        return steps_table;
+    }
+    steps_table.title = "Needs analysis";
     steps_table.columns = {{"STEP"}, {"KIND"}, {"FINDING", io::Align::left, 0, true}};
     for (const auto& s : rec.steps)
         for (std::size_t i = 0; i < s.findings.size(); ++i) {
@@ -1062,21 +1376,30 @@ void add_recommend_notes(const RecommendResult& result, io::TextDocument& doc) {
     const RecommendOptions& opt = result.opt;
     const Recommendation& rec = result.rec;
     const std::string& cur = result.request.currency;
-    for (const auto& p : rec.providers_without_commitments)
-        doc.notes.push_back("No commitment prices known for " + p +
-                            " (the catalog has none; the provider may still sell them).");
     if (!rec.why_top.empty()) doc.notes.push_back("Why #1: " + join(rec.why_top, "; ") + ".");
-    if (!rec.ranked.empty()) billing_energy_notes(rec.ranked.front(), cur, doc.notes);
-    for (const auto& c : rec.ranked) {
-        if (c.rank == 1 || opt.explain)
-            for (const auto& x : c.warnings)
-                doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x.message);
-        if (opt.explain)
-            for (const auto& x : c.reasons) doc.notes.push_back("#" + std::to_string(c.rank) + ": " + x);
-    }
+    if (!rec.ranked.empty() && !opt.explain)
+        for (const auto& x : rec.ranked.front().warnings) doc.notes.push_back("#1 warning: " + x.message);
     if (!rec.why_not_heuristic.empty())
         doc.notes.push_back("Why not " + rec.heuristic_gpu_family + ": " + rec.why_not_heuristic);
-    if (rec.ranked.empty())
+    if (result.format != Format::html) add_assumptions(result, doc.notes);
+    // One line for every provider without commitment prices.
+    const auto& without = rec.providers_without_commitments;
+    if (without.size() == 1)
+        doc.notes.push_back("No commitment prices known for " + without.front() +
+                            " (the catalog has none; the provider may still sell them).");
+    else if (!without.empty())
+        doc.notes.push_back("No commitment prices known for " +
+                            join(std::vector<std::string>(without.begin(), without.end() - 1), ", ") +
+                            " or " + without.back() +
+                            " (the catalog has none; the providers may still sell them).");
+    if (!rec.ranked.empty()) billing_energy_notes(rec.ranked.front(), cur, doc.notes);
+    if (opt.explain)
+        for (const auto& c : rec.ranked) {
+            for (const auto& x : c.warnings)
+                doc.notes.push_back("#" + std::to_string(c.rank) + " warning: " + x.message);
+            for (const auto& x : c.reasons) doc.notes.push_back("#" + std::to_string(c.rank) + ": " + x);
+        }
+    if (rec.ranked.empty() && result.format == Format::html)  // the text says it in the decision
         doc.notes.push_back("Nothing satisfies the request. Binding constraint: " +
                             std::string(to_string(rec.binding_constraint)) +
                             ". Nearest miss: " + rec.nearest_miss);
@@ -1091,15 +1414,21 @@ void add_recommend_notes(const RecommendResult& result, io::TextDocument& doc) {
 }
 
 io::TextDocument to_document(const RecommendResult& result) {
+    // Text: the decision first, then the ranked table, the steps (one line each unless --explain) and
+    // the notes; -q keeps the decision and the table. The HTML report places the tables by role.
     io::TextDocument doc;
+    const bool report = result.format == Format::html;
+    const bool brief = result.quiet && !report;
     add_recommend_lead(result, doc);
-    doc.tables.push_back(needs_analysis_table(result.rec, result.opt.explain));
-    // No option: the notes say why, not an empty header (exit 3).
+    if (report) doc.tables.push_back(needs_analysis_table(result, true));
+    // No option: the decision says why, not an empty header (exit 3).
     if (!result.rec.ranked.empty())
         doc.tables.push_back(result.request.service ? service_table(result) : recommendations_table(result));
     if (result.what_if) add_what_if_table(*result.what_if, result.request.currency, doc);
-    if (result.service_what_if) add_service_what_if_table(*result.service_what_if, result.request.currency, doc);
-    add_recommend_notes(result, doc);
+    if (result.service_what_if)
+        add_service_what_if_table(*result.service_what_if, result.request.currency, doc);
+    if (!report && !brief) doc.tables.push_back(needs_analysis_table(result, result.opt.explain));
+    if (!brief) add_recommend_notes(result, doc);
     return doc;
 }
 

@@ -186,7 +186,8 @@ def main():
         base = ["recommend", "--model", "resnet50", "--provider", "aws", "--emit", "skypilot", "-o", path]
         proc = run(binary, base)
         check(proc.returncode == 0 and os.path.exists(path), f"-o new file: exit {proc.returncode} {proc.stderr}")
-        check(proc.stdout.startswith("Workload: resnet50"), "-o: the report is not printed on stdout")
+        check(proc.stdout.startswith("Answer: rent ") and "Workload: resnet50" in proc.stdout,
+              "-o: the report is not printed on stdout")
         with open(path, encoding="utf-8") as f:
             check(yaml.safe_load(f)["resources"]["cloud"] == "aws", "-o: the file is not the task")
         with open(path, "w", encoding="utf-8") as f:

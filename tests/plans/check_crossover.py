@@ -50,7 +50,7 @@ def main():
         what_if = json.loads(run(base + ["--what-if", f"runs-per-week={lo}:{hi}:{step}", "--json"]))
         flips = [x["runs_per_week"] for x in what_if["what_if_crossovers"] if x["to"] == "reserved"]
         doc = json.loads(run(base + ["--json"]))
-        text = run(base)
+        text = run(base + ["--explain"])  # the full step table (one line a step by default)
         x = doc["plan_crossover"]
         if not flips:
             failures.append(f"{name}: the what-if grid {lo}:{hi}:{step} shows no flip to reserved (a case to fix)")

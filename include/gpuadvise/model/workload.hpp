@@ -254,6 +254,10 @@ Estimate estimate_job(const Catalog& catalog, const Workload& workload, const Gp
 // The same, reading single-GPU speeds through `speeds` (its catalog and workload).
 class SpeedTable;
 Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, const LinkSpec& link = {});
+// Why the workload's --tp/--pp pins cannot hold on `gpus_per_node` GPUs in each of `nodes` nodes
+// (tensor parallelism stays inside a node; tensor x pipeline must divide the GPUs), or nullopt:
+// `estimate`, given the count, reports it as a usage error instead of planning another layout.
+std::optional<std::string> layout_pin_problem(const Workload& workload, int gpus_per_node, int nodes = 1);
 // True when a CPU would do the job: small in compute, memory and parameters (policy cpu_max_flops,
 // cpu_max_memory_gb, cpu_max_params) and not a decoder LLM. The estimate's note and step 1 both ask it.
 bool cpu_would_do(const Workload& workload, const Estimate& estimate, const Policy& policy);

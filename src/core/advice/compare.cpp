@@ -20,7 +20,13 @@ std::optional<CheapestPrice> cheapest(const Catalog& catalog, const Gpu& gpu, Pl
         auto price = hourly_price(catalog, o, plan, currency);
         if (!price || *price <= 0) continue;
         const double converted = *price / o.gpu_count;
-        if (!best || converted < best->price || (converted == best->price && o.provider < best->provider)) {
+        // A price of the GPU alone (the host VM extra) only when no whole offer has one, as recommend
+        // ranks them after complete prices.
+        const bool complete = o.price_complete;
+        const bool best_complete = best && best->offer->price_complete;
+        if (!best || (complete && !best_complete) ||
+            (complete == best_complete &&
+             (converted < best->price || (converted == best->price && o.provider < best->provider)))) {
             const Commitment* k = plan == Plan::reserved ? cheapest_commitment(o) : nullptr;
             best = CheapestPrice{o.provider,
                                  converted,

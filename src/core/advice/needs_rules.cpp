@@ -161,12 +161,17 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
     // always-on service as more than `threshold` runs a week.
     const bool heuristic_reserved = r.runs_per_week > threshold;
     if (service)
+        s.findings.push_back(
+            {"2.frequency_heuristic", FindingKind::heuristic,
+             "the guide's rule of thumb counts training runs a week (more than " + fmt("%g", threshold) +
+                 " -> monthly reserved); an online service up every day reads as always on -> monthly reserved",
+             {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
+    else if (r.one_off())
         s.findings.push_back({"2.frequency_heuristic",
                               FindingKind::heuristic,
-                              "the guide's rule of thumb counts training runs a week (more than " +
-                                  fmt("%g", threshold) +
-                                  " -> monthly reserved); an online service up every day reads as always on "
-                                  "-> monthly reserved",
+                              "the guide's rule of thumb counts runs a week (more than " +
+                                  fmt("%g", threshold) + " -> monthly reserved); a one-off job of " +
+                                  count_noun(r.runs.value_or(1), "run") + " does not recur -> on-demand",
                               {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
     else
         s.findings.push_back({"2.frequency_heuristic",
@@ -186,6 +191,10 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
                       fmt(" carry the peak of %.3g requests/s at %.0f%% utilisation, each instance up %.0f h "
                           "a month",
                           c->service->peak_rps, 100 * c->service->utilisation, monthly_hours)
+            : r.one_off()
+                ? "computed: one-off, " + count_noun(r.runs.value_or(1), "run") +
+                      fmt(" x %.2f h (with set-up) = %.0f h in all on the top option", run_hours,
+                          r.runs.value_or(1) * run_hours)
                 : fmt("computed: %.1f runs/month x %.2f h (with set-up) = %.0f h a month on the top option",
                       runs_per_month(r.runs_per_week), run_hours, monthly_hours);
         const PlanCost* k = best_commitment(*c);

@@ -434,7 +434,8 @@ CompatReport check_compat(const Catalog& catalog, const EnvQuery& q) {
     if (r.checks.empty())
         r.checks.push_back(
             {"environment", false,
-             "nothing to check: no GPU, driver or PyTorch given or found; use --gpu, --driver, --pytorch"});
+             "nothing to check: no GPU, driver or PyTorch given or found; use --gpu, --driver, --pytorch",
+             false});  // not checked: the verdict is unknown, not "Not compatible"
     r.compatible = std::all_of(r.checks.begin(), r.checks.end(), [](const CompatCheck& c) { return c.ok; });
     const bool failed = std::any_of(r.checks.begin(), r.checks.end(),
                                     [](const CompatCheck& c) { return c.checked && !c.ok; });

@@ -80,6 +80,22 @@ Precision resolve_precision(const Workload& w, const Gpu& gpu) {
     return Precision::fp32;
 }
 
+std::optional<std::string> layout_pin_problem(const Workload& w, int gpus_per_node, int nodes) {
+    if (!w.pins.tensor && !w.pins.pipeline) return std::nullopt;
+    const int per_node = std::max(1, gpus_per_node);
+    const int total = per_node * std::max(1, nodes);
+    const int tp = w.pins.tensor.value_or(1);
+    const int pp = w.pins.pipeline.value_or(1);
+    if (per_node % tp != 0)
+        return "--tp " + std::to_string(tp) + " splits every layer over " + std::to_string(tp) +
+               " GPUs of one node, and a node here has " + std::to_string(per_node) + " GPUs";
+    if (total % (tp * pp) != 0)
+        return "--tp " + std::to_string(tp) + " x --pp " + std::to_string(pp) + " = " +
+               std::to_string(tp * pp) + " GPUs a model copy, which does not divide the " +
+               std::to_string(total) + " GPUs";
+    return std::nullopt;
+}
+
 Estimate estimate_job(const Catalog& catalog, const Workload& w, const Gpu& gpu, int gpus_per_node,
                       const LinkSpec& link) {
     SpeedTable speeds(catalog, w);
