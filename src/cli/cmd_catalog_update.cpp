@@ -190,10 +190,9 @@ Checked check_gcp_pricing(const std::string& body, const std::string& origin) {
     }
     if (list.invalid_prices > 0) {
         for (const auto& d : diags.all())
-            if (d.message.find("is not a price") != std::string::npos) {
+            if (d.kind == DiagnosticKind::invalid_price) {
                 c.error =
-                    "line " + std::to_string(d.where.line) + ": " +
-                    d.message.substr(0, d.message.find("; ignored")) +
+                    "line " + std::to_string(d.where.line) + ": " + d.message +
                     (list.invalid_prices > 1 ? " (and " + std::to_string(list.invalid_prices - 1) + " more)"
                                              : "");
                 break;

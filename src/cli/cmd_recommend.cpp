@@ -1131,7 +1131,7 @@ std::string step_line(const StepReport& s, const Recommendation& rec, const Reco
             for (const char* rule :
                  {"4.gpus", "4.single_gpu", "4.communication", "4.scale_to", "4.multi_node"})
                 if (const Finding* f = step_finding(s, rule))
-                    parts.push_back(f->message.substr(0, f->message.find(" (")));
+                    parts.push_back(f->message);
             if (!parts.empty()) return join(parts, "; ");
             break;
         }

@@ -326,7 +326,8 @@ GcpPriceList read_gcp_pricing(std::string_view text, const std::string& origin, 
                     ++list.invalid_prices;
                     diags.warning({origin, v.Mark().line + 1, v.Mark().column + 1},
                                   p.machine_type + " in " + p.region + ": " + field +
-                                      " is not a price (a number of at least 0); ignored");
+                                      " is not a price (a number of at least 0); ignored",
+                                  DiagnosticKind::invalid_price);
                 }
                 return n;
             };

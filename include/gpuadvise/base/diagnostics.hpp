@@ -24,8 +24,9 @@ enum class DiagnosticKind {
     price_inconsistency,  // spot not below on-demand, reserved or a commitment dearer than on-demand
     zero_price,           // a price of 0
     duplicate_offer,      // the same offer twice
+    invalid_price,        // a price field that is not a number of at least 0 (the row is ignored)
 };
-inline constexpr NameTable<DiagnosticKind, 9> kDiagnosticKindNames{{{
+inline constexpr NameTable<DiagnosticKind, 10> kDiagnosticKindNames{{{
     {DiagnosticKind::general, "general"},
     {DiagnosticKind::stale_prices, "stale_prices"},
     {DiagnosticKind::undated_prices, "undated_prices"},
@@ -35,6 +36,7 @@ inline constexpr NameTable<DiagnosticKind, 9> kDiagnosticKindNames{{{
     {DiagnosticKind::price_inconsistency, "price_inconsistency"},
     {DiagnosticKind::zero_price, "zero_price"},
     {DiagnosticKind::duplicate_offer, "duplicate_offer"},
+    {DiagnosticKind::invalid_price, "invalid_price"},
 }}};
 inline std::string_view to_string(DiagnosticKind k) { return kDiagnosticKindNames.name(k); }
 
