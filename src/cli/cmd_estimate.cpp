@@ -224,7 +224,8 @@ Runner setup_estimate(CLI::App& sub) {
         ->transform(whole_number(1, 4096))
         ->type_name("N");
     sub.add_option("--network-gbps", opt->network_gbps,
-                   "Network between nodes, Gbit/s per node (default: 100, with a warning)")
+                   "Network between nodes, Gbit/s per node (default: policy unknown_network_gbps, 10 Gbit/s "
+                   "Ethernet, with a note)")
         ->check(decimal_number(0.001, 1e6))
         ->type_name("GBPS");
     sub.add_option("--busbw", opt->busbw,

@@ -277,6 +277,15 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
     j["network_gbps"] = c.estimate.config.network.inter_node_gbps > 0
                             ? nlohmann::ordered_json(c.estimate.config.network.inter_node_gbps)
                             : nlohmann::ordered_json(nullptr);
+    if (const LinkSpec& n = c.estimate.config.network; c.estimate.config.nodes > 1 && n.inter_node_gbps > 0) {
+        // Several nodes: the network the estimate assumed, and whether anything stated it (docs/json.md).
+        j["network"] = {{"gbps", n.inter_node_gbps},
+                        {"kind", n.network_kind ? nlohmann::ordered_json(std::string(to_string(*n.network_kind)))
+                                                : nlohmann::ordered_json(nullptr)},
+                        {"assumed", n.assumed}};
+    } else {
+        j["network"] = nullptr;
+    }
     j["serving"] = serving_json(c.estimate.serving);
     if (c.service && c.estimate.serving) {
         // An online service (docs/json.md, "serving"): fixed keys.

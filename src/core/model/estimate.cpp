@@ -111,6 +111,12 @@ Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, con
     e.config.gpus_per_node = std::max(1, gpus_per_node);
     e.config.network = link;
     e.config.network.nodes = e.config.nodes;
+    if (e.config.nodes > 1 && link.inter_node_gbps <= 0) {
+        // Nothing states the network: the same conservative default recommend assumes (policy).
+        e.config.network.inter_node_gbps = catalog.policy.get("unknown_network_gbps");
+        e.config.network.network_kind = NetworkKind::ethernet;
+        e.config.network.assumed = true;
+    }
     e.gpu_count = e.config.total_gpus();
     e.precision = resolve_precision(w, gpu);
     e.memory_available_gb = gpu.memory_gb;
@@ -193,8 +199,11 @@ Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, con
                 " each per GPU; " + format_fixed(e.memory.kv_cache_gb, 1) + " GB in use at concurrency " +
                 std::to_string(plan.serving->concurrency / std::max(1, plan.layout.data)) + ")");
     }
-    if (e.config.nodes > 1 && link.inter_node_gbps <= 0)
-        e.notes.push_back("network between nodes unknown: assumed 100 Gbit/s per node (give --network-gbps)");
+    if (e.config.network.assumed)
+        e.notes.push_back("network between nodes unknown: assumed " +
+                          format_fixed(e.config.network.inter_node_gbps, 0) +
+                          " Gbit/s Ethernet per node without RDMA (policy unknown_network_gbps, the default "
+                          "recommend assumes too; give --network-gbps)");
     const LayoutTiming& t = plan.timing;
     if (t.samples_per_s <= 0) return e;
     e.serving = plan.serving;
@@ -251,6 +260,12 @@ Estimate estimate_job(SpeedTable& speeds, const Gpu& gpu, int gpus_per_node, con
         e.notes.push_back("communication takes " + format_fixed(100 * e.comm_share, 0) +
                           " % of step time: prefer NVLink (SXM) GPUs, a faster network, fewer larger GPUs, "
                           "or a larger global batch");
+    else if (e.config.nodes > 1 && e.scaling_efficiency < catalog.policy.get("multi_node_min_scaling_efficiency"))
+        e.notes.push_back("scaling efficiency only " + format_fixed(100 * e.scaling_efficiency, 0) + " % on " +
+                          std::to_string(e.config.nodes) +
+                          " nodes (pipeline bubbles and waits on the network): fewer nodes, a faster network "
+                          "(--network-gbps) or a larger global batch would use the GPUs better (recommend ranks "
+                          "such a layout only when policy multi_node_min_scaling_efficiency allows)");
     const bool small_job = cpu_would_do(w, e, catalog.policy);
     if (e.utilisation < catalog.policy.get("tiny_utilisation") && w.is_training())
         e.notes.push_back("estimated utilisation is only " +

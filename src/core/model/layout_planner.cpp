@@ -26,8 +26,9 @@ constexpr double kPcieGen3BusbwGBs = 12;
 // Host <-> GPU over PCIe for --offload: pinned-memory copies reach ~25 GB/s on Gen4 x16 (of 32 GB/s;
 // NVIDIA's bandwidthTest), taken for every GPU (Gen5 hosts do better, Gen3 half).
 constexpr double kHostLinkGBs = 25;
-// Unknown network between nodes: a stated default (and a warning in the output), the common
-// non-RDMA cloud VM figure (e.g. AWS p3dn, GCP a2: 100 Gbit/s).
+// A link with no network between nodes reaches the planner only from memory-only checks
+// (any_layout_fits): every timed estimate states one (estimate_job takes policy unknown_network_gbps,
+// recommend the offer's network). This figure only orders the layouts those checks try.
 constexpr double kDefaultNetworkGbps = 100;
 constexpr double kNetworkEfficiency =
     0.8;  // node NIC GB/s × 0.8 (§3d; calculon uses 0.9, p4de measured ~0.5)
