@@ -287,7 +287,7 @@ namespace {
 int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
     Context ctx(out, err);
     record_command_line(argc, argv);  // for the header of an --emit file
-    CLI::App app{"gpuadvise — which GPU cloud offer to rent for a PyTorch job, on which plan, and why"};
+    CLI::App app{std::string("gpuadvise — ") + kProductSummary};
     app.name("gpuadvise");
     set_footer(app, kFooter);
     app.set_version_flag("--version", version_text());  // version, catalog date, commit

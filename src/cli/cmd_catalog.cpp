@@ -238,7 +238,7 @@ io::TextDocument info_document(const CatalogInfo& info) {
         const ExchangeRate& r = *x.rate;
         rates.rows.push_back({r.currency, io::fmt_number(r.usd_per_unit, 4), r.as_of,
                               x.age ? std::to_string(*x.age) + (x.stale ? " (stale)" : "") : "-",
-                              r.source.substr(0, r.source.find(". "))});
+                              r.source});
     }
     doc.tables.push_back(t);
     if (!catalog.rates.empty()) doc.tables.push_back(rates);

@@ -287,9 +287,7 @@ std::string man_page(const CLI::App& root, const CLI::App* command) {
     if (command) {
         out << roff(command->get_description()) << "\n";
     } else {
-        std::string d = root.get_description();
-        const auto dash = d.find("\xE2\x80\x94");
-        out << roff(dash == std::string::npos ? d : trim(d.substr(dash + 3))) << "\n";
+        out << roff(kProductSummary) << "\n";
     }
 
     out << ".SH SYNOPSIS\n";
@@ -322,10 +320,7 @@ std::string man_page(const CLI::App& root, const CLI::App* command) {
                "notes to "
                "standard error.\n";
     } else {
-        std::string d = root.get_description();
-        const auto dash = d.find("\xE2\x80\x94");
-        out << bold("gpuadvise") << " tells "
-            << roff(dash == std::string::npos ? d : trim(d.substr(dash + 3))) << ".\n.PP\n"
+        out << bold("gpuadvise") << " tells " << roff(kProductSummary) << ".\n.PP\n"
             << "It reads a catalog of datasheet GPU specs and provider prices (each with its source and "
                "as-of date; "
                "the built-in one is compiled in, see "

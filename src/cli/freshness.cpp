@@ -51,8 +51,8 @@ Freshness check_freshness(const Catalog& catalog, const std::vector<const Offer*
         f.rates.push_back(j);
         f.rates_used.push_back(r);
         f.rate_lines.push_back("Exchange rate: 1 " + r->currency + " = " +
-                               io::fmt_number(r->usd_per_unit, 4) + " USD, as of " + r->as_of + " (" +
-                               r->source.substr(0, r->source.find(". ")) + ")");
+                               io::fmt_number(r->usd_per_unit, 4) + " USD, as of " + r->as_of + "; source: " +
+                               r->source);
         if (stale(r->as_of))
             f.warnings.push_back(
                 "exchange rate " + r->currency + "/USD dated " + r->as_of + ", older than " + age_text +

@@ -11,6 +11,10 @@ class App;
 
 namespace gpuadvise::cli {
 
+// What gpuadvise is, in one line: --help's first line ("gpuadvise — ...") and the man page's NAME.
+inline constexpr const char* kProductSummary =
+    "which GPU cloud offer to rent for a PyTorch job, on which plan, and why";
+
 struct FooterBlock {
     enum class Kind {
         paragraph,     // prose; its lines are printed as given and joined by spaces in a manual page
