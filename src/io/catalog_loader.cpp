@@ -333,33 +333,10 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
                         const std::string& base_dir, Catalog& out, std::vector<TableRef>& tables,
                         Diagnostics& diags) {
     out.files.push_back(origin);
-    if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF") {
-        diags.error({origin, 0, 0},
-                    "the file is UTF-16 encoded; save it as UTF-8 (catalogs are UTF-8 YAML or CSV)");
-        return;
-    }
-    if (text.find('\0') != std::string_view::npos) {
-        diags.error({origin, 0, 0}, "the file contains NUL bytes; expected a YAML text file");
-        return;
-    }
-    if (SourceLocation where{origin, 0, 0}; auto why = invalid_utf8_message(text, where)) {
-        diags.error(where, *why);
-        return;
-    }
-    if (SourceLocation where{origin, 0, 0}; yaml_nesting_too_deep(text, where)) {
-        diags.error(where, "nesting deeper than " + std::to_string(kMaxYamlNesting) +
-                               " levels; a catalog needs at most 4");
-        return;
-    }
-    YamlLoadError bad;
-    const std::optional<YAML::Node> loaded = load_yaml_document(text, origin, bad);
-    if (!loaded) {
-        diags.error(bad.where, bad.from_parser ? "invalid YAML: " + bad.message +
-                                                     " (check the indentation and the ':' after each key)"
-                                               : bad.message);
-        return;
-    }
-    YAML::Node root = *loaded;  // not const: a missing key of a const node is an invalid node
+    const YamlRead read = read_yaml_text(
+        text, origin, {"a catalog needs at most 4", " (check the indentation and the ':' after each key)", {}}, diags);
+    if (!read.root) return;
+    YAML::Node root = *read.root;  // not const: a missing key of a const node is an invalid node
     YamlContext ctx(origin, diags);
     if (root.IsNull() || !root.IsDefined()) {
         diags.error({origin, 0, 0}, "the catalog is empty; expected keys such as 'gpus:' and 'providers:'");

@@ -189,24 +189,9 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
 std::vector<PoolJob> parse_jobs_yaml(std::string_view text, const std::string& path, const Catalog& catalog,
                                      const std::string& currency) {
     Diagnostics diags;
-    if (text.find('\0') != std::string_view::npos)
-        throw DataError(path + ": the file contains NUL bytes; expected a YAML text file", {}, kFix);
-    if (SourceLocation where{path, 0, 0}; auto why = invalid_utf8_message(text, where)) {
-        diags.error(where, *why);
-        throw DataError("the jobs file " + path + " is not UTF-8 text", diags.all(), kFix);
-    }
-    if (SourceLocation where{path, 0, 0}; yaml_nesting_too_deep(text, where)) {
-        diags.error(where, "nesting deeper than " + std::to_string(kMaxYamlNesting) + " levels; " +
-                               "a jobs file nests at most 4 deep");
-        throw DataError("the jobs file " + path + " does not parse", diags.all(), kFix);
-    }
-    YamlLoadError bad;
-    const std::optional<YAML::Node> loaded = load_yaml_document(text, path, bad);
-    if (!loaded) {
-        diags.error(bad.where, bad.from_parser ? "invalid YAML: " + bad.message : bad.message);
-        throw DataError("the jobs file " + path + " does not parse", diags.all(), kFix);
-    }
-    YAML::Node root = *loaded;  // not const: a missing key of a const node is an invalid node
+    const YamlRead read = read_yaml_text(text, path, {"a jobs file nests at most 4 deep", {}, {}}, diags);
+    if (!read.root) throw DataError(read_failure_title("the jobs file " + path, read.failure), diags.all(), kFix);
+    YAML::Node root = *read.root;  // not const: a missing key of a const node is an invalid node
     YamlContext ctx(path, diags);
     std::vector<PoolJob> jobs;
     if (!root.IsDefined() || root.IsNull()) {

@@ -63,24 +63,11 @@ UserConfig parse_user_config(std::string_view text, const std::string& path) {
         throw DataError(
             path + ": " + std::to_string(text.size()) + " bytes; a configuration file holds a few lines", {},
             fix);
-    if (text.find('\0') != std::string_view::npos)
-        throw DataError(path + ": the file contains NUL bytes; expected a YAML text file", {}, fix);
-    if (SourceLocation where{path, 0, 0}; auto why = invalid_utf8_message(text, where)) {
-        diags.error(where, *why);
-        throw DataError("the configuration file " + path + " is not UTF-8 text", diags.all(), fix);
-    }
-    if (SourceLocation where{path, 0, 0}; yaml_nesting_too_deep(text, where)) {
-        diags.error(where, "nesting deeper than " + std::to_string(kMaxYamlNesting) + " levels; " +
-                               "a configuration file nests at most 2 deep");
-        throw DataError("the configuration file " + path + " does not parse", diags.all(), fix);
-    }
-    YamlLoadError bad;
-    const std::optional<YAML::Node> loaded = load_yaml_document(text, path, bad);
-    if (!loaded) {
-        diags.error(bad.where, bad.from_parser ? "invalid YAML: " + bad.message : bad.message);
-        throw DataError("the configuration file " + path + " does not parse", diags.all(), fix);
-    }
-    YAML::Node root = *loaded;  // not const: a missing key of a const node is an invalid node
+    const YamlRead read =
+        read_yaml_text(text, path, {"a configuration file nests at most 2 deep", {}, {}}, diags);
+    if (!read.root)
+        throw DataError(read_failure_title("the configuration file " + path, read.failure), diags.all(), fix);
+    YAML::Node root = *read.root;  // not const: a missing key of a const node is an invalid node
     if (!root.IsDefined() || root.IsNull()) return config;  // empty: all defaults
     YamlContext ctx(path, diags);
     if (ctx.expect_map(root, "")) {

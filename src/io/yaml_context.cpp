@@ -455,4 +455,53 @@ std::optional<YAML::Node> load_yaml_document(std::string_view text, const std::s
     return std::nullopt;
 }
 
+YamlRead read_yaml_text(std::string_view text, const std::string& file, const YamlReadRules& rules,
+                        Diagnostics& diags) {
+    YamlRead read;
+    if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF") {
+        diags.error({file, 0, 0}, "the file is UTF-16 encoded; save it as UTF-8 (gpuadvise reads UTF-8 YAML and CSV)");
+        read.failure = YamlReadFailure::not_text;
+        return read;
+    }
+    if (text.find('\0') != std::string_view::npos) {
+        diags.error({file, 0, 0}, "the file contains NUL bytes; expected a YAML text file");
+        read.failure = YamlReadFailure::not_text;
+        return read;
+    }
+    if (SourceLocation where{file, 0, 0}; auto why = invalid_utf8_message(text, where)) {
+        diags.error(where, *why);
+        read.failure = YamlReadFailure::not_utf8;
+        return read;
+    }
+    read.failure = YamlReadFailure::does_not_parse;
+    if (SourceLocation where{file, 0, 0}; yaml_nesting_too_deep(text, where)) {
+        diags.error(where, "nesting deeper than " + std::to_string(kMaxYamlNesting) + " levels; " +
+                               std::string(rules.nesting_note));
+        return read;
+    }
+    if (SourceLocation where{file, 0, 0}; !rules.alias_reason.empty() && yaml_has_alias(text, where)) {
+        diags.error(where, "a YAML alias (*name); " + std::string(rules.alias_reason));
+        return read;
+    }
+    YamlLoadError bad;
+    read.root = load_yaml_document(text, file, bad);
+    if (!read.root) {
+        diags.error(bad.where, bad.from_parser ? "invalid YAML: " + bad.message + std::string(rules.parse_hint)
+                                               : bad.message);
+        return read;
+    }
+    read.failure = YamlReadFailure::none;
+    return read;
+}
+
+std::string read_failure_title(const std::string& what, YamlReadFailure failure) {
+    switch (failure) {
+        case YamlReadFailure::not_text: return what + " is not a YAML text file";
+        case YamlReadFailure::not_utf8: return what + " is not UTF-8 text";
+        case YamlReadFailure::none:
+        case YamlReadFailure::does_not_parse: break;
+    }
+    return what + " does not parse";
+}
+
 }  // namespace gpuadvise::io

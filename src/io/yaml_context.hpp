@@ -85,6 +85,28 @@ struct YamlLoadError {
 std::optional<YAML::Node> load_yaml_document(std::string_view text, const std::string& file,
                                              YamlLoadError& error);
 
+// A YAML file from outside, through every guard above in order: NUL bytes or UTF-16 (not_text), a byte
+// that is not UTF-8 (not_utf8), nesting deeper than kMaxYamlNesting, an alias when `refuse_aliases`, and
+// what load_yaml_document refuses (does_not_parse). Each failure is one located error in `diags`
+// (`nesting_note` ends the nesting message: "a jobs file nests at most 4 deep"; `parse_hint` follows
+// yaml-cpp's own messages); `root` is set only when the file passed them all. Catalogs, commitment
+// files, jobs files and configuration files are read through it.
+enum class YamlReadFailure { none, not_text, not_utf8, does_not_parse };
+struct YamlRead {
+    std::optional<YAML::Node> root;
+    YamlReadFailure failure = YamlReadFailure::none;
+};
+struct YamlReadRules {
+    std::string_view nesting_note;
+    std::string_view parse_hint;    // appended to "invalid YAML: ..." from yaml-cpp
+    std::string_view alias_reason;  // non-empty: an alias is an error, for this reason
+};
+YamlRead read_yaml_text(std::string_view text, const std::string& file, const YamlReadRules& rules,
+                        Diagnostics& diags);
+// The title of the error a reader throws after read_yaml_text failed: "<what> is not a YAML text file",
+// "... is not UTF-8 text" or "... does not parse".
+std::string read_failure_title(const std::string& what, YamlReadFailure failure);
+
 // "gpus[3]" / "gpus[3].tflops" path builders.
 std::string index_path(const std::string& path, std::size_t i);
 std::string key_path(const std::string& path, std::string_view key);

@@ -155,7 +155,7 @@ TEST_CASE("hostile: a UTF-16 file is named as such", "[io]") {
     auto e = yaml_errors(std::string("\xFF\xFEs\0c\0h\0", 8));
     REQUIRE(e.size() == 1);
     CHECK(e[0] ==
-          "t.yaml: error: the file is UTF-16 encoded; save it as UTF-8 (catalogs are UTF-8 YAML or CSV)");
+          "t.yaml: error: the file is UTF-16 encoded; save it as UTF-8 (gpuadvise reads UTF-8 YAML and CSV)");
 }
 
 TEST_CASE("hostile: CSV counts out of int range are skipped, not converted (UB)", "[io]") {
