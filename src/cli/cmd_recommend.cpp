@@ -536,7 +536,7 @@ void decision_changer(const RecommendResult& result, Decision& d) {
         const std::string where =
             x.offer->provider + " " + x.offer->gpu + " x" + std::to_string(x.offer->gpu_count);
         const std::string at =
-            r.service ? io::fmt_number(*x.runs_per_week * x.hours_per_run / 7.0, 1) + " h a day up"
+            r.service ? io::fmt_number(*x.runs_per_week * x.hours_per_run / kDaysPerWeek, 1) + " h a day up"
                       : io::fmt_number(*x.runs_per_week, 1) + " runs a week";
         d.changer_kind = "crossover";
         d.changer = top.cost.plan == Plan::reserved && x.top_option

@@ -9,8 +9,8 @@
 namespace gpuadvise {
 
 // Peak traffic over the mean of the hours the service is up, when only a daily or monthly volume
-// is given: a stated assumption (production LLM traces peak at 2-4x their daily mean; see
-// docs/methodology.md).
+// is given: a stated assumption, not taken from a published trace (a service's busiest hour is
+// commonly a few times its mean; --peak-factor gives the user's own; docs/methodology.md).
 inline constexpr double kDefaultPeakFactor = 3;
 
 // What the service must carry. One of requests_per_day, tokens_per_month (output tokens) or

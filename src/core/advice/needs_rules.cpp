@@ -251,7 +251,7 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
                                             f->against.plan,
                                             f->against.cost_per_run,
                                             x.crossover_runs_per_week};
-            const double hours_a_day = f->runs_per_week * x.billed_hours_per_run / 7.0;
+            const double hours_a_day = f->runs_per_week * x.billed_hours_per_run / kDaysPerWeek;
             std::string against_text =
                 same ? std::string(plan_label(f->against.plan))
                      : "the cheapest " + std::string(plan_label(f->against.plan)) + " option (" +
@@ -262,7 +262,7 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
             std::string own;
             if (!same && x.crossover_runs_per_week)
                 own = service ? fmt("; against its own machine on demand it pays off above %.1f h a day",
-                                    *x.crossover_runs_per_week * x.billed_hours_per_run / 7.0)
+                                    *x.crossover_runs_per_week * x.billed_hours_per_run / kDaysPerWeek)
                               : fmt("; against its own machine on demand it pays off above %.1f runs a week",
                                     *x.crossover_runs_per_week);
             std::vector<FindingNumber> crossover_numbers{{"crossover_runs_per_week", f->runs_per_week},

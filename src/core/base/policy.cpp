@@ -56,7 +56,8 @@ const std::vector<PolicyKey>& policy_keys() {
         {"unknown_network_gbps", 10,
          "step 4: the network between nodes assumed where neither the catalog nor --network-gbps states it, "
          "Gbit/s of ordinary Ethernet without RDMA (a conservative default: a marketplace or cloud host's "
-         "10 GbE NIC; assumption)",
+         "10 GbE NIC; an assumption: marketplace listings state only the host's internet speed, e.g. "
+         "vast.ai's Net_up/Net_down)",
          0.1, 100000},
         {"multi_node_rank_margin", 0.1,
          "step 4: a multi-node option ranks above a single-node one only when it beats it on the objective by "
