@@ -298,7 +298,7 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
         sj["tpot_s"] = json_number(s.time_per_output_token_s);
         sj["utilisation"] = json_number(c.service->utilisation);
         sj["cost_per_month"] = round_money(c.cost.cost_per_month);
-        sj["cost_per_million_tokens"] = json_number(c.service_cost_per_million_tokens);
+        sj["cost_per_million_tokens"] = json_number(c.service->cost_per_million_tokens);
         sj["engine"] = std::string(kServingEngineNames.name(s.engine));
         sj["limited_by"] = s.limited_by;
         sj["hours_per_month"] = json_number(c.service->hours_per_month);
@@ -590,8 +590,8 @@ Decision make_decision(const RecommendResult& result) {
         d.lines.push_back({"Cost: " + money(c.cost.cost_per_month, cur) + " a month for " +
                                count_noun(c.service->replicas, "replica") + " up " +
                                io::fmt_number(r.service->hours_per_day, 0) + " h a day" +
-                               (c.service_cost_per_million_tokens
-                                    ? ", " + io::fmt_number(*c.service_cost_per_million_tokens, 3) + " " +
+                               (c.service->cost_per_million_tokens
+                                    ? ", " + io::fmt_number(*c.service->cost_per_million_tokens, 3) + " " +
                                           cur + " a million output tokens"
                                     : "") +
                                " (estimates" + gpu_only + ").",
@@ -1243,7 +1243,7 @@ io::TextTable service_table(const RecommendResult& result) {
              std::to_string(s.concurrency_per_replica), io::fmt_number(1000 * s.time_to_first_token_s, 0),
              io::fmt_number(1000 * s.time_per_output_token_s, 1),
              c.service ? format_percent(c.service->utilisation) : "-", io::fmt_number(c.cost.cost_per_month, 2),
-             io::fmt_optional(c.service_cost_per_million_tokens, 3),
+             io::fmt_optional(c.service ? c.service->cost_per_million_tokens : std::nullopt, 3),
              c.pareto ? "pareto" : (c.warnings.empty() ? "" : count_noun(static_cast<double>(c.warnings.size()), "warning"))});
     }
     return t;

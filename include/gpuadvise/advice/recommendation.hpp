@@ -216,7 +216,6 @@ struct Candidate {
     std::vector<OptionWarning> warnings;
     // An online service: its replicas, utilisation at the peak and cost per million output tokens.
     std::optional<ServiceSizing> service;
-    std::optional<double> service_cost_per_million_tokens;
     std::string network_note;  // several GPUs: the network between the nodes, or that there is none
     // Runs a week of this job above which this configuration's best commitment costs less a month than
     // what the user would otherwise rent (the cheapest on-demand option, or spot for --interruptible):

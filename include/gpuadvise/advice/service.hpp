@@ -38,6 +38,9 @@ struct ServiceSizing {
     double utilisation = 0;  // the peak's share of the replicas' capacity
     double peak_rps = 0;
     double hours_per_month = 0;  // hours each rented instance is up
+    // The month's cost over the output tokens it serves at the real load (not at full load);
+    // nullopt when the traffic states no tokens. Set once the plan is priced.
+    std::optional<double> cost_per_million_tokens;
 };
 ServiceSizing size_service(const ServiceTraffic& traffic, const ServiceLoad& load,
                            const ServingEstimate& group);

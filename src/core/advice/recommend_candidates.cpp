@@ -589,8 +589,8 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
         // A service's tokens cost what its month costs over the tokens it serves at its real load.
         c.service = service_sizing(b, r, *o.estimate);
         if (b.service->output_tokens_per_month > 0)
-            c.service_cost_per_million_tokens = c.cost.cost_per_month / b.service->output_tokens_per_month * 1e6;
-        c.estimate.serving->cost_per_million_tokens = c.service_cost_per_million_tokens;
+            c.service->cost_per_million_tokens = c.cost.cost_per_month / b.service->output_tokens_per_month * 1e6;
+        c.estimate.serving->cost_per_million_tokens = c.service->cost_per_million_tokens;
     } else if (c.estimate.serving && c.estimate.serving->tokens_per_s > 0) {
         c.estimate.serving->cost_per_million_tokens =
             c.cost.price_per_hour / (c.estimate.serving->tokens_per_s * 3600.0) * 1e6;

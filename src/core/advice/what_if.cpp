@@ -164,8 +164,8 @@ ServiceWhatIf what_if_requests_per_day(const Catalog& catalog, const RecommendRe
             if (c.service) {
                 p.replicas = c.service->replicas;
                 p.utilisation = c.service->utilisation;
+                p.cost_per_million_tokens = c.service->cost_per_million_tokens;
             }
-            p.cost_per_million_tokens = c.service_cost_per_million_tokens;
         }
         out.points.push_back(std::move(p));
     }
