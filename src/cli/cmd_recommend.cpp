@@ -38,8 +38,7 @@ struct RecommendOptions {
     int top = 5;
     bool explain = false;
     std::string pytorch;
-    std::optional<double> tokens_per_month, requests_per_day;  // from the texts, in build_request
-    std::string tokens_per_month_text, requests_per_day_text;   // quantities: 500M, 10k
+    std::optional<double> tokens_per_month, requests_per_day;  // quantities (500M, 10k): quantity_number
     std::optional<double> peak_rps, peak_factor, hours_per_day;  // --task serve
     std::optional<int> min_replicas;
     std::optional<double> network_gbps;  // --network-gbps
@@ -67,16 +66,6 @@ double parse_cost_increase(const std::string& text) {
         throw UsageError("--max-cost-increase " + text + ": expected a percentage such as 10%",
                          "e.g. --objective carbon --max-cost-increase 10%");
     return x / 100.0;
-}
-
-// A volume option: a quantity ("500M", "10k", "2.5e6") within [low, high].
-double volume_option(const std::string& text, const char* flag, double low, double high) {
-    const std::optional<double> v = parse_quantity(text);
-    if (!v || *v < low || *v > high)
-        throw UsageError(std::string(flag) + " " + text + ": expected a number from " + format_number(low) +
-                             " to " + format_number(high) + " (suffixes k, M, B allowed)",
-                         std::string("e.g. ") + flag + " 10k");
-    return *v;
 }
 
 // An online service's traffic and schedule: one run a day of --hours-per-day hours.
@@ -126,11 +115,7 @@ void read_service(const RecommendOptions& opt, RecommendRequest& r) {
 }
 
 RecommendRequest build_request(Context& ctx, const RecommendOptions& options) {
-    RecommendOptions opt = options;
-    if (!opt.tokens_per_month_text.empty())
-        opt.tokens_per_month = volume_option(opt.tokens_per_month_text, "--tokens-per-month", 1.0, 1e18);
-    if (!opt.requests_per_day_text.empty())
-        opt.requests_per_day = volume_option(opt.requests_per_day_text, "--requests-per-day", 0.001, 1e15);
+    const RecommendOptions& opt = options;
     const Catalog& catalog = ctx.catalog();
     RecommendRequest r;
     WorkloadRequest wr = opt.workload;
@@ -1463,16 +1448,16 @@ Runner setup_recommend(CLI::App& sub) {
         ->transform(whole_number(1, 4096));
     sub.add_option("--nodes", opt->nodes, "Instances (nodes) to rent of each offer: fixes the count")
         ->transform(whole_number(1, 512));
-    // Volumes take quantities (500M, 10k): read by volume_option.
-    sub.add_option("--tokens-per-month", opt->tokens_per_month_text,
+    // Volumes take quantities (500M, 10k): quantity_number reads them into the number.
+    sub.add_option("--tokens-per-month", opt->tokens_per_month,
                    "Serving: output tokens a month, e.g. 500M (batch-inference: the volume; serve: the mean traffic)")
         ->type_name("N")
-        ->check(quantity_number(1.0, 1e18));
-    sub.add_option("--requests-per-day", opt->requests_per_day_text,
+        ->transform(quantity_number(1.0, 1e18));
+    sub.add_option("--requests-per-day", opt->requests_per_day,
                    "Serving: requests a day, e.g. 10k (an online service's mean traffic; reads --task inference as "
                    "serve)")
         ->type_name("N")
-        ->check(quantity_number(0.001, 1e15));
+        ->transform(quantity_number(0.001, 1e15));
     sub.add_option("--peak-rps", opt->peak_rps, "Serving (--task serve): requests a second at the peak")
         ->check(decimal_number(1e-6, 1e9));
     sub.add_option("--peak-factor", opt->peak_factor,

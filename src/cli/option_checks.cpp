@@ -152,6 +152,8 @@ CLI::Validator quantity_number(double min, double max) {
             }
             if (is_denormal(*v)) return denormal(input) + "; use a larger value";
             if (!(*v >= min && *v <= max)) return out_of_range(input, min, max);
+            char digits[32];  // the number itself (shortest exact form), for the option's double
+            input.assign(digits, std::to_chars(digits, digits + sizeof digits, *v).ptr);
             return {};
         },
         "");
