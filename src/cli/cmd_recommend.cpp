@@ -1283,7 +1283,7 @@ io::TextTable recommendations_table(const RecommendResult& result) {
               ")";
     // Narrow terminals hide USD/TFLOPS-H first, then KG CO2E/RUN (kept with --objective carbon), BREAK-EVEN, LAYOUT,
     // INSTANCE and REGION (--wide shows all).
-    const int carbon_priority = request.objective == Objective::carbon ? 1 : 6;
+    const int carbon_priority = request.objective == Objective::carbon ? 0 : 6;  // the column asked for stays
     t.columns = {{"#", io::Align::right},
                  {"PROVIDER"},
                  {"GPU x N", io::Align::left, 0, true},
