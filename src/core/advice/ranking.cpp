@@ -302,10 +302,10 @@ std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, cons
                  : format_duration(top.cost.hours_per_run) + " per run (estimate)"));
     } else if (top.estimate.memory_available_gb > 0) {
         const double share = top.estimate.memory_required_gb / top.estimate.memory_available_gb;
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "fits in memory with %.0f%% to spare (%.1f of %.0f GB per GPU)",
-                      100.0 * (1.0 - share), top.estimate.memory_required_gb,
-                      top.estimate.memory_available_gb);
+        char buf[224];
+        std::snprintf(buf, sizeof buf, "fits in memory with %.0f%% to spare (%.1f of %.0f GB per GPU on %s)",
+                      100.0 * (1.0 - share), top.estimate.memory_required_gb, top.estimate.memory_available_gb,
+                      top.gpu->id.c_str());
         why.push_back(buf);
     }
     if (!top.network_note.empty()) why.push_back(top.network_note);
