@@ -73,7 +73,7 @@ TEST_CASE("step 1: the computed memory need names the smallest GPU that holds th
     CHECK(finding(wide, "1.memory_need")->number("gpu_memory_gb") == 80);
 }
 
-TEST_CASE("a one-off job: no runs-a-week wording; step 1 names the GPU of each memory figure (#29)", "[core]") {
+TEST_CASE("a one-off job: no runs-a-week wording; step 1 names the GPU of each memory figure", "[core]") {
     Catalog c = base_catalog();
     add(c, make_provider("p"), {make_offer("p", "a100", 1, {2.0, 500.0, {}})});
     RecommendRequest r = request(c, "midnet", 0, 1.0, "a100");
