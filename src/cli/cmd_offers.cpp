@@ -171,25 +171,27 @@ io::TextDocument to_document(const OffersResult& result) {
     const OfferList& list = result.list;
     const std::vector<PytorchFit>& fits = result.fits;
     io::TextTable table;
-    // Narrow terminals hide $/TFLOPS-H first, then SPOT/H, RESERVED/MO, REGION, INSTANCE, AS OF.
+    // Narrow terminals hide $/TFLOPS-H first, then SPOT/H, RESERVED/MO, REGION, INSTANCE, AS OF; never
+    // the price of the plan asked for (--plan) nor the column sorted on (--sort): priority 0.
+    const bool keep_spot = q.plan == Plan::spot, keep_reserved = q.plan == Plan::reserved;
+    const bool keep_tflops = q.sort == OfferSort::usd_per_tflops;
     table.columns = {{"PROVIDER"},
                      {"GPU"},
                      {"N", io::Align::right},
                      {"REGION", io::Align::left, 3, true},
                      {"INSTANCE", io::Align::left, 2, true},
                      {"ON-DEMAND/H", io::Align::right},
-                     {"RESERVED/MO", io::Align::right, 4},
-                     {"SPOT/H", io::Align::right, 5},
+                     {"RESERVED/MO", io::Align::right, keep_reserved ? 0 : 4},
+                     {"SPOT/H", io::Align::right, keep_spot ? 0 : 5},
                      {"PER GPU/H", io::Align::right},
-                     {"$/TFLOPS-H", io::Align::right, 6},
+                     {"$/TFLOPS-H", io::Align::right, keep_tflops ? 0 : 6},
                      {"AS OF", io::Align::left, 1}};
     for (const auto& r : list.rows) {
         const Offer& o = *r.offer;
         table.rows.push_back(
             {o.provider + (r.rentable ? "" : " (example)") + (o.price_complete ? "" : " (GPU only)"), o.gpu,
-             std::to_string(o.gpu_count),
-             o.region.empty() ? "-" : o.region, o.instance_type.empty() ? "-" : o.instance_type,
-             io::fmt_optional(r.on_demand_per_hour, 2),
+             std::to_string(o.gpu_count), o.region.empty() ? "-" : o.region,
+             o.instance_type.empty() ? "-" : o.instance_type, io::fmt_optional(r.on_demand_per_hour, 2),
              r.reserved_per_month
                  ? io::fmt_number(*r.reserved_per_month, 0) + " (" + term_short(r.term_months) + ")"
                  : "-",
@@ -227,9 +229,10 @@ io::TextDocument to_document(const OffersResult& result) {
                                         [](const auto& r) { return !r.offer->price_complete; });
     if (gpu_only > 0)
         doc.notes.push_back(
-            "(GPU only): the price is the GPU's alone, not the whole offer's: the host VM is extra and not in "
-            "the catalog (" +
-            std::to_string(gpu_only) + " of the offers shown; recommend ranks such offers after complete prices).");
+            "(GPU only): the price is the GPU's alone, not the whole offer's: the host VM is extra and not "
+            "in the catalog (" +
+            std::to_string(gpu_only) +
+            " of the offers shown; listed after every complete price, as recommend ranks them).");
     if (result.unknown && !result.unknown->empty())
         doc.notes.push_back("No commitment prices known for " + join(*result.unknown, ", ") +
                             " (the catalog has none; the provider may still sell them).");

@@ -1077,9 +1077,16 @@ std::string step_line(const StepReport& s, const Recommendation& rec, const Reco
             if (const Finding* f = step_finding(s, "1.memory_need")) {
                 const auto need = f->number("memory_gb_per_gpu");
                 const auto fits = f->number("gpu_memory_gb");
+                // One figure per option, each naming it: the smallest GPU's layout, and #1's when it differs.
+                const auto on_top = f->number("top_memory_gb_per_gpu");
+                const std::string top_text =
+                    on_top && top ? "; #1's " + top->gpu->id + " layout uses " + io::fmt_number(*on_top, 1) +
+                                        " of " + io::fmt_number(top->estimate.memory_available_gb, 0) + " GB"
+                                  : "";
                 return need && fits ? "about " + io::fmt_number(*need, 1) +
-                                          " GB per GPU (estimate): GPUs of " + io::fmt_number(*fits, 0) +
-                                          " GB and up hold it; the guide: " + rec.heuristic_gpu_family
+                                          " GB per GPU (estimate) on the smallest GPU that holds it (" +
+                                          io::fmt_number(*fits, 0) + " GB)" + top_text +
+                                          "; the guide: " + rec.heuristic_gpu_family
                                     : uncomputed(f->message);
             }
             break;
@@ -1277,7 +1284,7 @@ io::TextTable recommendations_table(const RecommendResult& result) {
               ")";
     // Narrow terminals hide USD/TFLOPS-H first, then KG CO2E/RUN (kept with --objective carbon), BREAK-EVEN, LAYOUT,
     // INSTANCE and REGION (--wide shows all).
-    const int carbon_priority = request.objective == Objective::carbon ? 1 : 6;
+    const int carbon_priority = request.objective == Objective::carbon ? 0 : 6;  // the column asked for stays
     t.columns = {{"#", io::Align::right},
                  {"PROVIDER"},
                  {"GPU x N", io::Align::left, 0, true},

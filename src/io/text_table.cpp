@@ -66,6 +66,21 @@ std::string rtrim(std::string s) {
     return s;
 }
 
+// How many different rows the table has when only the `shown` columns are printed: a column whose
+// hiding lowers it is needed to tell rows apart (two offers differing only in REGION), so it stays.
+std::size_t distinct_shown_rows(const TextTable& t, const std::vector<bool>& shown) {
+    std::vector<std::vector<std::string_view>> keys;
+    keys.reserve(t.rows.size());
+    for (const auto& row : t.rows) {
+        std::vector<std::string_view> key;
+        for (std::size_t i = 0; i < row.size() && i < shown.size(); ++i)
+            if (shown[i]) key.push_back(row[i]);
+        keys.push_back(std::move(key));
+    }
+    std::sort(keys.begin(), keys.end());
+    return static_cast<std::size_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
+}
+
 // The widths of the shown columns when they fit `width` with each column narrowed to no less than
 // min[i]; nullopt when they cannot. The room left is shared out evenly.
 std::optional<std::vector<std::size_t>> fit(const std::vector<std::size_t>& natural,
@@ -208,14 +223,23 @@ std::string render_table(const TextDocument& raw, bool color, std::size_t width)
         std::vector<std::string> hidden;
         if (width > 0) {
             std::optional<std::vector<std::size_t>> fitted = fit(natural, min, shown, width);
+            // Never hidden: priority 0, nor a column needed to tell the rows apart.
+            std::vector<bool> needed(n, false);
+            std::optional<std::size_t> distinct;
             while (!fitted) {
                 std::optional<std::size_t> drop;
                 for (std::size_t i = 0; i < n; ++i)
-                    if (shown[i] && t.columns[i].priority > 0 &&
+                    if (shown[i] && !needed[i] && t.columns[i].priority > 0 &&
                         (!drop || t.columns[i].priority >= t.columns[*drop].priority))
                         drop = i;
                 if (!drop) break;
+                if (!distinct) distinct = distinct_shown_rows(t, shown);
                 shown[*drop] = false;
+                if (distinct_shown_rows(t, shown) < *distinct) {
+                    shown[*drop] = true;
+                    needed[*drop] = true;
+                    continue;
+                }
                 fitted = fit(natural, min, shown, width);
             }
             // Still too wide: every text column wraps, then every column.

@@ -16,8 +16,9 @@ enum class Align { left, right };
 // columns marked `wrap` are narrowed first (their cells wrap at spaces, continuation lines indented
 // by two); when that is not enough, columns with a `priority` above 0 are hidden, the highest number
 // first (ties: the rightmost first), and one line under the table names them and says that --wide
-// shows them. Columns with priority 0 are never hidden. Each command declares these when it builds
-// its table; CSV and markdown ignore them.
+// shows them. Columns with priority 0 are never hidden, nor a column whose hiding would make two
+// different rows print the same (REGION between two offers alike in all else). Each command declares
+// these when it builds its table; CSV and markdown ignore them.
 struct Column {
     std::string header;
     Align align = Align::left;

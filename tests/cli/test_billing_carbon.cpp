@@ -8,6 +8,7 @@
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "run_cli.hpp"
 
@@ -100,6 +101,40 @@ TEST_CASE("carbon: --objective carbon picks the low-carbon region within the cos
     auto tight = run({"--objective", "carbon", "--max-cost-increase", "1%"});
     CHECK(tight.json["recommendations"][0]["region"] == "us-central1");
     CHECK(tight.json["workload"]["max_cost_increase"].get<double>() == Approx(0.01));
+}
+
+TEST_CASE("carbon: Why #1 gives the carbon reason, within the tolerance", "[cli]") {
+    auto carbon = run({"--objective", "carbon"});
+    REQUIRE(carbon.exit == 0);
+    const std::string why = carbon.json["recommendations"][0]["reasons"][0].get<std::string>();
+    INFO(why);
+    CHECK(why.rfind("lowest carbon within 10 % of the cheapest option's monthly cost: 0.097 kg CO2e per run, "
+                    "against 2.652 kg for #2",
+                    0) == 0);
+}
+
+// #29: on the shipped catalog, GCP's regions at one price with different grids were kept apart by
+// carbon (1,747 feasible options against 1,478 by cost), and no option near the top has a known
+// intensity: the count is the same now, and Why #1 says why the order is the cost's.
+TEST_CASE("carbon: the same feasible set as by cost; unknown carbon near the top is said", "[cli]") {
+    const std::vector<std::string> job{"recommend", "--model", "bert", "--runs-per-week", "4"};
+    auto cost = gpuadvise::testing::run_cli(job, true, true);
+    auto with = job;
+    with.insert(with.end(), {"--objective", "carbon"});
+    auto carbon = gpuadvise::testing::run_cli(with, true, true);
+    REQUIRE(cost.exit == 0);
+    REQUIRE(carbon.exit == 0);
+    CHECK(carbon.json["feasible_options"] == cost.json["feasible_options"]);
+    const auto& top = carbon.json["recommendations"][0];
+    const std::string why = top["reasons"][0].get<std::string>();
+    INFO(why);
+    CHECK(why.find("best balance of cost and time") == std::string::npos);
+    if (top["co2e_kg_per_run"].is_null())
+        CHECK(why.rfind("no option within 10 % of the cheapest option's monthly cost has a known carbon "
+                        "intensity, so they are ranked by cost",
+                        0) == 0);
+    else
+        CHECK(why.rfind("lowest carbon", 0) == 0);
 }
 
 }  // namespace cli_test_billing_carbon

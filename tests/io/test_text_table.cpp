@@ -98,4 +98,24 @@ TEST_CASE("render_table fits even a table with no priorities or wrapping columns
     CHECK(widest(render_table(doc, false, 80)) <= 80);
 }
 
+TEST_CASE("render_table never hides a column that tells two rows apart (#29)", "[io]") {
+    TextDocument doc;
+    TextTable t;
+    // REGION would go first (priority 3), but the two rows differ only there: NOTE goes instead.
+    t.columns = {{"PROVIDER"}, {"REGION", Align::left, 3}, {"PRICE", Align::right}, {"NOTE", Align::left, 1}};
+    t.rows.push_back({"gcp", "europe-west1", "0.35", "a long note of twenty"});
+    t.rows.push_back({"gcp", "us-central1", "0.35", "a long note of twenty"});
+    doc.tables.push_back(t);
+    const std::string text = render_table(doc, false, 40);
+    INFO(text);
+    CHECK(text.find("europe-west1") != std::string::npos);
+    CHECK(text.find("us-central1") != std::string::npos);
+    CHECK(text.find("Hidden to fit 40 columns: NOTE") != std::string::npos);
+    // Rows that differ in another shown column too: REGION may go, the highest priority first.
+    doc.tables[0].rows[1][2] = "0.36";
+    const std::string other = render_table(doc, false, 40);
+    INFO(other);
+    CHECK(other.find("Hidden to fit 40 columns: REGION") != std::string::npos);
+}
+
 }  // namespace io_test_text_table

@@ -73,6 +73,34 @@ TEST_CASE("step 1: the computed memory need names the smallest GPU that holds th
     CHECK(finding(wide, "1.memory_need")->number("gpu_memory_gb") == 80);
 }
 
+TEST_CASE("a one-off job: no runs-a-week wording; step 1 names the GPU of each memory figure", "[core]") {
+    Catalog c = base_catalog();
+    add(c, make_provider("p"), {make_offer("p", "a100", 1, {2.0, 500.0, {}})});
+    RecommendRequest r = request(c, "midnet", 0, 1.0, "a100");
+    r.runs = 3;
+    auto once = recommend(c, r);
+    REQUIRE_FALSE(once.ranked.empty());
+    const Finding* h = finding(once, "2.frequency_heuristic");
+    REQUIRE(h);
+    CHECK(contains(h->message, "a one-off job of 3 runs does not recur -> on-demand"));
+    CHECK_FALSE(contains(h->message, "0 runs a week"));
+    const Finding* be = finding(once, "2.break_even");
+    REQUIRE(be);
+    CHECK(contains(be->message, "one-off, 3 runs x "));
+    CHECK_FALSE(contains(be->message, "runs/month"));
+    // Step 1's figure is the smallest GPU's layout, named; #1's own figure, when it differs, is named too.
+    const Finding* need = finding(once, "1.memory_need");
+    REQUIRE(need);
+    const Candidate& top = once.ranked[0];
+    const auto smallest = need->number("gpu_memory_gb");
+    REQUIRE(smallest);
+    if (top.gpu->memory_gb != *smallest) {
+        CHECK(contains(need->message, "; #1 (" + top.gpu->id + " x1, its own layout) uses "));
+        CHECK(need->number("top_memory_gb_per_gpu") == Approx(top.estimate.memory_required_gb));
+    }
+    CHECK(contains(once.why_top.back(), "GB per GPU on " + top.gpu->id + ")"));
+}
+
 TEST_CASE("step 2: more than 3 runs a week is the source's reserved rule; the break-even decides", "[core]") {
     Catalog c = base_catalog();
     add(c, make_provider("p"), {make_offer("p", "a100", 1, {2.0, 500.0, {}})});

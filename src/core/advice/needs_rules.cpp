@@ -74,13 +74,25 @@ StepReport step1_model_size(const RuleInput& in, std::string& heuristic_family) 
                  std::string(cpu_would_do ? " (a CPU would do too)" : ""),
              {{"utilisation", in.winner->estimate.utilisation}}});
     if (smallest_single) {
+        // One figure per option: the need on the smallest GPU is that GPU's layout (a small GPU may
+        // need checkpointing or a smaller micro-batch); #1's own layout may use more, and is named.
+        std::vector<FindingNumber> numbers{{"memory_gb_per_gpu", need_gb},
+                                           {"gpu_memory_gb", smallest_single->memory_gb}};
+        std::string top_part;
+        if (in.winner && in.winner->estimate.memory_available_gb > 0 &&
+            (in.winner->gpu != smallest_single || in.winner->gpu_count != 1 ||
+             fmt("%.1f", in.winner->estimate.memory_required_gb) != fmt("%.1f", need_gb))) {
+            top_part = "; #1 (" + in.winner->gpu->id + " x" + std::to_string(in.winner->gpu_count) +
+                       ", its own layout) uses " + fmt("%.1f", in.winner->estimate.memory_required_gb) +
+                       " of " + fmt("%.0f", in.winner->estimate.memory_available_gb) + " GB per GPU";
+            numbers.push_back({"top_memory_gb_per_gpu", in.winner->estimate.memory_required_gb});
+        }
         s.findings.push_back(
-            {"1.memory_need",
-             FindingKind::constraint,
-             "computed: about " + fmt("%.1f", need_gb) + " GB per GPU (" + std::string(to_string(w.task)) +
-                 ", estimate); the smallest GPU that holds it alone is " + smallest_single->id + " (" +
-                 fmt("%.0f", smallest_single->memory_gb) + " GB)",
-             {{"memory_gb_per_gpu", need_gb}, {"gpu_memory_gb", smallest_single->memory_gb}}});
+            {"1.memory_need", FindingKind::constraint,
+             "computed: about " + fmt("%.1f", need_gb) + " GB per GPU on " + smallest_single->id + " (" +
+                 std::string(to_string(w.task)) + ", estimate); the smallest GPU that holds it alone is " +
+                 smallest_single->id + " (" + fmt("%.0f", smallest_single->memory_gb) + " GB)" + top_part,
+             std::move(numbers)});
         const Gpu* tier_gpu = nullptr;
         for (const auto& g : in.catalog.gpus)
             if (g.family == heuristic_family && (!tier_gpu || g.memory_gb < tier_gpu->memory_gb))

@@ -40,7 +40,10 @@ std::optional<OtherwiseRent> otherwise_rent(const Catalog& catalog, const Recomm
             if (r.deadline_hours &&
                 flip_deadline_hours(c->hours_per_run, o.high_ratio, r) > *r.deadline_hours)
                 continue;
-            if (!best || c->cost_per_run < best->cost_per_run - 1e-12)
+            // A price of the GPU alone (the host VM extra) only when no complete one is left, as ranked.
+            const bool complete = o.price_complete, best_complete = best && best->option->price_complete;
+            if (!best || (complete && !best_complete) ||
+                (complete == best_complete && c->cost_per_run < best->cost_per_run - 1e-12))
                 best = OtherwiseRent{&o, p, c->cost_per_run};
         }
     }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -31,13 +32,15 @@ bool same_price(double kept, double c) {
 
 RankRules rank_rules(const Catalog& catalog, const RecommendRequest& request) {
     RankRules rules;
-    rules.max_cost_increase = request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase"));
+    rules.max_cost_increase =
+        request.max_cost_increase.value_or(catalog.policy.get("carbon_max_cost_increase"));
     rules.multi_node_margin = catalog.policy.get("multi_node_rank_margin");
     rules.demote_unknown_network = !request.allow_unknown_network && !request.network_gbps;
     return rules;
 }
 
-Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all, const RankRules& rules) {
+Ranking rank_options(const std::vector<Option>& options, Objective objective, bool all,
+                     const RankRules& rules) {
     const double max_cost_increase = rules.max_cost_increase;
     // Everything the ranking reads is copied once, in catalog order, into one array that is then
     // sorted: at a million options, reading the options in ranked order (scattered over 100 MB)
@@ -60,7 +63,13 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
     for (std::size_t i = 0; i < options.size(); ++i) {
         if (!all && !options[i].in_filter) continue;
         const CostSummary& c = options[i].cost;
-        Scored x{0,     0, c.hours_per_run, c.rank_cost, i, options[i].group, !options[i].price_complete,
+        Scored x{0,
+                 0,
+                 c.hours_per_run,
+                 c.rank_cost,
+                 i,
+                 options[i].group,
+                 !options[i].price_complete,
                  rules.demote_unknown_network && options[i].unknown_network};
         switch (objective) {
             case Objective::cost: x.first = c.rank_cost, x.second = c.hours_per_run; break;
@@ -82,7 +91,8 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
             }
         }
         // A multi-node option must beat a single-node one by the margin: its key counts that much more.
-        if (options[i].instances > 1 && objective != Objective::carbon) x.first *= 1 + rules.multi_node_margin;
+        if (options[i].instances > 1 && objective != Objective::carbon)
+            x.first *= 1 + rules.multi_node_margin;
         scored.push_back(x);
     }
     std::stable_sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
@@ -94,7 +104,9 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
         return tie_key(options[a.index]) < tie_key(options[b.index]);  // strings only on a tie
     });
 
-    // The same instance at the same price in several regions is one option to the user. Each
+    // The same instance at the same price in several regions is one option to the user, whatever the
+    // objective (the feasible count does not change with it, #29); by carbon the region kept is the
+    // first in carbon order: within the cost tolerance, the lowest known intensity of the group. Each
     // group (Option::group) keeps its kept options' prices side by side, so a new option is
     // compared with a few contiguous doubles: linear in the offers, times the regions an instance
     // type has different prices in (tens; zone duplicates were merged on reading).
@@ -107,12 +119,8 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
     out.monthly.reserve(scored.size());
     for (const auto& x : scored) {
         auto& members = kept[x.group];
-        auto same = std::find_if(members.begin(), members.end(), [&](const auto& m) {
-            // By carbon, another region with another grid is another option, whatever the price.
-            return same_price(m.first, x.monthly) &&
-                   (objective != Objective::carbon ||
-                    options[m.second].co2e_kg_per_run == options[x.index].co2e_kg_per_run);
-        });
+        auto same = std::find_if(members.begin(), members.end(),
+                                 [&](const auto& m) { return same_price(m.first, x.monthly); });
         if (same != members.end()) {
             out.merged.emplace_back(same->second, x.index);
             continue;
@@ -233,7 +241,8 @@ void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>&
     }
 }
 
-std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, const RecommendRequest& r) {
+std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, const RecommendRequest& r,
+                                            double max_cost_increase) {
     Candidate& top = ranked.front();
     const Candidate* next = ranked.size() > 1 ? &ranked[1] : nullptr;
     std::vector<std::string> why;
@@ -261,6 +270,26 @@ std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, cons
                       (next->price_complete || top.price_complete == next->price_complete
                            ? ""
                            : " (whose price is the GPU alone)"));
+    } else if (r.objective == Objective::carbon) {
+        // The ranking puts known carbon first among the options within the tolerance: #1 unknown means
+        // none of them has a known grid intensity, and they are in cost order.
+        auto co2 = [](const Candidate& c) -> std::optional<double> {
+            return c.energy ? c.energy->co2e_kg_per_run : std::nullopt;
+        };
+        const std::string tolerance =
+            "within " + format_fixed(100 * max_cost_increase, 0) + " % of the cheapest option's monthly cost";
+        if (const auto mine = co2(top)) {
+            const auto theirs = co2(*next);
+            why.push_back(
+                "lowest carbon " + tolerance + ": " + format_fixed(*mine, 3) + " kg CO2e per run, " +
+                (theirs ? "against " + format_fixed(*theirs, 3) + " kg for #2" : "where #2's is unknown") +
+                ", at " + format_amount(job_cost(top), r.currency) + per);
+        } else {
+            why.push_back("no option " + tolerance +
+                          " has a known carbon intensity, so they are ranked by cost: " +
+                          format_amount(job_cost(top), r.currency) + per + ", against " +
+                          format_amount(job_cost(*next), r.currency) + " for #2");
+        }
     } else {
         why.push_back("best balance of cost and time: " + format_amount(job_cost(top), r.currency) + per +
                       " and " + format_duration(top.cost.hours_per_run) + " per run");
@@ -273,10 +302,10 @@ std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, cons
                  : format_duration(top.cost.hours_per_run) + " per run (estimate)"));
     } else if (top.estimate.memory_available_gb > 0) {
         const double share = top.estimate.memory_required_gb / top.estimate.memory_available_gb;
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "fits in memory with %.0f%% to spare (%.1f of %.0f GB per GPU)",
-                      100.0 * (1.0 - share), top.estimate.memory_required_gb,
-                      top.estimate.memory_available_gb);
+        char buf[224];
+        std::snprintf(buf, sizeof buf, "fits in memory with %.0f%% to spare (%.1f of %.0f GB per GPU on %s)",
+                      100.0 * (1.0 - share), top.estimate.memory_required_gb, top.estimate.memory_available_gb,
+                      top.gpu->id.c_str());
         why.push_back(buf);
     }
     if (!top.network_note.empty()) why.push_back(top.network_note);

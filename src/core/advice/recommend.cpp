@@ -163,7 +163,7 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
                                 " would cost " + format_amount(a.cost_per_month, request.currency) +
                                 " a month");
     }
-    if (!ranked.empty()) out.why_top = detail::add_winner_reasons(ranked, request);
+    if (!ranked.empty()) out.why_top = detail::add_winner_reasons(ranked, request, rules.max_cost_increase);
     out.ranked = std::move(ranked);
     out.rejected = std::move(pool.rejected);
     return out;

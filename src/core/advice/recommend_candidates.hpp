@@ -142,9 +142,18 @@ void flag_over_buying(std::vector<Candidate>& ranked, const std::vector<Option>&
                       const std::vector<std::size_t>& by_cost_position, double speed_fraction,
                       const std::string& currency);
 
-// One or two plain reasons why #1 wins (its cost or speed against #2; the deadline or the memory
-// margin), put first in its reasons.
-std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, const RecommendRequest& request);
+// One or two plain reasons why #1 wins (its cost, speed or carbon against #2; the deadline or the
+// memory margin), put first in its reasons. `max_cost_increase`: RankRules' (the carbon tolerance).
+std::vector<std::string> add_winner_reasons(std::vector<Candidate>& ranked, const RecommendRequest& request,
+                                            double max_cost_increase);
+
+// True when `o` is a better pick than `best` (null: none yet) by cost a month, a complete price before
+// every price of the GPU alone (Option::price_complete), as the ranking orders them (#29).
+inline bool cheaper_complete_first(const Option& o, const Option* best) {
+    if (!best) return true;
+    if (o.price_complete != best->price_complete) return o.price_complete;
+    return o.cost.cost_per_month < best->cost.cost_per_month;
+}
 
 // What the user would otherwise rent: the in-filter option whose run costs least on demand (or on spot,
 // for an --interruptible job), within the deadline. Its month is linear in the runs a week.

@@ -25,9 +25,7 @@ std::optional<WhatIfBest> best_of_plan(const Catalog& catalog, const RecommendRe
     const detail::CandidatePool pool = detail::build_candidates(catalog, r, estimates);
     const detail::Option* best = nullptr;
     for (const auto& o : pool.options)
-        if (o.in_filter && o.cost.plan == plan &&
-            (!best || o.cost.cost_per_month < best->cost.cost_per_month))
-            best = &o;
+        if (o.in_filter && o.cost.plan == plan && detail::cheaper_complete_first(o, best)) best = &o;
     if (!best) return std::nullopt;
     WhatIfBest w;
     w.provider = best->offer->provider;
@@ -148,7 +146,7 @@ ServiceWhatIf what_if_requests_per_day(const Catalog& catalog, const RecommendRe
         const detail::CandidatePool pool = detail::build_candidates(catalog, r, estimates);
         const detail::Option* best = nullptr;
         for (const auto& o : pool.options)
-            if (o.in_filter && (!best || o.cost.cost_per_month < best->cost.cost_per_month)) best = &o;
+            if (o.in_filter && detail::cheaper_complete_first(o, best)) best = &o;
         if (best) {
             const Candidate c = detail::materialize(catalog, r, *best);
             WhatIfBest b;

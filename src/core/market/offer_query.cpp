@@ -122,9 +122,12 @@ OfferList query_offers(const Catalog& catalog, const OfferQuery& query) {
         }
         return 0.0;
     };
-    // Lexicographic (primary, provider, GPU, count, region, instance type), compared in place: building
-    // tuples of string copies per comparison was most of the query's time at 100k offers.
+    // Lexicographic (complete price first, primary, provider, GPU, count, region, instance type),
+    // compared in place: building tuples of string copies per comparison was most of the query's time
+    // at 100k offers. A price known to be partial (the GPU alone, the host VM extra: Offer::price_complete)
+    // is not comparable with a whole offer's, so it sorts after every complete one, as recommend ranks it.
     auto before = [&](const OfferRow& a, const OfferRow& b) {
+        if (a.offer->price_complete != b.offer->price_complete) return a.offer->price_complete;
         const double pa = primary(a), pb = primary(b);
         if (pa < pb) return true;
         if (pb < pa) return false;

@@ -69,21 +69,39 @@ static SingleGpuSpeed modelled_speed(const Workload& w, const Gpu& gpu, Precisio
     return s;
 }
 
-// The calibration points that measure the workload's model on one `gpu` at precision p, in
-// catalog order.
+// The GPU of the catalog a calibration point was measured on (nullptr: none).
+static const Gpu* measured_gpu(const Catalog& catalog, const CalibrationPoint& c) {
+    for (const auto& g : catalog.gpus)
+        if (names_gpu(c.gpu, g)) return &g;
+    return nullptr;
+}
+
+// The calibration points that measure the workload's model at precision p on one `gpu`, in catalog
+// order; without any, those on its variants: the same family and memory first, else the same
+// family (the measurement on a V100 SXM2 prices the V100 PCIe through their datasheets' ratio).
+// A variant measured and its sibling modelled would otherwise be ordered by the model's error on
+// one of them, not by their hardware: the PCIe part came out faster than the SXM2 one (#29).
 static std::vector<const CalibrationPoint*> calibration_points(const Catalog& catalog, const Workload& w,
                                                                const Gpu& gpu, Precision p) {
-    std::vector<const CalibrationPoint*> out;
-    for (const auto& c : catalog.calibration)
-        if (c.model == w.model_id && names_gpu(c.gpu, gpu) && c.gpu_count == 1 && c.matches(p))
-            out.push_back(&c);
-    return out;
+    auto points_on = [&](auto&& on_gpu) {
+        std::vector<const CalibrationPoint*> out;
+        for (const auto& c : catalog.calibration)
+            if (c.model == w.model_id && c.gpu_count == 1 && c.matches(p))
+                if (const Gpu* g = measured_gpu(catalog, c); g && on_gpu(*g)) out.push_back(&c);
+        return out;
+    };
+    auto out = points_on([&](const Gpu& g) { return &g == &gpu; });
+    if (!out.empty() || gpu.family.empty()) return out;
+    out = points_on([&](const Gpu& g) { return g.family == gpu.family && g.memory_gb == gpu.memory_gb; });
+    if (!out.empty()) return out;
+    return points_on([&](const Gpu& g) { return g.family == gpu.family; });
 }
 
 // The modelled speed, replaced by what `points` (calibration_points of this model, GPU and
-// precision) measured, for a training job of a preset.
-static SingleGpuSpeed measured_or_modelled(const Workload& w, const Gpu& gpu, Precision p,
-                                           const std::vector<const CalibrationPoint*>& points) {
+// precision) measured, for a training job of a preset. A point measured on another variant of the
+// GPU is carried over by the model's ratio between the two GPUs at the point's input.
+static SingleGpuSpeed measured_or_modelled(const Catalog& catalog, const Workload& w, const Gpu& gpu,
+                                           Precision p, const std::vector<const CalibrationPoint*>& points) {
     SingleGpuSpeed s = modelled_speed(w, gpu, p);
     if (!w.is_training() || !w.preset || s.samples_per_s <= 0) return s;
     // Geometric mean of the matching measurements, each scaled by the model's ratio between this
@@ -91,15 +109,19 @@ static SingleGpuSpeed measured_or_modelled(const Workload& w, const Gpu& gpu, Pr
     double log_sum = 0, lo = 0, hi = 0;
     int count = 0;
     std::vector<std::string> sources;
+    const Gpu* on = nullptr;  // the GPU measured on, when not `gpu` itself
     for (const CalibrationPoint* point : points) {
         const CalibrationPoint& c = *point;
+        const Gpu* measured = measured_gpu(catalog, c);
+        if (!measured) continue;
+        if (measured != &gpu) on = measured;
         Workload at = w;
         at.task = Task::train;
         if (c.seq_len > 0 && at.shape.patch_size == 0) at.seq_len = c.seq_len;
         if (c.image_size > 0) at.set_image_size(c.image_size);
         if (c.batch_size > 0) at.batch_size = c.batch_size;
         at.grad_checkpointing = false;
-        const double modelled_at = modelled_speed(at, gpu, p).samples_per_s;
+        const double modelled_at = modelled_speed(at, *measured, p).samples_per_s;
         if (modelled_at <= 0) continue;
         const double ratio = s.samples_per_s / modelled_at;
         const double unit_scale = (c.unit == "tokens" && at.seq_len > 0) ? 1.0 / at.seq_len : 1.0;
@@ -115,8 +137,22 @@ static SingleGpuSpeed measured_or_modelled(const Workload& w, const Gpu& gpu, Pr
     const double measured = std::exp(log_sum / count);
     s.samples_per_s = measured;
     s.utilisation = measured * model_flops(w) / peak_flops(gpu, p);
-    s.basis = TimeBasis::measured;
     std::ostringstream detail;
+    if (on) {
+        // Measured on a variant (points come from one GPU, or from several of one family): an
+        // estimate, in the roofline's band, ordered among the variants by their datasheets.
+        std::vector<std::string> ids;
+        for (const CalibrationPoint* point : points)
+            if (const Gpu* g = measured_gpu(catalog, *point);
+                g && std::find(ids.begin(), ids.end(), g->id) == ids.end())
+                ids.push_back(g->id);
+        detail << "scaled from the measurements on " << join(ids, ", ") << " (";
+        for (std::size_t i = 0; i < sources.size(); ++i) detail << (i ? "; " : "") << sources[i];
+        detail << ") by the model's ratio between the variants, and to this job's input";
+        s.basis_detail = detail.str();
+        return s;
+    }
+    s.basis = TimeBasis::measured;
     detail << "measured on " << gpu.id << " (";
     for (std::size_t i = 0; i < sources.size(); ++i) detail << (i ? "; " : "") << sources[i];
     detail << "), scaled to this job's input";
@@ -130,7 +166,7 @@ static SingleGpuSpeed measured_or_modelled(const Workload& w, const Gpu& gpu, Pr
 SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p,
                                 bool use_measurements) {
     if (!use_measurements || !w.is_training() || !w.preset) return modelled_speed(w, gpu, p);
-    return measured_or_modelled(w, gpu, p, calibration_points(catalog, w, gpu, p));
+    return measured_or_modelled(catalog, w, gpu, p, calibration_points(catalog, w, gpu, p));
 }
 
 const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_batch, bool checkpointing) {
@@ -171,7 +207,7 @@ const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_bat
     Workload x = workload_;
     x.grad_checkpointing = checkpointing;
     // = single_gpu_speed(catalog_, x, gpu, p), with the points found once per GPU and precision
-    return cache_.emplace(key, measured_or_modelled(x, gpu, p, points->second)).first->second;
+    return cache_.emplace(key, measured_or_modelled(catalog_, x, gpu, p, points->second)).first->second;
 }
 
 }  // namespace gpuadvise
