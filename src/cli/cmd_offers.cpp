@@ -131,12 +131,22 @@ nlohmann::ordered_json to_json(const OffersResult& result) {
         j["on_demand_per_hour"] = json_price(o.on_demand_per_hour);
         j["reserved_per_month"] = json_price(o.reserved_per_month);
         j["spot_per_hour"] = json_price(o.spot_per_hour);
+        // The commitment RESERVED/MO shows (the cheapest of the asked term): its kind and how it is paid.
+        j["reserved_kind"] =
+            r.commitment ? nlohmann::ordered_json(std::string(kCommitmentKindNames.name(r.commitment->kind)))
+                         : nlohmann::ordered_json();
+        j["reserved_payment"] =
+            r.commitment ? nlohmann::ordered_json(std::string(kPaymentNames.name(r.commitment->payment)))
+                         : nlohmann::ordered_json();
         nlohmann::ordered_json commitments = nlohmann::ordered_json::array();
         for (const auto& c : o.commitments) {
             nlohmann::ordered_json x;
             x["term_months"] = c.term_months;
             x["price_per_month"] = json_price(c.price_per_month);
             x["upfront"] = c.upfront;
+            x["kind"] = std::string(kCommitmentKindNames.name(c.kind));
+            x["payment"] = std::string(kPaymentNames.name(c.payment));
+            x["upfront_total"] = json_price(c.upfront_total);
             x["scope"] = c.scope;
             x["source"] = c.source;
             x["as_of"] = c.as_of;
@@ -186,6 +196,9 @@ io::TextDocument to_document(const OffersResult& result) {
                      {"PER GPU/H", io::Align::right},
                      {"$/TFLOPS-H", io::Align::right, keep_tflops ? 0 : 6},
                      {"AS OF", io::Align::left, 1}};
+    // --plan reserved[-N]: how the commitment shown is paid (reservation or savings plan, upfront share).
+    const bool payment_column = q.plan == Plan::reserved;
+    if (payment_column) table.columns.insert(table.columns.begin() + 7, {"PAYMENT", io::Align::left, 0});
     for (const auto& r : list.rows) {
         const Offer& o = *r.offer;
         table.rows.push_back(
@@ -200,6 +213,16 @@ io::TextDocument to_document(const OffersResult& result) {
              r.plan == Plan::reserved && r.commitment && !r.commitment->as_of.empty()
                  ? r.commitment->as_of
                  : (o.as_of.empty() ? std::string("unknown") : o.as_of.str())});
+        if (payment_column) {
+            std::string pay = "-";
+            if (r.commitment) {
+                pay = payment_label(r.commitment->payment);
+                if (r.commitment->kind == CommitmentKind::savings_plan)
+                    pay = "savings plan" + (pay.empty() ? "" : ", " + pay);
+                if (pay.empty()) pay = "-";  // not stated by the source
+            }
+            table.rows.back().insert(table.rows.back().begin() + 7, pay);
+        }
     }
     if (!fits.empty()) {
         table.columns.push_back({"PYTORCH " + opt.pytorch, io::Align::left, 0, true});

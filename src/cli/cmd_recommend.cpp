@@ -324,6 +324,15 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
         k ? json_number(k->crossover_runs_per_week) : nlohmann::ordered_json(nullptr);
     j["commitment_term_months"] =
         k ? nlohmann::ordered_json(k->term_months) : nlohmann::ordered_json(nullptr);
+    // The chosen plan's commitment (reserved only): what it is, how it is paid, the sum paid at the start.
+    const Commitment* chosen = c.cost.plan == Plan::reserved ? c.cost.commitment : nullptr;
+    j["commitment_kind"] = chosen
+                               ? nlohmann::ordered_json(std::string(kCommitmentKindNames.name(chosen->kind)))
+                               : nlohmann::ordered_json(nullptr);
+    j["commitment_payment"] = chosen
+                                  ? nlohmann::ordered_json(std::string(kPaymentNames.name(chosen->payment)))
+                                  : nlohmann::ordered_json(nullptr);
+    j["upfront_total"] = chosen ? json_number(c.cost.upfront_total) : nlohmann::ordered_json(nullptr);
     j["committed_instances"] = c.cost.plan == Plan::reserved
                                    ? nlohmann::ordered_json(c.cost.committed_instances)
                                    : nlohmann::ordered_json(nullptr);
@@ -477,13 +486,33 @@ struct Decision {
 // An amount as the table prints it: "2.67 USD".
 std::string money(double amount, const std::string& cur) { return io::fmt_number(amount, 2) + " " + cur; }
 
+// A reserved plan's commitment: what is bought, its term, how it is paid and the sum paid at the start,
+// " (1-year reservation, all upfront: 12,345.00 USD paid at the start)"; "" for other plans.
+std::string commitment_terms_text(const Candidate& c, const std::string& currency) {
+    const Commitment* k = c.cost.plan == Plan::reserved ? c.cost.commitment : nullptr;
+    // A plain monthly or term price (the payment not stated): the plan label says it all.
+    if (!k || (k->kind == CommitmentKind::reservation && k->payment == Payment::unknown && !k->discount))
+        return "";
+    std::string s = " (" + commitment_label(*k);
+    if (c.cost.upfront_total && *c.cost.upfront_total > 0)
+        s += ": " + io::fmt_number(*c.cost.upfront_total, 2) + " " + currency + " paid at the start" +
+             (c.cost.committed_instances > 1
+                  ? " for " + std::to_string(c.cost.committed_instances) + " instances"
+                  : "");
+    else if (c.cost.upfront_total)
+        s += ": nothing paid at the start, the term's fee monthly";
+    else if (k->payment == Payment::partial_upfront)
+        s += ": the upfront part is not in the catalog";
+    return s + ")";
+}
+
 // "verda v100-16gb-pcie x1 (instance 1V100.6V), FIN-01, on-demand"
-std::string decision_option(const Candidate& c) {
+std::string decision_option(const Candidate& c, const std::string& currency) {
     std::string what = c.offer->provider + " " + c.gpu->id + " x" + std::to_string(c.gpu_count);
     if (c.instances > 1) what += " (" + count_noun(c.instances, "node") + ")";
     if (!c.offer->instance_type.empty()) what += ", instance " + c.offer->instance_type;
     if (!c.offer->region.empty()) what += ", " + c.offer->region;
-    return what + ", " + plan_term_label(c.cost.plan, c.cost.term_months);
+    return what + ", " + plan_term_label(c.cost.plan, c.cost.term_months) + commitment_terms_text(c, currency);
 }
 
 // Which one thing would change the answer: the deadline when it bites, a tight memory margin, the
@@ -567,7 +596,7 @@ Decision make_decision(const RecommendResult& result) {
     const Candidate& c = rec.ranked.front();
     const std::string gpu_only = c.price_complete ? "" : "; GPU only: the host VM is extra";
     d.lines.push_back(
-        "Answer: rent " + decision_option(c) +
+        "Answer: rent " + decision_option(c, cur) +
         (c.parallel_copies > 1 ? ", " + std::to_string(c.parallel_copies) + " copies in parallel" : "") +
         ".");
     if (r.service && c.service && c.estimate.serving) {

@@ -103,10 +103,11 @@ void serialize(Archive& ar, Provider& x) {
        x.driver_version, x.as_of, x.source, x.where, x.custom_kind, x.origin, x.billing, x.pue, x.pue_source);
 }
 
-GPUADVISE_MEMBERS(Commitment, 8);
+GPUADVISE_MEMBERS(Commitment, 11);
 template <class Archive>
 void serialize(Archive& ar, Commitment& x) {
-    ar(x.term_months, x.price_per_month, x.discount, x.upfront, x.scope, x.source, x.as_of, x.note);
+    ar(x.term_months, x.price_per_month, x.discount, x.upfront, x.scope, x.source, x.as_of, x.note, x.kind,
+       x.payment, x.upfront_total);
 }
 
 GPUADVISE_MEMBERS(Offer, 19);

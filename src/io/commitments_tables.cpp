@@ -163,8 +163,140 @@ void load_gcp_pricing(const TableRef& ref, std::string_view bytes, Catalog& cata
     }
 }
 
+// The scope of every commitment of an instance-hour row (the market-2026 layout): attached by
+// instance type + region, not by GPU (attach_commitments tells the two layouts apart by it).
+constexpr const char* kInstanceScope = "instance type + region";
+
+// The market-2026 layout (commitments-more.csv of the shared data; docs/catalog.md): one row per
+// published price of one instance type in one region. Columns read: provider, instance_type, region,
+// gpu_count, plan (reserved | savings_plan | committed), term_months, payment, price_per_hour,
+// on_demand_per_hour, currency, as_of, source, price_unit, discount_pct, notes.
+void load_instance_commitments(const TableRef& ref, const std::vector<std::string_view>& lines,
+                               const std::vector<std::string>& header, Catalog& catalog, Diagnostics& diags) {
+    const std::string file = table_display_name(ref);
+    auto column = [&](std::string_view name) -> std::optional<std::size_t> {
+        for (std::size_t i = 0; i < header.size(); ++i)
+            if (header[i] == name) return i;
+        return std::nullopt;
+    };
+    const auto c_provider = column("provider"), c_type = column("instance_type"), c_region = column("region"),
+               c_count = column("gpu_count"), c_plan = column("plan"), c_term = column("term_months"),
+               c_payment = column("payment"), c_price = column("price_per_hour"),
+               c_od = column("on_demand_per_hour"), c_currency = column("currency"),
+               c_as_of = column("as_of"), c_source = column("source"), c_unit = column("price_unit"),
+               c_discount = column("discount_pct"), c_notes = column("notes");
+    if (!c_provider || !c_type || !c_region || !c_plan || !c_term || !c_payment || !c_price || !c_currency) {
+        diags.error({file, 1, 1},
+                    "commitment table header needs the columns provider, instance_type, region, plan, "
+                    "term_months, payment, price_per_hour, currency (or the per-GPU layout: accelerator, "
+                    "price_usd_per_gpu_hour, term_months)");
+        return;
+    }
+    auto number = [](const std::string& text) -> std::optional<double> {
+        if (text.empty()) return std::nullopt;
+        try {
+            std::size_t used = 0;
+            const double v = std::stod(text, &used);
+            if (used == text.size() && std::isfinite(v)) return v;
+        } catch (const std::exception&) {
+        }
+        return std::nullopt;
+    };
+    int errors = 0;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        if (lines[i].empty() || lines[i] == "\r") continue;
+        const int line = static_cast<int>(i + 1);
+        const auto f = split_csv_line(lines[i]);
+        auto get = [&](std::optional<std::size_t> c) { return c && *c < f.size() ? f[*c] : std::string(); };
+        auto bad = [&](const std::string& what) {
+            if (++errors <= 20) diags.error({file, line, 0}, what);
+        };
+        if (f.size() != header.size()) {
+            bad("the row has " + std::to_string(f.size()) + " fields, the header " +
+                std::to_string(header.size()));
+            continue;
+        }
+        if (get(c_provider) != ref.provider) {
+            count_skip(catalog, file, "row of another provider (the table is read for " + ref.provider + ")");
+            continue;
+        }
+        if (get(c_unit) == "GPU-hour") {
+            count_skip(catalog, file, "per GPU-hour row (this layout is read for instance-hour prices)");
+            continue;
+        }
+        if (get(c_price).empty() && !get(c_discount).empty()) {
+            count_skip(catalog, file, "discount percentage without a price (not read in this layout)");
+            continue;
+        }
+        const std::string plan = get(c_plan);
+        Commitment c;
+        if (plan == "reserved")
+            c.kind = CommitmentKind::reservation;
+        else if (plan == "savings_plan")
+            c.kind = CommitmentKind::savings_plan;
+        else if (plan == "committed" && get(c_term).empty() &&
+                 get(c_notes).find("Capacity Block") != std::string::npos)
+            c.kind = CommitmentKind::capacity_block;
+        else if (plan == "committed" && !get(c_term).empty())
+            c.kind = CommitmentKind::reservation;  // a committed contract of a stated term
+        else if (plan == "committed") {
+            count_skip(catalog, file, "committed term is a range the buyer picks (not modelled)");
+            continue;
+        } else {
+            bad("plan '" + plan + "': expected reserved, savings_plan or committed");
+            continue;
+        }
+        const auto price = number(get(c_price));
+        if (!price || !(*price > 0 && *price < 1e7)) {
+            bad("price_per_hour '" + get(c_price) + "' is not a price above 0");
+            continue;
+        }
+        if (c.kind != CommitmentKind::capacity_block) {
+            const auto term = number(get(c_term));
+            if (!term || *term != std::floor(*term) || *term < 1 || *term > 120) {
+                bad("term_months '" + get(c_term) + "' is not a whole number of months from 1 to 120");
+                continue;
+            }
+            c.term_months = static_cast<int>(*term);
+        }
+        const auto payment = kPaymentNames.parse(get(c_payment));
+        if (!payment) {
+            bad("payment '" + get(c_payment) +
+                "': expected no_upfront, partial_upfront, all_upfront or unknown");
+            continue;
+        }
+        c.payment = *payment;
+        c.price_per_month = *price * kHoursPerMonth;  // effective: any upfront fee spread over the term
+        if (c.kind != CommitmentKind::capacity_block) {
+            if (c.payment == Payment::all_upfront) {
+                c.upfront = 1;
+                c.upfront_total = c.price_per_month * c.term_months;
+            } else if (c.payment == Payment::no_upfront) {
+                c.upfront_total = 0;
+            }
+        }
+        c.scope = kInstanceScope;
+        c.as_of = first_iso_date(get(c_as_of));
+        c.source = get(c_source);
+        c.note = get(c_notes);
+        Offer o;
+        o.provider = ref.provider;
+        o.gpu_count = static_cast<int>(number(get(c_count)).value_or(0));
+        o.region = get(c_region);
+        o.instance_type = get(c_type);
+        o.currency = get(c_currency);
+        o.as_of = c.as_of;
+        o.source = c.source;
+        o.where = {file, line, 0};
+        if (auto od = number(get(c_od)); od && *od > 0) o.on_demand_per_hour = od;
+        o.commitments.push_back(std::move(c));
+        catalog.offers.push_back(std::move(o));
+    }
+}
+
 // Columns read: accelerator, price_usd_per_gpu_hour, term_months (required); gpu (the catalog id the
 // accelerator name means at this provider), instance_match, region, valid_when, source, term_note.
+// A header with instance_type and price_per_hour is the market-2026 layout (load_instance_commitments).
 void load_commitments_csv(const TableRef& ref, std::string_view bytes, Catalog& catalog, Diagnostics& diags) {
     const std::string file = table_display_name(ref);
     std::vector<std::string_view> lines;
@@ -184,6 +316,10 @@ void load_commitments_csv(const TableRef& ref, std::string_view bytes, Catalog& 
             if (header[i] == name) return i;
         return std::nullopt;
     };
+    if (column("instance_type") && column("price_per_hour")) {
+        load_instance_commitments(ref, lines, header, catalog, diags);
+        return;
+    }
     const auto c_acc = column("accelerator"), c_price = column("price_usd_per_gpu_hour"),
                c_term = column("term_months");
     if (!c_acc || !c_price || !c_term) {
@@ -418,6 +554,53 @@ void attach_commitments(Catalog& catalog, const std::vector<DonorRange>& ranges)
             if (not_offered)
                 count_skip(catalog, r.file, "machine type the offer table lists, but not in this region",
                            not_offered);
+        } else if (catalog.offers[r.begin].commitments.size() == 1 &&
+                   catalog.offers[r.begin].commitments.front().scope == kInstanceScope) {
+            // The market-2026 layout: per instance type + region, priced against the row's own on-demand
+            // (±5 % of the offer table's, as for GCP; a capacity block has none and is attached as is).
+            std::unordered_map<std::string, std::vector<std::size_t>> by_key;
+            for (std::size_t i = r.begin; i < r.end; ++i) {
+                const Offer& d = catalog.offers[i];
+                by_key[d.instance_type + "|" + d.region].push_back(i);
+                drop(i);
+            }
+            std::vector<bool> used(r.end - r.begin, false);
+            long different_basis = 0, other_currency = 0;
+            for (std::size_t j : mine) {
+                Offer& o = catalog.offers[j];
+                if (o.instance_type.empty()) continue;
+                auto it = by_key.find(o.instance_type + "|" + o.region);
+                if (it == by_key.end()) continue;
+                for (std::size_t i : it->second) {
+                    const Offer& d = catalog.offers[i];
+                    used[i - r.begin] = true;
+                    if (d.currency != o.currency) {
+                        ++other_currency;
+                        continue;
+                    }
+                    if (d.gpu_count && d.gpu_count != o.gpu_count) continue;
+                    if (d.on_demand_per_hour && o.on_demand_per_hour &&
+                        std::fabs(*d.on_demand_per_hour - *o.on_demand_per_hour) >
+                            0.05 * *o.on_demand_per_hour) {
+                        ++different_basis;
+                        continue;
+                    }
+                    for (const auto& c : d.commitments) o.commitments.push_back(c);
+                }
+            }
+            long unmatched = 0;
+            for (bool u : used) unmatched += u ? 0 : 1;
+            if (unmatched)
+                count_skip(catalog, r.file,
+                           "no offer of this instance type in this region in the offer tables", unmatched);
+            if (different_basis)
+                count_skip(catalog, r.file,
+                           "commitments not attached: on-demand differs from the offer table's by more than "
+                           "5 % (another price basis)",
+                           different_basis);
+            if (other_currency)
+                count_skip(catalog, r.file, "commitments not attached: another currency than the offer's",
+                           other_currency);
         } else {
             // Per GPU model: offers whose instance type contains the row's instance_match text take
             // that row; the others of the GPU take the row without one.

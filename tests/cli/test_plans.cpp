@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <map>
 #include <sstream>
 
 #include "cli/app.hpp"
@@ -205,6 +206,55 @@ TEST_CASE("offers --plan reserved-1y: GCP g2 machines with their 1-year price an
         REQUIRE(one_year > 0);
         CHECK(o["price_per_hour_converted"].get<double>() == Approx(one_year / 730).epsilon(1e-3));
     }
+}
+
+TEST_CASE("plan: the pool example saves on the built-in catalog", "[cli]") {
+    const auto j = run_json({"plan", std::string(GPUADVISE_SOURCE_DIR) + "/docs/examples/jobs-pool.yaml"});
+    REQUIRE(j["pools"].size() == 1);
+    const auto& p = j["pools"][0];
+    CHECK(p["saving_per_month"].get<double>() > 0);
+    CHECK(p["term_months"].get<int>() > 0);  // pooled onto a commitment, not on-demand alone
+}
+
+TEST_CASE("recommend 20 runs a week of 8 h on AWS: a reservation, its term, payment and upfront sum",
+          "[cli]") {
+    const auto j = run_json({"recommend", "--model", "resnet50", "--runs-per-week", "20", "--hours-per-run",
+                             "8", "--measured-on", "V100", "--provider", "aws"});
+    const auto& top = j["recommendations"][0];
+    REQUIRE(top["plan"] == "reserved");
+    CHECK(top["term_months"].get<int>() >= 12);
+    CHECK((top["commitment_kind"] == "reservation" || top["commitment_kind"] == "savings_plan"));
+    CHECK(top["commitment_payment"] != "unknown");
+    // Its month beats the best on-demand option of the same job (what the user would otherwise rent).
+    const auto od = run_json({"recommend", "--model", "resnet50", "--runs-per-week", "20", "--hours-per-run",
+                              "8", "--measured-on", "V100", "--provider", "aws", "--plan", "on-demand"});
+    CHECK(top["cost_per_month"].get<double>() < od["recommendations"][0]["cost_per_month"].get<double>());
+    // All upfront: the sum paid at the start is the term's total of the committed instances.
+    if (top["commitment_payment"] == "all_upfront") {
+        const auto offer = offer_of("aws", top["gpu"], top["instance_type"], top["region"]);
+        double monthly = 0;
+        for (const auto& c : offer["commitments"])
+            if (c["term_months"] == top["term_months"] && c["payment"] == "all_upfront")
+                monthly = c["price_per_month"].get<double>();
+        CHECK(top["upfront_total"].get<double>() ==
+              Approx(monthly * top["term_months"].get<int>() * top["committed_instances"].get<int>())
+                  .epsilon(1e-3));
+    }
+    CHECK(j["providers_without_commitment_prices"].empty());
+}
+
+TEST_CASE("offers --provider aws --plan reserved-1y: p4d, p5, g5, g6 rows with their payment option",
+          "[cli]") {
+    const auto j = run_json({"offers", "--provider", "aws", "--plan", "reserved-1y"});
+    std::map<std::string, int> families;
+    for (const auto& o : j["offers"]) {
+        const std::string type = o["instance_type"];
+        CHECK(o["reserved_payment"].is_string());
+        CHECK(o["reserved_payment"] != "unknown");
+        if (o["reserved_kind"] == "reservation" || o["reserved_kind"] == "savings_plan")
+            ++families[type.substr(0, type.find('.'))];
+    }
+    for (const char* f : {"p4d", "p5", "g5", "g6"}) CHECK(families[f] > 0);
 }
 
 }  // namespace cli_test_plans

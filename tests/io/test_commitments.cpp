@@ -3,9 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/market/catalog_lint.hpp"
+#include "gpuadvise/market/cost_model.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/catalog_sections.hpp"
 #include "io/commitment_tables.hpp"
@@ -243,6 +245,134 @@ TEST_CASE(
             CHECK(o.commitments[0].term_months == 1);
             CHECK(o.commitments[0].price_per_month == *o.reserved_per_month);
         }
+}
+
+// The instance-hour layout of commitments-more.csv (rows as in data/commitments/aws-commitments.csv).
+const std::string kAwsCsv =
+    "provider,instance_type,region,gpu,gpu_count,plan,term_months,payment,price_per_hour,on_demand_per_hour,"
+    "currency,as_of,source,price_unit,discount_pct,notes\n"
+    "aws,p5.48xlarge,us-east-1,H100,8,reserved,36,all_upfront,20.0,55.04,USD,2025-11-30,src "
+    "RI,instance-hour,,"
+    "\"Standard RI, Linux/UNIX\"\n"
+    "aws,p5.48xlarge,us-east-1,H100,8,reserved,36,partial_upfront,21.0,55.04,USD,2025-11-30,src RI,"
+    "instance-hour,,Standard RI\n"
+    "aws,p5.48xlarge,us-east-1,H100,8,savings_plan,12,no_upfront,30.0,55.04,USD,2026-09-27,src SP,"
+    "instance-hour,,EC2 Instance Savings Plan\n"
+    "aws,p5.48xlarge,us-east-1,H100,8,committed,,all_upfront,5.0,,USD,2026-07-22,src CB,instance-hour,,"
+    "\"Capacity Block, 1-182 days\"\n"
+    "aws,p5.48xlarge,eu-west-9,H100,8,reserved,12,no_upfront,40.0,55.04,USD,2025-11-30,src RI,instance-hour,,"
+    "RI\n"
+    "aws,g5.xlarge,us-east-1,A10G,1,reserved,12,no_upfront,0.6,2.00,USD,2025-11-30,src RI,instance-hour,,RI\n"
+    "verda,H100 SXM5,,H100,1,committed,12,unknown,,3.555,USD,2026-09-27,src,GPU-hour,8,percent only\n";
+
+Catalog aws_offers() {
+    Catalog c;
+    Offer p5;
+    p5.provider = "aws";
+    p5.gpu = "h100-sxm";
+    p5.gpu_count = 8;
+    p5.instance_type = "p5.48xlarge";
+    p5.region = "us-east-1";
+    p5.on_demand_per_hour = 55.04;
+    c.offers.push_back(p5);
+    Offer g5 = p5;
+    g5.gpu = "a10g";
+    g5.gpu_count = 1;
+    g5.instance_type = "g5.xlarge";
+    g5.on_demand_per_hour = 1.006;  // another price basis than the row's 2.00: not attached
+    c.offers.push_back(g5);
+    return c;
+}
+
+TEST_CASE(
+    "instance-hour commitment rows: reservation with payment and upfront sum, savings plan, capacity block",
+    "[io]") {
+    Catalog c = aws_offers();
+    io::TableRef ref{"aws", "commitments-csv", "aws-commitments.csv", "aws-commitments.csv", false, {}};
+    Diagnostics d;
+    io::load_commitment_table(ref, kAwsCsv, c, d);
+    CHECK(d.all().empty());
+    REQUIRE(c.offers.size() == 2 + 6);  // the verda row is skipped (another provider)
+    io::attach_commitments(c, {{"commitments-csv", "aws-commitments.csv", 2, c.offers.size()}});
+    REQUIRE(c.offers.size() == 2);
+    const Offer& p5 = c.offers[0];
+    REQUIRE(p5.commitments.size() == 4);  // eu-west-9 is another region
+    const Commitment& all = p5.commitments[0];
+    CHECK(all.kind == CommitmentKind::reservation);
+    CHECK(all.payment == Payment::all_upfront);
+    CHECK(all.term_months == 36);
+    CHECK(all.price_per_month == Approx(20.0 * 730));
+    CHECK(*all.upfront_total == Approx(20.0 * 730 * 36));  // the term's total, paid at the start
+    CHECK(all.as_of == "2025-11-30");
+    CHECK(commitment_label(all) == "3-year reservation, all upfront");
+    CHECK(p5.commitments[1].payment == Payment::partial_upfront);
+    CHECK_FALSE(p5.commitments[1].upfront_total);  // the split is not in the source
+    CHECK(p5.commitments[2].kind == CommitmentKind::savings_plan);
+    CHECK(*p5.commitments[2].upfront_total == 0);
+    CHECK(p5.commitments[3].kind == CommitmentKind::capacity_block);
+    CHECK(p5.commitments[3].term_months == 0);
+    CHECK(c.offers[1].commitments.empty());  // on-demand differs by more than 5 %
+    auto skipped = [&](const std::string& reason) {
+        return std::any_of(c.skipped.begin(), c.skipped.end(), [&](const SkipSummary& s) {
+            return std::any_of(s.rows_by_reason.begin(), s.rows_by_reason.end(),
+                               [&](const auto& r) { return r.first.find(reason) != std::string::npos; });
+        });
+    };
+    CHECK(skipped("row of another provider"));
+    CHECK(skipped("no offer of this instance type in this region"));
+    CHECK(skipped("on-demand differs"));
+}
+
+TEST_CASE("a capacity block is never priced as an always-on commitment, however cheap its rate", "[io]") {
+    Catalog c = aws_offers();
+    io::TableRef ref{"aws", "commitments-csv", "aws-commitments.csv", "aws-commitments.csv", false, {}};
+    Diagnostics d;
+    io::load_commitment_table(ref, kAwsCsv, c, d);
+    io::attach_commitments(c, {{"commitments-csv", "aws-commitments.csv", 2, c.offers.size()}});
+    const Offer& p5 = c.offers[0];
+    // The block's rate (5/h) is far below every term commitment; the cheapest commitment is still the
+    // 3-year all-upfront reservation (20/h), and the reserved plan never takes the block.
+    const Commitment* k = cheapest_commitment(p5);
+    REQUIRE(k);
+    CHECK(k->kind == CommitmentKind::reservation);
+    CHECK(k->price_per_month == Approx(20.0 * 730));
+    auto cost = cost_plan(c, p5, 1, Plan::reserved, 8, 20, {}, "USD");
+    REQUIRE(cost);
+    CHECK(cost->commitment->kind != CommitmentKind::capacity_block);
+    CHECK(*cost->upfront_total == Approx(20.0 * 730 * 36));
+    CHECK(has_commitment(p5));
+    Offer only_block = p5;
+    only_block.commitments = {p5.commitments[3]};
+    CHECK_FALSE(has_commitment(only_block));
+    CHECK_FALSE(cost_plan(c, only_block, 1, Plan::reserved, 8, 20, {}, "USD"));
+}
+
+TEST_CASE("the built-in catalog: AWS reservations and savings plans with their payment option", "[io]") {
+    io::CatalogOptions opt;
+    const Catalog c = io::load_catalog(opt);
+    std::map<std::string, int> families;  // instance family -> offers with a payment-option reservation
+    for (const auto& o : c.offers) {
+        if (o.provider != "aws") continue;
+        for (const auto& k : o.commitments)
+            if (k.kind == CommitmentKind::reservation && k.payment != Payment::unknown) {
+                ++families[o.instance_type.substr(0, o.instance_type.find('.'))];
+                break;
+            }
+    }
+    for (const char* f : {"p4d", "p5", "g5", "g6", "g4dn", "g6e"}) CHECK(families[f] > 0);
+    const Offer* p4d = nullptr;
+    for (const auto& o : c.offers)
+        if (o.provider == "aws" && o.instance_type == "p4d.24xlarge" && o.region == "us-east-1") p4d = &o;
+    REQUIRE(p4d);
+    int all_upfront = 0;
+    for (const auto& k : p4d->commitments)
+        if (k.kind == CommitmentKind::reservation && k.payment == Payment::all_upfront) {
+            ++all_upfront;
+            CHECK(*k.upfront_total == Approx(k.price_per_month * k.term_months));
+            CHECK(k.as_of == "2025-11-30");
+            CHECK(k.source.find("tsaol/aws-gpu") != std::string::npos);
+        }
+    CHECK(all_upfront == 2);  // 1 year and 3 years
 }
 
 }  // namespace io_test_commitments

@@ -61,6 +61,9 @@ struct PlanCost {
     std::optional<double> break_even_utilisation;  // share of the term's hours above which it beats on-demand
     std::optional<double>
         crossover_runs_per_week;  // runs a week of this job at that share; nullopt when >= 1
+    // The sum paid at the start for all committed instances (output currency): all upfront = the
+    // term's total, no upfront = 0; nullopt where the catalog does not give it.
+    std::optional<double> upfront_total;
     // Billing of one run (on-demand, spot: per instance, rounded; reserved: the slot hours it occupies).
     double billed_hours_per_run = 0;  // run + idle tail, rounded up to the increment, at least the minimum
     double idle_hours_per_run = 0;    // the idle tail

@@ -78,7 +78,7 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
         std::vector<std::string> with;
         std::string_view last;
         for (const auto& o : catalog.offers)
-            if (!o.commitments.empty() && o.provider != last) {
+            if (has_commitment(o) && o.provider != last) {
                 last = o.provider;
                 if (std::find(with.begin(), with.end(), o.provider) == with.end()) with.push_back(o.provider);
             }

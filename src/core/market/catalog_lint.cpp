@@ -162,6 +162,7 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
                           money(hours_per_month) + " h of on-demand",
                       DiagnosticKind::price_inconsistency);
         for (const auto& k : o.commitments) {
+            if (!prices_always_on(k)) continue;  // a capacity block: an hourly rate for a window, no term
             if (o.on_demand_per_hour && *o.on_demand_per_hour > 0 &&
                 k.price_per_month >= hours_per_month * *o.on_demand_per_hour &&
                 !(o.reserved_per_month && k.term_months == 1 &&

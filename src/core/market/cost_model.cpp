@@ -41,8 +41,9 @@ double billed_hours(const BillingAssumptions& billing, double hours, double idle
 
 namespace {
 
+// A capacity block is bought for one window, not for always-on use: never a term commitment here.
 bool term_matches(const Commitment& c, int term_months) {
-    return term_months == 0 || c.term_months == term_months;
+    return prices_always_on(c) && (term_months == 0 || c.term_months == term_months);
 }
 
 // One commitment (price per month for one instance, in the offer's currency) costed for the workload.
@@ -80,6 +81,9 @@ std::optional<PlanCost> cost_commitment(const Catalog& catalog, const Offer& off
     }
     c.cost_per_run = c.hours_per_run * c.price_per_hour;
     c.gpu_hours_per_month = busy_hours * offer.gpu_count * instances;
+    if (commitment && commitment->upfront_total)
+        if (auto up = catalog.convert(*commitment->upfront_total, offer.currency, currency))
+            c.upfront_total = *up * c.committed_instances;
     return c;
 }
 
@@ -172,7 +176,7 @@ std::vector<PlanCost> cost_commitment_terms(const Catalog& catalog, const Offer&
                                             const std::string& currency, const BillingAssumptions& billing) {
     std::vector<int> terms;
     for (const auto& k : offer.commitments)
-        if (std::find(terms.begin(), terms.end(), k.term_months) == terms.end())
+        if (prices_always_on(k) && std::find(terms.begin(), terms.end(), k.term_months) == terms.end())
             terms.push_back(k.term_months);
     if (offer.commitments.empty() && offer.reserved_per_month) terms.push_back(1);
     std::sort(terms.begin(), terms.end());
