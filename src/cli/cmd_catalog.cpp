@@ -326,9 +326,9 @@ Runner setup_catalog(CLI::App& sub) {
     auto update_runner = std::make_shared<std::function<int(Context&)>>();
     CLI::App* update = setup_catalog_update(sub, *update_runner);
     set_footer(sub, {{FooterBlock::Kind::examples,
-                      {"gpuadvise catalog validate my-catalog.yaml", "gpuadvise catalog info --json",
-                       "gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/lambda/vms.csv "
-                       "--output lambda-catalog"}},
+                      {"gpuadvise catalog validate lab.yaml", "gpuadvise catalog info --json",
+                       "gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/aws/vms.csv "
+                       "--output aws-catalog"}},
                      {FooterBlock::Kind::paragraph, {"validate exits 1 when the catalog has errors."}}});
     return [opt, validate, info, update, update_runner](Context& ctx) {
         if (update->parsed()) return (*update_runner)(ctx);
