@@ -1490,7 +1490,7 @@ Runner setup_recommend(CLI::App& sub) {
                    "Most the workload may cost a month (output currency)")
         ->check(decimal_number(0.0, 1e12));
     sub.add_option("--deadline-hours", opt->deadline_hours, "Longest a run may take")
-        ->check(decimal_number(0.0, 1e6));
+        ->check(decimal_number(1e-6, 1e6));  // 0 h leaves no time for a run (jobs files: the same bound)
     sub.add_option("--deadline-confidence", opt->deadline_confidence,
                    "Check the deadline against the high end of the time band (high, default) or the estimate "
                    "(point: rows that may miss are warned)")
