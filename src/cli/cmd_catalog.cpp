@@ -353,6 +353,22 @@ Runner setup_catalog(CLI::App& sub) {
         ->check(iso_date_value());
     auto update_runner = std::make_shared<std::function<int(Context&)>>();
     CLI::App* update = setup_catalog_update(sub, *update_runner);
+    // Each subcommand its own examples (a subcommand starts with its parent's footer: the top-level one).
+    set_footer(*validate,
+               {{FooterBlock::Kind::examples,
+                 {"gpuadvise catalog validate lab.yaml", "gpuadvise catalog validate lab.yaml --json"}},
+                {FooterBlock::Kind::paragraph,
+                 {"Exit code 1 when the catalog has errors: each as FILE:LINE:COL on stderr, and with "
+                  "--json also on stdout (docs/json.md)."}}});
+    set_footer(*info, {{FooterBlock::Kind::examples,
+                        {"gpuadvise catalog info", "gpuadvise --catalog lab.yaml catalog info --json"}}});
+    set_footer(*import,
+               {{FooterBlock::Kind::examples,
+                 {"gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/aws/vms.csv --output "
+                  "aws-catalog --as-of 2026-11-01"}},
+                {FooterBlock::Kind::paragraph,
+                 {"Without --as-of the prices are as-of unknown (treated as stale), as the same table given "
+                  "with --catalog."}}});
     set_footer(sub, {{FooterBlock::Kind::examples,
                       {"gpuadvise catalog validate lab.yaml", "gpuadvise catalog info --json",
                        "gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/aws/vms.csv "

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/help_footer.hpp"
 #include "gpuadvise/base/dates.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/names.hpp"
@@ -663,6 +664,13 @@ CLI::App* setup_catalog_update(CLI::App& catalog, std::function<int(Context&)>& 
         ->transform(whole_number(1, 600));
     update->add_option("--timeout", opt->timeout_s, "Seconds a download may take in all (default 120)")
         ->transform(whole_number(1, 3600));
+    set_footer(*update,
+               {{FooterBlock::Kind::examples,
+                 {"gpuadvise catalog update", "gpuadvise catalog update aws lambda --dry-run",
+                  "gpuadvise catalog update --offline"}},
+                {FooterBlock::Kind::paragraph,
+                 {"Exit code 1 when a source fails (its cached copy is unchanged; one line per cause), "
+                  "2 for a source that is not a listed cloud, gcp-pricing or rates."}}});
     runner = [opt](Context& ctx) { return run_catalog_update(ctx, *opt); };
     return update;
 }

@@ -14,7 +14,7 @@ How a line runs: no shell. The command is what comes before a pipe or a redirect
 `> report.html`: gpuadvise's output is discarded instead), `gpuadvise …` (the docs' "with your catalog
 options") runs without them, `~` is a scratch home directory holding a SkyPilot tree
 (~/skypilot-catalog/catalogs/v9/<cloud>/vms.csv, from data/skypilot/), and the working directory is a
-scratch one in which `docs/` and `tests/` are the repository's and every file of docs/examples/ is
+fresh scratch one for each line, in which `docs/` and `tests/` are the repository's and every file of docs/examples/ is
 present by its name (`plan jobs.yaml`, `--catalog lab.yaml`).
 """
 import glob
@@ -129,17 +129,20 @@ def main():
         home = os.path.join(tmp, "home")
         work = os.path.join(tmp, "work")
         cache = os.path.join(tmp, "cache")
-        os.makedirs(work)
         os.makedirs(cache)
         tree = os.path.join(home, "skypilot-catalog", "catalogs", "v9")
         for csv in sorted(glob.glob(os.path.join(source, "data", "skypilot", "*.csv"))):
             cloud = os.path.splitext(os.path.basename(csv))[0]
             os.makedirs(os.path.join(tree, cloud))
             shutil.copy(csv, os.path.join(tree, cloud, "vms.csv"))
-        for name in ("docs", "tests"):
-            os.symlink(os.path.join(source, name), os.path.join(work, name))
-        for f in glob.glob(os.path.join(source, "docs", "examples", "*")):
-            os.symlink(f, os.path.join(work, os.path.basename(f)))
+
+        def fresh_work_dir():  # each example in its own: one's --output is not in the next one's way
+            shutil.rmtree(work, ignore_errors=True)
+            os.makedirs(work)
+            for name in ("docs", "tests"):
+                os.symlink(os.path.join(source, name), os.path.join(work, name))
+            for f in glob.glob(os.path.join(source, "docs", "examples", "*")):
+                os.symlink(f, os.path.join(work, os.path.basename(f)))
         env = {k: v for k, v in os.environ.items() if not k.startswith("GPUADVISE_")}
         env.update({"NO_COLOR": "1", "LC_ALL": "C", "TERM": "dumb", "COLUMNS": "100", "HOME": home,
                     "XDG_CONFIG_HOME": os.path.join(home, ".config"), "GPUADVISE_TODAY": "2026-11-29",
@@ -156,6 +159,7 @@ def main():
                 continue
             want = expected_exit(line)
             args = command_of(line, home)
+            fresh_work_dir()
             p = subprocess.run([binary, *args], cwd=work, env=env, capture_output=True, text=True, timeout=300)
             ran += 1
             if p.returncode != want:
