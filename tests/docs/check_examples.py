@@ -3,7 +3,7 @@
 
 usage: check_examples.py BINARY SOURCE_DIR
 
-Collects every `gpuadvise …` line of the code blocks of docs/*.md (a `$ ` prompt and `\\` continuation
+Collects every `gpuadvise …` line of the code blocks of docs/*.md and README.md (a `$ ` prompt and `\\` continuation
 lines allowed) and every line under "Examples:" in the --help of every command, and runs each with the
 built-in catalog. An example must exit 0, unless its own comment says which code it shows
 (`# not compatible (exit 3)`): then it must exit with that code. A line that cannot run here is in
@@ -37,9 +37,9 @@ SYNOPSIS = re.compile(r"\[[A-Z-]")  # `gpuadvise [GLOBAL OPTIONS] COMMAND`, `che
 
 
 def doc_lines(source):
-    """(where, line) of every gpuadvise command line in a code block of docs/*.md."""
+    """(where, line) of every gpuadvise command line in a code block of docs/*.md and README.md."""
     found = []
-    for path in sorted(glob.glob(os.path.join(source, "docs", "*.md"))):
+    for path in sorted(glob.glob(os.path.join(source, "docs", "*.md"))) + [os.path.join(source, "README.md")]:
         in_block = False
         pending, start = None, 0
         with open(path, encoding="utf-8") as f:
