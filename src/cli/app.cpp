@@ -13,6 +13,7 @@
 #include "cli/build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/config.hpp"
+#include "cli/docgen.hpp"
 #include "cli/emit.hpp"
 #include "cli/option_checks.hpp"
 #include "gpuadvise/base/errors.hpp"
@@ -115,6 +116,22 @@ public:
         }
         return out;
     }
+
+    // Option names and values in gpuadvise's words (docgen.hpp): "--top N  How many options to list
+    // (default 5; 1 to 1000)", "--sort price|price-per-gpu|usd-per-tflops", no "{false}" after a flag.
+    std::string make_option_name(const CLI::Option* opt, bool is_positional) const override {
+        return is_positional ? CLI::Formatter::make_option_name(opt, true) : help_names(*opt);
+    }
+    std::string make_option_opts(const CLI::Option* opt) const override {
+        if (opt->get_type_size() == 0) return CLI::Formatter::make_option_opts(opt);
+        const std::string type = help_value(*opt).type;
+        std::string out = type.empty() ? "" : " " + type;
+        if (!opt->get_default_str().empty()) out += "=" + opt->get_default_str();
+        if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) out += " ...";
+        if (opt->get_required()) out += " REQUIRED";
+        return out;
+    }
+    std::string make_option_desc(const CLI::Option* opt) const override { return help_description(*opt); }
 
 private:
     const bool& wide_;
@@ -331,8 +348,10 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
                     break;
                 }
             if (word.empty()) {
-                print_error(err, "'" + command_path(command) + "' needs a subcommand: " + join(names, ", "),
-                            help);
+                // `gpuadvise catalog` as bare `gpuadvise`: the command's help on stdout, exit 0 (a
+                // command group without a subcommand asks what it holds; a wrong word is exit 2 below).
+                out << app.help();
+                return 0;
             } else {
                 std::string hint = help;
                 if (auto best = closest_match(word, names))

@@ -103,6 +103,24 @@ nlohmann::ordered_json validate_json(const Catalog& catalog) {
     return json;
 }
 
+// catalog validate --json of a catalog that does not load: the same keys, "valid": false, every located
+// problem under "errors" or "warnings", nothing counted (nothing was loaded).
+nlohmann::ordered_json failed_validate_json(const DataError& e, const io::CatalogOptions& options) {
+    auto json = json_document();
+    json["valid"] = false;
+    json["files"] = options.files;
+    json["offers"] = 0;
+    json["errors"] = nlohmann::ordered_json::array();
+    json["warnings"] = nlohmann::ordered_json::array();
+    for (const auto& d : e.details())
+        json[d.severity == Severity::error ? "errors" : "warnings"].push_back(diagnostic_json(d));
+    json["summary"] = nullptr;
+    json["tables"] = nlohmann::ordered_json::array();
+    json["error"] = e.what();
+    json["hint"] = e.hint();
+    return json;
+}
+
 io::TextDocument validate_document(const Catalog& catalog) {
     const auto kinds = count_by_kind(catalog);
     auto kind = [&](io::SkipKind k) { return kind_count(kinds, k); };
@@ -126,7 +144,17 @@ io::TextDocument validate_document(const Catalog& catalog) {
 int run_validate(Context& ctx, const CatalogOptions& opt) {
     // The same files every command reads, then the ones named here. Errors: DataError with every
     // located problem -> exit 1.
-    const Catalog catalog = io::load_catalog(ctx.catalog_options(opt.files));
+    const io::CatalogOptions options = ctx.catalog_options(opt.files);
+    Catalog catalog;
+    try {
+        catalog = io::load_catalog(options);
+    } catch (const DataError& e) {
+        // --json: the errors on stdout too, for CI (docs/json.md); stderr and the exit stay as for
+        // every command.
+        if (ctx.format() == Format::json)
+            ctx.out << io::render_json(failed_validate_json(e, options)) << "\n";
+        throw;
+    }
     // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).
     static const std::vector<io::ExportSection> sections = {
         {"warnings", "/warnings", "", {}},
@@ -320,15 +348,31 @@ Runner setup_catalog(CLI::App& sub) {
         ->required()
         ->type_name("DIR");
     import->add_flag("--force", opt->force, "Replace --output if it exists");
-    import->add_option("--as-of", opt->as_of, "Date of the prices (default: each file's modification date)")
+    import->add_option("--as-of", opt->as_of, "Date of the prices (default: unknown, treated as stale)")
         ->type_name("YYYY-MM-DD")
         ->check(iso_date_value());
     auto update_runner = std::make_shared<std::function<int(Context&)>>();
     CLI::App* update = setup_catalog_update(sub, *update_runner);
+    // Each subcommand its own examples (a subcommand starts with its parent's footer: the top-level one).
+    set_footer(*validate,
+               {{FooterBlock::Kind::examples,
+                 {"gpuadvise catalog validate lab.yaml", "gpuadvise catalog validate lab.yaml --json"}},
+                {FooterBlock::Kind::paragraph,
+                 {"Exit code 1 when the catalog has errors: each as FILE:LINE:COL on stderr, and with "
+                  "--json also on stdout (docs/json.md)."}}});
+    set_footer(*info, {{FooterBlock::Kind::examples,
+                        {"gpuadvise catalog info", "gpuadvise --catalog lab.yaml catalog info --json"}}});
+    set_footer(*import,
+               {{FooterBlock::Kind::examples,
+                 {"gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/aws/vms.csv --output "
+                  "aws-catalog --as-of 2026-11-01"}},
+                {FooterBlock::Kind::paragraph,
+                 {"Without --as-of the prices are as-of unknown (treated as stale), as the same table given "
+                  "with --catalog."}}});
     set_footer(sub, {{FooterBlock::Kind::examples,
-                      {"gpuadvise catalog validate my-catalog.yaml", "gpuadvise catalog info --json",
-                       "gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/lambda/vms.csv "
-                       "--output lambda-catalog"}},
+                      {"gpuadvise catalog validate lab.yaml", "gpuadvise catalog info --json",
+                       "gpuadvise catalog import skypilot ~/skypilot-catalog/catalogs/v9/aws/vms.csv "
+                       "--output aws-catalog"}},
                      {FooterBlock::Kind::paragraph, {"validate exits 1 when the catalog has errors."}}});
     return [opt, validate, info, update, update_runner](Context& ctx) {
         if (update->parsed()) return (*update_runner)(ctx);

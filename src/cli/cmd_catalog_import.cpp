@@ -1,7 +1,6 @@
 // gpuadvise catalog import skypilot DIR|FILE… --output DIR: SkyPilot vms.csv tables -> a catalog
 // directory (catalog.yaml + one cleaned table per provider), written atomically.
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <map>
 
@@ -23,18 +22,6 @@ struct InputFile {
     std::string stem;
     std::string bytes;
 };
-
-std::string modification_date(const std::string& path) {
-    std::error_code ec;
-    auto t = fs::last_write_time(path, ec);
-    if (ec) return "";
-    std::chrono::year_month_day ymd{
-        std::chrono::floor<std::chrono::days>(std::chrono::file_clock::to_sys(t))};
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
-                  static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
-    return buf;
-}
 
 // Files named on the command line, and the *.csv files of directories (sorted). Files that are not
 // SkyPilot vms.csv tables (accelerators.csv, metadata.csv) are reported and left out.
@@ -116,7 +103,7 @@ nlohmann::ordered_json to_json(const ImportReport& report) {
     for (const auto& row : report.providers) {
         nlohmann::ordered_json j;
         j["id"] = row.id;
-        j["as_of"] = row.as_of;
+        j["as_of"] = row.as_of;  // "" = unknown, as in catalog info
         j["files"] = row.files;
         j["offers"] = row.offers;
         j["offers_by_gpu"] = row.by_gpu;
@@ -152,6 +139,12 @@ io::TextDocument to_document(const ImportReport& report) {
     if (!reasons.rows.empty()) doc.tables.push_back(reasons);
     for (const auto& f : report.ignored)
         doc.notes.push_back("Ignored " + f + ": not a SkyPilot vms.csv table.");
+    if (std::any_of(report.providers.begin(), report.providers.end(),
+                    [](const ImportedRow& r) { return r.as_of.empty(); }))
+        doc.notes.push_back(
+            "As-of unknown (no --as-of): every command treats these prices as stale, as it does the same "
+            "table given with --catalog; import again with --as-of YYYY-MM-DD, the date the table was "
+            "published.");
     doc.notes.push_back("Wrote " + report.output + "/catalog.yaml and " +
                         std::to_string(report.providers.size()) + " table(s); use it with --catalog " +
                         report.output + "/catalog.yaml");
@@ -184,11 +177,13 @@ int run_catalog_import(Context& ctx, const std::string& format, const std::vecto
         p.id = id;
         p.name = id;
         p.currency = "USD";
-        p.as_of = as_of.empty() ? modification_date(files.front()->path) : as_of;
+        // Without --as-of the date is unknown, as for the same table given with --catalog: a file time
+        // says when the copy was made, not when the prices were (issue #29).
+        p.as_of = as_of;
         std::vector<std::string> names;
         for (const auto* f : files) names.push_back(fs::path(f->path).filename().string());
         p.source = "SkyPilot vms.csv imported by gpuadvise from " + join(names, ", ") +
-                   (as_of.empty() ? " (as_of: the file's modification date)" : "");
+                   (as_of.empty() ? "; as-of unknown (give --as-of DATE)" : "");
         scratch.providers.push_back(p);
         std::vector<io::TableSource> sources;
         for (const auto* f : files) {

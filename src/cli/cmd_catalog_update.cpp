@@ -5,6 +5,7 @@
 // cache over the built-in data (io/catalog_loader.cpp).
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/help_footer.hpp"
 #include "gpuadvise/base/dates.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/names.hpp"
@@ -102,6 +104,7 @@ struct Outcome {
     std::string reason;  // for failures and notes
     long rows_read = 0, rows_kept = 0;
     std::string as_of, last_modified, url;
+    bool download_failed = false;  // the download itself failed (no connection, a timeout, an HTTP error)
     bool failed() const { return result == UpdateResult::failed; }
 };
 
@@ -245,7 +248,7 @@ public:
         : ctx_(ctx), opt_(opt), dir_(std::move(dir)) {}
 
     Outcome skypilot(const std::string& cloud, const Sources& src, const Catalog& gpus, bool explicit_cloud) {
-        Outcome o{cloud, UpdateResult::failed, "", 0, 0, "", "", ""};
+        Outcome o{cloud, UpdateResult::failed, "", 0, 0, "", "", "", false};
         const fs::path folder = fs::path(dir_) / "skypilot" / cloud;
         const auto previous = io::read_cache_meta((folder / "meta.json").string());
         io::FetchResult res;
@@ -270,7 +273,7 @@ public:
             o.reason = why;
             return o;
         }
-        if (!res.ok) return fail(o, res.error);
+        if (!res.ok) return fail(o, res.error, true);
         if (res.not_modified) return unchanged(o, previous);
         Checked c = check_skypilot(cloud, res.body, gpus, previous);
         if (!c.error.empty()) return fail(o, c.error);
@@ -279,10 +282,10 @@ public:
 
     Outcome file_source(const std::string& name, const std::string& url, const fs::path& folder,
                         const std::string& file_name) {
-        Outcome o{name, UpdateResult::failed, "", 0, 0, "", "", url};
+        Outcome o{name, UpdateResult::failed, "", 0, 0, "", "", url, false};
         const auto previous = io::read_cache_meta((folder / "meta.json").string());
         io::FetchResult res = fetch(url, previous, name, folder / file_name);
-        if (!res.ok) return fail(o, res.error);
+        if (!res.ok) return fail(o, res.error, true);
         if (res.not_modified) return unchanged(o, previous);
         Checked c;
         std::string as_of;
@@ -330,9 +333,10 @@ private:
         return res;
     }
 
-    Outcome fail(Outcome o, const std::string& why) {
+    Outcome fail(Outcome o, const std::string& why, bool download = false) {
         o.result = UpdateResult::failed;
         o.reason = why;
+        o.download_failed = download;
         ++failures;
         return o;
     }
@@ -392,7 +396,7 @@ private:
 };
 
 Outcome cached_state(const std::string& source, const fs::path& meta_file) {
-    Outcome o{source, UpdateResult::cached, "", 0, 0, "", "", ""};
+    Outcome o{source, UpdateResult::cached, "", 0, 0, "", "", "", false};
     if (const auto m = io::read_cache_meta(meta_file.string())) {
         o.rows_read = m->rows_read;
         o.rows_kept = m->rows_kept;
@@ -434,6 +438,50 @@ void remove_leftovers(const std::string& dir) {
         }
         for (const auto& f : folders) io::remove_folder_leftovers((parent / f).string());
     }
+}
+
+std::size_t updated_count(const std::vector<Outcome>& outcomes) {
+    return static_cast<std::size_t>(std::count_if(outcomes.begin(), outcomes.end(), [](const Outcome& o) {
+        return o.result == UpdateResult::updated;
+    }));
+}
+
+// "http://host:port" of a URL ("" when it has none): what the sources of one server share.
+std::string url_origin(const std::string& url) {
+    const std::size_t scheme = url.find("://");
+    if (scheme == std::string::npos) return "";
+    return url.substr(0, url.find('/', scheme + 3));
+}
+
+// One failure cause and the sources that failed with it, in the order the sources were tried. A
+// reason that names the source's own URL is compared with that URL shortened to its server, so that 25
+// clouds refused by one server are one cause: "connection refused or unreachable (https://host)".
+struct FailureCause {
+    std::string reason;
+    std::vector<std::string> sources;
+};
+
+std::vector<FailureCause> failure_causes(const std::vector<Outcome>& outcomes) {
+    std::vector<FailureCause> causes;
+    std::vector<std::string> full;  // a cause's reason as its only source gave it
+    for (const auto& o : outcomes) {
+        if (!o.failed()) continue;
+        std::string reason = o.reason;
+        if (const std::size_t at = o.url.empty() ? std::string::npos : reason.find(o.url);
+            at != std::string::npos)
+            reason.replace(at, o.url.size(), url_origin(o.url));
+        auto c = std::find_if(causes.begin(), causes.end(),
+                              [&](const FailureCause& x) { return x.reason == reason; });
+        if (c == causes.end()) {
+            causes.push_back({reason, {o.source}});
+            full.push_back(o.reason);
+        } else {
+            c->sources.push_back(o.source);
+        }
+    }
+    for (std::size_t i = 0; i < causes.size(); ++i)
+        if (causes[i].sources.size() == 1) causes[i].reason = full[i];  // one source: its whole URL
+    return causes;
 }
 
 // What run_catalog_update did; to_json and to_document render it (only the one printed is built).
@@ -482,18 +530,19 @@ io::TextDocument to_document(const UpdateReport& report) {
             not_upstream.push_back(o.source);
             continue;
         }
+        if (o.failed()) continue;  // said once, on stderr, with the other sources of its cause
         t.rows.push_back({o.source, std::string(kUpdateResultNames.name(o.result)),
                           std::to_string(o.rows_read), std::to_string(o.rows_kept),
                           o.as_of.empty() ? "-" : o.as_of, o.last_modified.empty() ? "-" : o.last_modified,
                           o.reason.empty() ? "-" : o.reason});
     }
     io::TextDocument doc;
-    doc.tables.push_back(t);
+    if (!t.rows.empty()) doc.tables.push_back(t);
     if (!not_upstream.empty())
         doc.notes.push_back(std::to_string(not_upstream.size()) +
                             " listed clouds have no table upstream (HTTP 404): " + join(not_upstream, ", ") +
                             ".");
-    if (!opt.offline && !opt.dry_run)
+    if (!opt.offline && !opt.dry_run && updated_count(report.outcomes) > 0)
         doc.notes.push_back(
             "Every command now layers these tables over the built-in data (the newer table of a "
             "provider wins); 'gpuadvise catalog info' says which it uses.");
@@ -509,21 +558,22 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
     if (!opt.skypilot_url.empty()) src.skypilot_url = opt.skypilot_url;
     if (!opt.gcp_pricing_url.empty()) src.gcp_pricing_url = opt.gcp_pricing_url;
     if (!opt.rates_url.empty()) src.rates_url = opt.rates_url;
+    // Every source named must be one the update knows (update-sources.yaml), checked before the cache
+    // is locked or anything is fetched: a typo is a usage error, not 30 seconds of downloads (issue #29).
+    std::vector<std::string> known = src.clouds;
+    known.insert(known.end(), {"gcp-pricing", "rates"});
     for (const auto& s : opt.sources) {
-        bool ok = !s.empty();
-        for (char c : s) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_');
-        if (!ok)
-            throw UsageError("catalog update: '" + s + "' is not a cloud name",
-                             "clouds: " + join(src.clouds, ", "));
+        if (std::find(known.begin(), known.end(), s) != known.end()) continue;
+        const auto best = closest_match(s, known);
+        throw UsageError("catalog update: unknown source '" + escape_control_chars(shorten(s)) + "'",
+                         (best && edit_distance(s, *best) <= 2 ? "did you mean '" + *best + "'? " : "") +
+                             "sources: " + join(known, ", "));
     }
     const std::set<std::string> wanted(opt.sources.begin(), opt.sources.end());
     auto want = [&](const std::string& s) { return wanted.empty() || wanted.count(s); };
     std::vector<std::string> clouds;
     for (const auto& c : src.clouds)
         if (want(c)) clouds.push_back(c);
-    for (const auto& s : wanted)  // a cloud the list does not know yet: which clouds exist is data
-        if (s != "gcp-pricing" && s != "rates" && std::find(clouds.begin(), clouds.end(), s) == clouds.end())
-            clouds.push_back(s);
 
     std::vector<Outcome> outcomes;
     std::size_t failures = 0;
@@ -561,12 +611,27 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
     };
     const UpdateReport report{opt, dir, outcomes};
     ctx.emit([&] { return to_json(report); }, [&] { return to_document(report); }, sections);
-    for (const auto& o : outcomes)
-        if (o.failed())
-            ctx.err << "gpuadvise: error: catalog update: " << escape_control_chars(o.source) << ": "
-                    << escape_control_chars(o.reason) << "\n";
+    for (const auto& c : failure_causes(outcomes)) {
+        std::string who = c.sources.front();
+        if (c.sources.size() > 1)
+            who = std::to_string(c.sources.size()) + " sources (" + join(c.sources, ", ") + ")";
+        ctx.err << "gpuadvise: error: catalog update: " << escape_control_chars(who) << ": "
+                << escape_control_chars(c.reason) << "\n";
+    }
     if (failures) {
-        ctx.err << "hint: the cached copies of the failed sources are unchanged; the others were updated\n";
+        const std::size_t updated = updated_count(outcomes);
+        if (updated > 0)
+            ctx.err << "hint: the cached copies of the failed sources are unchanged; " << updated
+                    << (updated == 1 ? " other source was" : " other sources were") << " updated\n";
+        else
+            ctx.err << "hint: nothing was updated"
+                    << (opt.dry_run ? " (--dry-run writes nothing)" : "; the cache is unchanged")
+                    << (std::all_of(outcomes.begin(), outcomes.end(),
+                                    [](const Outcome& o) { return !o.failed() || o.download_failed; })
+                            ? "; check the network connection (or a proxy), or give --skypilot-url, "
+                              "--gcp-pricing-url and --rates-url for a mirror"
+                            : "")
+                    << "\n";
         return 1;
     }
     return 0;
@@ -599,6 +664,13 @@ CLI::App* setup_catalog_update(CLI::App& catalog, std::function<int(Context&)>& 
         ->transform(whole_number(1, 600));
     update->add_option("--timeout", opt->timeout_s, "Seconds a download may take in all (default 120)")
         ->transform(whole_number(1, 3600));
+    set_footer(*update,
+               {{FooterBlock::Kind::examples,
+                 {"gpuadvise catalog update", "gpuadvise catalog update aws lambda --dry-run",
+                  "gpuadvise catalog update --offline"}},
+                {FooterBlock::Kind::paragraph,
+                 {"Exit code 1 when a source fails (its cached copy is unchanged; one line per cause), "
+                  "2 for a source that is not a listed cloud, gcp-pricing or rates."}}});
     runner = [opt](Context& ctx) { return run_catalog_update(ctx, *opt); };
     return update;
 }

@@ -229,9 +229,10 @@ Runner setup_check_env(CLI::App& sub) {
                        "--version and",
                        "python3 with torch (each missing tool is a note, not an error)."}},
                      {FooterBlock::Kind::examples,
-                      {"gpuadvise check-env", "gpuadvise check-env --gpu A100 --pytorch 1.12+cu102",
+                      {"gpuadvise check-env",
+                       "gpuadvise check-env --gpu A100 --pytorch 1.12+cu102   # not compatible (exit 3)",
                        "gpuadvise check-env --gpu H100 --pytorch 2.1 --driver 535.104.05",
-                       "gpuadvise check-env --gpu V100 --precision bf16"}},
+                       "gpuadvise check-env --gpu V100 --precision bf16   # V100 has no bf16 (exit 3)"}},
                      {FooterBlock::Kind::paragraph,
                       {"Exit code 0 when compatible, 3 when not or when a check could not be made (unknown),",
                        "2 on unusable arguments."}}});

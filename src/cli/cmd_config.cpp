@@ -140,13 +140,15 @@ Runner setup_config(CLI::App& sub) {
     CLI::App* show =
         sub.add_subcommand("show", "Print each setting, its effective value and where it came from");
     show->fallthrough();
-    set_footer(sub,
-               {{FooterBlock::Kind::examples,
-                 {"gpuadvise config show", "gpuadvise --currency EUR config show --json"}},
-                {FooterBlock::Kind::paragraph,
-                 {"The file is $XDG_CONFIG_HOME/gpuadvise/config.yaml (~/.config/gpuadvise/config.yaml), "
-                  "or the one GPUADVISE_CONFIG names. Keys: currency, objective, top, providers, "
-                  "exclude_providers."}}});
+    const HelpFooter footer = {
+        {FooterBlock::Kind::examples,
+         {"gpuadvise config show", "gpuadvise --currency EUR config show --json"}},
+        {FooterBlock::Kind::paragraph,
+         {"The file is $XDG_CONFIG_HOME/gpuadvise/config.yaml (~/.config/gpuadvise/config.yaml), "
+          "or the one GPUADVISE_CONFIG names. Keys: currency, objective, top, providers, "
+          "exclude_providers."}}};
+    set_footer(sub, footer);
+    set_footer(*show, footer);  // not the top-level examples it would start with
     CLI::App* self = &sub;
     return [self](Context& ctx) { return run_config_show(ctx, config_root(*self)); };
 }

@@ -346,7 +346,7 @@ Runner setup_offers(CLI::App& sub) {
                  "Also list example and placeholder providers (not rentable as listed; marked 'example')");
     set_footer(sub, {{FooterBlock::Kind::examples,
                       {"gpuadvise offers --gpu A100:80GB:8 --sort price-per-gpu",
-                       "gpuadvise offers --gpu T4 --plan reserved --currency CNY",
+                       "gpuadvise offers --gpu L4 --plan reserved --currency CNY",
                        "gpuadvise offers --gpu H100,H200 --max-price 30 --json"}},
                      {FooterBlock::Kind::paragraph, {"Exit code 3 when no offer matches."}}});
     return [opt](Context& ctx) { return run_offers(ctx, *opt); };

@@ -228,7 +228,7 @@ Runner setup_plan(CLI::App& sub) {
         ->type_name("JOBS.yaml");
     set_footer(sub,
                {{FooterBlock::Kind::examples,
-                 {"gpuadvise plan jobs.yaml", "gpuadvise plan examples/jobs-pool.yaml --json"}},
+                 {"gpuadvise plan jobs.yaml", "gpuadvise plan docs/examples/jobs-pool.yaml --json"}},
                 {FooterBlock::Kind::paragraph,
                  {"Exit code 1 for a bad jobs file (each problem as FILE:LINE:COL), 3 when a pool has no "
                   "offer every job can run on."}}});

@@ -1371,7 +1371,8 @@ void add_what_if_table(const WhatIf& what_if, const std::string& cur, io::TextDo
                   {"CHEAPEST", io::Align::left, 0, true}};
     auto cell = [](const std::optional<WhatIfBest>& b) {
         if (!b) return std::string("-");
-        return io::fmt_number(b->cost_per_month, 0) +
+        // Cents, as the ranked table's COST/MONTH: a small job's 0.67 a month is not "1".
+        return io::fmt_number(b->cost_per_month, 2) +
                (b->term_months ? " (" + term_short(b->term_months) + ")" : "");
     };
     for (const auto& p : what_if.points)
@@ -1520,7 +1521,7 @@ Runner setup_recommend(CLI::App& sub) {
                    "Most the workload may cost a month (output currency)")
         ->check(decimal_number(0.0, 1e12));
     sub.add_option("--deadline-hours", opt->deadline_hours, "Longest a run may take")
-        ->check(decimal_number(0.0, 1e6));
+        ->check(decimal_number(1e-6, 1e6));  // 0 h leaves no time for a run (jobs files: the same bound)
     sub.add_option("--deadline-confidence", opt->deadline_confidence,
                    "Check the deadline against the high end of the time band (high, default) or the estimate "
                    "(point: rows that may miss are warned)")
@@ -1545,7 +1546,7 @@ Runner setup_recommend(CLI::App& sub) {
     sub.add_option(
            "--plan", opt->plan,
            "Only this plan: on-demand, reserved (any term), reserved-1m, reserved-1y, reserved-3y, spot")
-        ->type_name("PLAN");
+        ->type_name("on-demand|reserved|reserved-1m|reserved-1y|reserved-3y|spot");
     sub.add_option("--what-if", opt->what_if,
                    "Monthly cost of the best option per plan over a range: runs-per-week=FROM:TO[:STEP], or "
                    "(--task serve) the cheapest option over traffic: requests-per-day=FROM:TO")

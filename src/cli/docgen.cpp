@@ -154,8 +154,8 @@ void write_option(std::ostream& out, const CLI::Option& o) {
     std::string head;
     for (const auto& n : option_flags(o)) head += (head.empty() ? "" : ", ") + bold(n);
     if (!o.nonpositional()) head = italic(o.get_name());
-    if (takes_value(o) && o.nonpositional()) head += " " + italic(o.get_type_name());
-    std::string description = o.get_description();
+    if (takes_value(o) && o.nonpositional()) head += " " + italic(help_value(o).type);
+    std::string description = help_description(o);
     std::string extra;
     if (o.get_items_expected_max() > 1 && o.nonpositional()) extra += " Repeatable.";
     if (!o.get_default_str().empty()) extra += " Default: " + o.get_default_str() + ".";
@@ -249,6 +249,84 @@ std::vector<std::string> option_choices(const CLI::Option& option) {
         values.push_back(v);
     }
     return values;
+}
+
+namespace {
+
+// "1e+12" -> "1e12", "1e-06" -> "1e-6": bounds as docs/usage.md writes them.
+std::string plain_bound(std::string b) {
+    const auto e = b.find('e');
+    if (e == std::string::npos) return b;
+    std::string mantissa = b.substr(0, e), exponent = b.substr(e + 1);
+    bool negative = false;
+    if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) {
+        negative = exponent[0] == '-';
+        exponent.erase(0, 1);
+    }
+    while (exponent.size() > 1 && exponent[0] == '0') exponent.erase(0, 1);
+    return mantissa + "e" + (negative ? "-" : "") + exponent;
+}
+
+}  // namespace
+
+HelpValue help_value(const CLI::Option& option) {
+    HelpValue v;
+    std::string type = option.get_type_name();
+    // The checks' descriptions CLI11 appends, from the end: ":{a,b,c}" (one_of), ":INT in [a - b]",
+    // ":FLOAT in [a - b]" (whole_number, decimal_number; option_checks.hpp).
+    for (bool stripped = true; stripped;) {
+        stripped = false;
+        if (!type.empty() && type.back() == '}') {
+            const auto open = type.rfind(":{");
+            if (open != std::string::npos) {
+                type.erase(open);
+                stripped = true;
+                continue;
+            }
+        }
+        for (const char* kind : {":INT in [", ":FLOAT in ["}) {
+            const auto at = type.rfind(kind);
+            if (at == std::string::npos || type.back() != ']') continue;
+            const std::string bounds =
+                type.substr(at + std::string(kind).size(), type.size() - 1 - at - std::string(kind).size());
+            const auto dash = bounds.find(" - ");
+            if (dash != std::string::npos)
+                v.range = plain_bound(bounds.substr(0, dash)) + " to " + plain_bound(bounds.substr(dash + 3));
+            type.erase(at);
+            stripped = true;
+            break;
+        }
+    }
+    const std::vector<std::string> choices = option_choices(option);
+    if (!choices.empty() && (type.empty() || type == "TEXT" || type.find('|') == std::string::npos))
+        type = join(choices, "|");
+    else if (type == "INT")
+        type = "N";
+    else if (type == "FLOAT")
+        type = "NUMBER";
+    v.type = type;
+    return v;
+}
+
+std::string help_description(const CLI::Option& option) {
+    std::string d = option.get_description();
+    const std::string range = help_value(option).range;
+    if (range.empty()) return d;
+    if (!d.empty() && d.back() == ')') {
+        d.pop_back();
+        return d + "; " + range + ")";
+    }
+    return d + (d.empty() ? "" : " ") + "(" + range + ")";
+}
+
+std::string help_names(const CLI::Option& option) {
+    std::string names = option.get_name(false, true);
+    for (auto open = names.find('{'); open != std::string::npos; open = names.find('{')) {
+        const auto close = names.find('}', open);
+        if (close == std::string::npos) break;
+        names.erase(open, close - open + 1);
+    }
+    return names;
 }
 
 ValueKind value_kind(const CLI::Option& option) {
@@ -361,7 +439,9 @@ std::string man_page(const CLI::App& root, const CLI::App* command) {
     if (command)
         for (const CLI::App* a : visible_subcommands(app))
             if (a->get_footer() != app.get_footer() && a->get_footer() != root.get_footer())
-                for (const auto& e : split_footer(*a).examples) examples.push_back(e);
+                for (const auto& e : split_footer(*a).examples)
+                    if (std::find(examples.begin(), examples.end(), e) == examples.end())
+                        examples.push_back(e);
     if (!examples.empty()) {
         out << ".SH EXAMPLES\n";
         for (const auto& e : examples) out << ".PP\n.nf\n.RS 4\n" << roff(e, true) << "\n.RE\n.fi\n";

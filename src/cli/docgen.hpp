@@ -28,6 +28,21 @@ enum class ValueKind {
 std::vector<std::string> option_choices(const CLI::Option& option);
 ValueKind value_kind(const CLI::Option& option);
 
+// What --help and the manual pages show for an option's value, in gpuadvise's words, not CLI11's
+// "TYPE:VALIDATOR" joins ("price|price-per-gpu:{price,price-per-gpu}", "N:INT in [1 - 1000]"):
+// `type` is the value's name or its choices ("N", "cost|time|balanced|carbon"); `range` is a checked
+// number's bounds ("1 to 1000", "0 to 1e12"), "" when it has none.
+struct HelpValue {
+    std::string type;
+    std::string range;
+};
+HelpValue help_value(const CLI::Option& option);
+// The option's description with its range: "How many options to list (default 5; 1 to 1000)".
+std::string help_description(const CLI::Option& option);
+// "--grad-checkpointing,--no-grad-checkpointing": an option's names as --help lists them, without
+// CLI11's "{false}" after a negating flag.
+std::string help_names(const CLI::Option& option);
+
 // The commands shown in help (hidden ones, group "", are left out), in table order.
 std::vector<const CLI::App*> visible_subcommands(const CLI::App& app);
 

@@ -17,18 +17,20 @@ std::string plain_value_problem(const std::string& value);
 
 // A whole number from min to max. "1e3" and "2.0" are whole; the option receives the number in
 // plain decimal ("1000"), so CLI11's own conversion (which would read "010" as octal) never sees
-// what was typed. `in_help`: --help shows "INT in [min - max]" after the type.
+// what was typed. `in_help`: the check's description is "INT in [min - max]", which --help and the
+// manual pages show as "(min to max)" after the option's description (docgen.hpp, help_value).
 CLI::Validator whole_number(long long min, long long max, bool in_help = true);
 
 // A finite number from min to max that is not a denormal (as jobs files, base/numbers.hpp).
-// `in_help`: --help shows "FLOAT in [min - max]" after the type.
+// `in_help`: the description is "FLOAT in [min - max]", shown as "(min to max)" by --help.
 CLI::Validator decimal_number(double min, double max, bool in_help = true);
 
 // A count with an optional k/M/B/T suffix (7B, 1.28M), checked here for denormals only; the model
 // room checks the rest (a positive number of at most 1e18).
 CLI::Validator quantity_value();
 
-// Exactly one of `names`; --help shows "{a,b,c}" after the type (the completion scripts read it).
+// Exactly one of `names`; its description "{a,b,c}" is what the completion scripts read (option_choices)
+// and --help shows as "a|b|c" (docgen.hpp, help_value).
 CLI::Validator one_of(std::vector<std::string> names);
 // A quantity with an optional k/M/B/T suffix ("10k", "500M") within [min, max].
 CLI::Validator quantity_number(double min, double max);

@@ -1,6 +1,7 @@
 #include "cli/workload_options.hpp"
 
 #include <cmath>
+#include <memory>
 #include <sstream>
 
 #include "cli/context.hpp"
@@ -121,9 +122,24 @@ void add_workload_options(CLI::App& app, WorkloadRequest& r) {
            "--epochs", [&r](const double& v) { r.epochs = v; }, "Passes over the dataset")
         ->type_name("N")
         ->check(decimal_number(1e-6, 1e6, false));
-    app.add_flag_function(
+    // Both spellings on one line contradict each other (their sum would quietly pick one): a usage error.
+    auto checkpointing = std::make_shared<CLI::Option*>(nullptr);
+    *checkpointing = app.add_flag_function(
         "--grad-checkpointing,!--no-grad-checkpointing",
-        [&r](std::int64_t count) { r.grad_checkpointing = count > 0; },
+        [&r, checkpointing](std::int64_t count) {
+            bool on = false, off = false;
+            for (const auto& v : (*checkpointing)->results()) {
+                try {
+                    (CLI::detail::to_flag_value(v) > 0 ? on : off) = true;
+                } catch (const std::exception&) {  // not a flag value: flag_value() has said so
+                }
+            }
+            if (on && off)
+                throw CLI::ValidationError("--grad-checkpointing",
+                                           "given together with --no-grad-checkpointing; give one of them "
+                                           "(or neither: the layout planner decides)");
+            r.grad_checkpointing = count > 0;
+        },
         "Recompute activations in backward (less memory, ~1/3 more compute)");
     app.add_option_function<int>(
            "--zero", [&r](const int& v) { r.zero_stage = v; },
@@ -345,8 +361,7 @@ std::string workload_summary(const Workload& w) {
         }() + " epochs";
     else if (!w.serving.online)
         s += ", " + format_count(w.samples) + " requests a run";
-    if (w.decoder_serving())
-        s += ", " + std::string(serving_engine(w.serving.engine).name);
+    if (w.decoder_serving()) s += ", " + std::string(serving_engine(w.serving.engine).name);
     s += ", " + (w.precision ? std::string(to_string(*w.precision)) : std::string("mixed precision"));
     if (w.is_training()) s += ", " + std::string(to_string(w.optimizer));
     if (w.grad_checkpointing_pinned && w.grad_checkpointing) s += ", grad checkpointing";

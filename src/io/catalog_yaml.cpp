@@ -5,6 +5,7 @@
 #include <map>
 
 #include "gpuadvise/base/calendar.hpp"
+#include "gpuadvise/base/dates.hpp"
 #include "gpuadvise/base/text.hpp"
 #include "io/catalog_sections.hpp"
 #include "io/commitment_tables.hpp"
@@ -21,6 +22,23 @@ void check_currency_code(YamlContext& ctx, const YAML::Node& map, const std::str
     if (!ok)
         ctx.error(map["currency"], key_path(path, "currency"),
                   "'" + code + "' is not a currency code; expected three letters such as USD or EUR");
+}
+
+// A date key (`as_of`): a real YYYY-MM-DD day, an error at its own line otherwise ("2026-13-15: there is
+// no month 13"). `unknown_allowed`: "unknown" is accepted and read as "" (as-of unknown, treated as
+// stale), what 'catalog import' writes for a table without --as-of.
+std::optional<std::string> date_text(YamlContext& ctx, const YAML::Node& map, const std::string& path,
+                                     std::string_view key, bool required, bool unknown_allowed = false) {
+    std::optional<std::string> text = ctx.text(map, path, key, required);
+    if (!text) return text;
+    if (unknown_allowed && *text == "unknown") return std::string();
+    if (const std::string why = iso_date_problem(*text); !why.empty())
+        ctx.error(map[std::string(key)], key_path(path, key),
+                  "'" + shorten(*text) + "' is not a date: " + why +
+                      (unknown_allowed                               ? "; write YYYY-MM-DD, or unknown"
+                       : why.find("YYYY-MM-DD") == std::string::npos ? "; write YYYY-MM-DD"
+                                                                     : ""));
+    return text;
 }
 
 void read_tflops(const YAML::Node& node, YamlContext& ctx, const std::string& path, DenseTflops& t) {
@@ -174,7 +192,7 @@ void read_commitments(const YAML::Node& node, YamlContext& ctx, const std::strin
         c.upfront = ctx.number(n, cp, "upfront", false, 0, 1).value_or(0);
         c.scope = ctx.text(n, cp, "scope").value_or("instance");
         c.source = ctx.text(n, cp, "source").value_or(o.source);
-        c.as_of = ctx.text(n, cp, "as_of").value_or(o.as_of);
+        c.as_of = date_text(ctx, n, cp, "as_of", false).value_or(o.as_of);
         c.note = ctx.text(n, cp, "note").value_or("");
         o.commitments.push_back(std::move(c));
     }
@@ -199,7 +217,7 @@ Offer read_offer(const YAML::Node& node, YamlContext& ctx, const std::string& pa
     o.vcpus = ctx.number(node, path, "vcpus", false, 0, 1e5);
     o.ram_gb = ctx.number(node, path, "ram_gb", false, 0, 1e7);
     o.local_disk_gb = ctx.number(node, path, "local_disk_gb", false, 0, 1e9);
-    o.as_of = ctx.text(node, path, "as_of").value_or(p.as_of);
+    o.as_of = date_text(ctx, node, path, "as_of", false, true).value_or(p.as_of);
     o.source = ctx.text(node, path, "source").value_or(p.source);
     o.notes = ctx.text_list(node, path, "notes");
     if (o.reserved_per_month)  // the guide's monthly reserved price is a 1-month commitment
@@ -292,7 +310,7 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
         p.images = ctx.text_list(n, path, "images");
         p.features = ctx.text_list(n, path, "features");
         p.driver_version = ctx.text(n, path, "driver_version");
-        p.as_of = ctx.text(n, path, "as_of", true).value_or("");
+        p.as_of = date_text(ctx, n, path, "as_of", true, true).value_or("");
         p.source = ctx.text(n, path, "source", true).value_or("");
         if (YAML::Node b = n["billing"]; b.IsDefined() && !b.IsNull())
             read_billing(b, ctx, key_path(path, "billing"), p.billing);
@@ -341,7 +359,7 @@ void read_rates_section(const YAML::Node& node, YamlContext& ctx, Catalog& out) 
         r.currency = ctx.text(node[i], path, "currency", true).value_or("");
         if (node[i]["currency"].IsDefined()) check_currency_code(ctx, node[i], path, r.currency);
         r.usd_per_unit = ctx.number(node[i], path, "usd_per_unit", true, 1e-9, 1e9).value_or(0);
-        r.as_of = ctx.text(node[i], path, "as_of", true).value_or("");
+        r.as_of = date_text(ctx, node[i], path, "as_of", true).value_or("");
         r.source = ctx.text(node[i], path, "source", true).value_or("");
         out.rates.push_back(r);
     }

@@ -78,7 +78,7 @@ std::string write_import_yaml(const std::vector<ImportedProvider>& providers, co
         e << YAML::Key << "name" << YAML::Value << p.name;
         e << YAML::Key << "currency" << YAML::Value << p.currency;
         e << YAML::Key << "kind" << YAML::Value << kind_name(p);
-        e << YAML::Key << "as_of" << YAML::Value << p.as_of;
+        e << YAML::Key << "as_of" << YAML::Value << (p.as_of.empty() ? std::string("unknown") : p.as_of);
         e << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted << p.source;
         e << YAML::Key << "tables" << YAML::Value << YAML::Flow << YAML::BeginSeq << YAML::BeginMap;
         e << YAML::Key << "format" << YAML::Value << "skypilot";

@@ -44,6 +44,7 @@ zsh_expect --objective gpuadvise recommend --obj
 zsh_expect A100 gpuadvise compare A1
 zsh_expect llama-2-7b gpuadvise recommend --model ll
 zsh_expect spot gpuadvise offers --plan ""
+zsh_expect spot gpuadvise recommend --plan ""
 
 # fish: load the script and ask for real candidates.
 fish_out=$(env -i PATH="$(dirname "$bin"):/usr/bin:/bin" HOME="$(mktemp -d)" fish --no-config -c \
@@ -98,6 +99,7 @@ expect_exactly "gpuadvise rec" recommend
 expect_exactly "gpuadvise recommend --format " csv html json markdown table tsv
 expect_exactly "gpuadvise --format=" csv html json markdown table tsv
 expect_exactly "gpuadvise offers --plan " on-demand reserved reserved-1m reserved-1y reserved-3y spot
+expect_exactly "gpuadvise recommend --plan " on-demand reserved reserved-1m reserved-1y reserved-3y spot
 expect_exactly "gpuadvise recommend --objective " cost time balanced carbon
 expect_exactly "gpuadvise catalog " validate info import update
 expect_exactly "gpuadvise recommend --model bert --ta" --task

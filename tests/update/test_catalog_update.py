@@ -325,6 +325,48 @@ def main():
                            text=True)
         check(p.returncode == 0 and not LOG, "--offline sends no request", p)
 
+        # Issue #29: without a network (every URL refused) one line per cause, not one per source and
+        # again in the table; no "Every command now layers…" or "the others were updated" when nothing
+        # was, also with --dry-run. An unknown source is a usage error before any request.
+        s2 = socket.socket()
+        s2.bind(("127.0.0.1", 0))
+        gone = f"http://127.0.0.1:{s2.getsockname()[1]}"
+        s2.close()
+        before = tree_state(cache)
+        for extra in ([], ["--dry-run"]):
+            p = subprocess.run([binary, "catalog", "update", "--skypilot-url", gone, "--gcp-pricing-url",
+                                gone + "/gcp/pricing.yml", "--rates-url", gone + "/ecb/eurofxref-daily.xml",
+                                "--connect-timeout", "2", *extra], env=env(), capture_output=True, text=True,
+                               timeout=120)
+            what = "no network" + (" --dry-run" if extra else "")
+            errors = [l for l in p.stderr.splitlines() if l.startswith("gpuadvise: error:")]
+            check(p.returncode == 1, f"{what}: exit 1", p)
+            check(len(errors) == 1 and "sources (aws, " in errors[0] and "rates)" in errors[0]
+                  and errors[0].endswith(f"connection refused or unreachable ({gone})"),
+                  f"{what}: one error line for the one cause, naming every source", p)
+            check((p.stdout + p.stderr).count("connection refused") == 1, f"{what}: the cause said once", p)
+            check("Every command now layers" not in p.stdout, f"{what}: no layering note when nothing was updated", p)
+            check("were updated" not in p.stderr and "nothing was updated" in p.stderr,
+                  f"{what}: the hint says nothing was updated", p)
+            check(len(p.stderr.splitlines()) <= 3, f"{what}: stderr is the cause and the hint", p)
+        check(tree_state(cache) == before, "no network: cache byte-identical")
+        # One failed beside one updated: the hint counts what was updated.
+        FILES["/catalogs/v9/lambda/vms.csv"] = LAMBDA + row("gpu_1x_h100_pcie", "H100", 1, 81920, "2.49", "us-east-1", "")
+        p = update("aws", "lambda", fault="500")
+        check(p.returncode == 1 and "1 other source was updated" in p.stderr, "500 beside an update: the hint counts it", p)
+        check("Every command now layers" in p.stdout and "\naws " not in p.stdout, "the failed source is not in the table", p)
+        for bad_source, hint in (("nosuchcloud", "sources: aws, "), ("lamda", "did you mean 'lambda'?")):
+            with LOCK:
+                LOG.clear()
+            before = tree_state(cache)
+            p = update(bad_source)
+            with LOCK:
+                log = list(LOG)
+            check(p.returncode == 2 and f"unknown source '{bad_source}'" in p.stderr and hint in p.stderr,
+                  f"update {bad_source}: usage error (exit 2) with the sources", p)
+            check(not log, f"update {bad_source}: no request sent ({log})")
+            check(tree_state(cache) == before, f"update {bad_source}: cache untouched")
+
         # 4. Issue 31: every downloaded file is read and linted by the reader that will use it before it
         # replaces anything; a bad one leaves the cache byte-identical, exits 1 naming the source.
         p = update("aws", "lambda", "gcp-pricing", "rates")
