@@ -47,7 +47,7 @@ struct Commitment {
     Payment payment = Payment::unknown;
     // The sum paid at the start, whole offer, offer's currency: all_upfront = the term's total,
     // no_upfront = 0; nullopt where the source does not give it (partial_upfront without its split).
-    std::optional<double> upfront_total;
+    std::optional<double> upfront_total = std::nullopt;
 
     bool operator==(const Commitment&) const = default;
 };
