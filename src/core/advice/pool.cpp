@@ -265,6 +265,8 @@ std::optional<PoolPlan> plan_on_offer(const Catalog& catalog, const Offer& offer
     p.dedicated_utilisation = slot_utilisation(dedicated_busy, p.dedicated_instances);
     p.pooled = size_pool(total, p.committed_price_per_month, p.overflow_price_per_hour);
     p.saving_per_month = p.alone_cost_per_month - p.pooled.cost_per_month;
+    // Below a cent the two plans cost the same; the difference is the order of the sums ("-0 USD").
+    if (std::abs(p.saving_per_month) < 0.005) p.saving_per_month = 0;
     if (p.alone_cost_per_month > 0) p.saving_fraction = p.saving_per_month / p.alone_cost_per_month;
     return p;
 }
