@@ -76,6 +76,14 @@ def main():
                     if len(line) > width:
                         failures.append(f"COLUMNS={width} gpuadvise {' '.join(args)}: {stream} line {n} has "
                                         f"{len(line)} code points: {line!r}")
+    # The answer first (issue 29): at 100 columns, on the shipped catalog, the decision is in the first 8
+    # lines of recommend's stdout and the whole screen fits 60 lines (the rest is under --explain).
+    _, answer, _ = run(binary, SCREENS[0], 100)
+    lines = answer.splitlines()
+    if not any(l.startswith("Answer: rent ") for l in lines[:8]):
+        failures.append("recommend --model bert --runs-per-week 4: no 'Answer: rent' in the first 8 lines")
+    if len(lines) > 60:
+        failures.append(f"recommend --model bert --runs-per-week 4: {len(lines)} lines at 100 columns (at most 60)")
     # The check can fail: --wide lays the same screens out unwrapped, wider than 80.
     _, wide_out, _ = run(binary, ["compare", "A100", "V100", "T4", "--variants"], 80, wide=True)
     if max((len(l) for l in wide_out.splitlines()), default=0) <= 80:
