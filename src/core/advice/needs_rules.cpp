@@ -173,11 +173,13 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
     // always-on service as more than `threshold` runs a week.
     const bool heuristic_reserved = r.runs_per_week > threshold;
     if (service)
-        s.findings.push_back(
-            {"2.frequency_heuristic", FindingKind::heuristic,
-             "the guide's rule of thumb counts training runs a week (more than " + fmt("%g", threshold) +
-                 " -> monthly reserved); an online service up every day reads as always on -> monthly reserved",
-             {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
+        s.findings.push_back({"2.frequency_heuristic",
+                              FindingKind::heuristic,
+                              "the guide's rule of thumb counts training runs a week (more than " +
+                                  fmt("%g", threshold) +
+                                  " -> monthly reserved); an online service up every day reads as always on "
+                                  "-> monthly reserved",
+                              {{"runs_per_week", r.runs_per_week}, {"threshold_runs_per_week", threshold}}});
     else if (r.one_off())
         s.findings.push_back({"2.frequency_heuristic",
                               FindingKind::heuristic,
@@ -232,9 +234,20 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
             msg += "; " + c->offer->provider + " has a commitment but no on-demand price for it";
         else if (!has_commitment(*c->offer) &&
                  std::find(in.without_commitments.begin(), in.without_commitments.end(),
-                           c->offer->provider) != in.without_commitments.end())
+                           c->offer->provider) != in.without_commitments.end()) {
             msg += "; no commitment prices known for " + c->offer->provider;
-        else
+            // A hint, labelled: the hours a commitment at a typical discount would need (#28).
+            const double discount = in.catalog.policy.get("typical_commitment_discount");
+            const double pays_from = (1 - discount) * hours_per_month;
+            if (c->cost.plan == Plan::on_demand && monthly_hours > pays_from) {
+                msg += fmt("; a hint, not a price: at a typical %.0f%% commitment discount (policy "
+                           "typical_commitment_discount) a commitment pays from %.0f h a month per instance, "
+                           "and this job runs %.0f h: ask ",
+                           100 * discount, pays_from, monthly_hours) +
+                       c->offer->provider + " whether it sells one";
+                numbers.push_back({"hint_commitment_pays_from_hours", pays_from});
+            }
+        } else
             msg += "; " + c->offer->provider + " has no commitment price for it";
         msg += "; plan chosen: " + std::string(plan_label(c->cost.plan)) +
                (c->cost.plan == Plan::reserved ? " (" + term_label(c->cost.term_months) + ")" : "");
@@ -278,8 +291,8 @@ StepReport step2_frequency(const RuleInput& in, std::optional<CommitmentCrossove
                               : fmt("; against its own machine on demand it pays off above %.1f runs a week",
                                     *x.crossover_runs_per_week);
             std::vector<FindingNumber> crossover_numbers{{"crossover_runs_per_week", f->runs_per_week},
-                                               {"runs_per_week", r.runs_per_week},
-                                               {"term_months", static_cast<double>(x.term_months)}};
+                                                         {"runs_per_week", r.runs_per_week},
+                                                         {"term_months", static_cast<double>(x.term_months)}};
             if (x.crossover_runs_per_week)
                 crossover_numbers.push_back({"own_crossover_runs_per_week", *x.crossover_runs_per_week});
             s.findings.push_back(
