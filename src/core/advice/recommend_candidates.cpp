@@ -211,15 +211,28 @@ public:
             last_provider_id_ = o.provider;
             billing_ =
                 serving_ ? BillingAssumptions{} : billing_assumptions(catalog_, provider_, b_.idle_minutes);
+            if (sized_) sized_->billings.push_back(billing_);
         }
         const Current at{o, *found->second, passes_filters(r_, o, gpu_ids_)};
-        Option c;
-        LinkSpec link;
-        if (!admit(at, c) || !size(at, c, link) || !fits_host(at, c, link) || !price(at, c)) return;
-        const GroupKey key{o.provider, o.gpu, o.instance_type, c.gpu_count, c.cost.plan};
-        c.group = groups_.try_emplace(key, groups_.size()).first->second;
-        pool_.options.push_back(c);
+        SizedOption s;
+        if (!admit(at, s.option) || !size(at, s.option, s.link)) return;
+        if (sized_) {
+            s.billing = &sized_->billings.back();
+            sized_->options.push_back(std::move(s));
+            return;
+        }
+        finish(at, std::move(s.option), s.link, billing_);
     }
+
+    // A sized option (what add found, or what size_candidates kept) through the steps that read the
+    // runs a week or a service's traffic: its service replicas, the host, the plans and the budget.
+    void finish(const SizedOption& s) {
+        const Option& c = s.option;
+        finish(Current{*c.offer, *c.gpu, c.in_filter}, c, s.link, *s.billing);
+    }
+
+    // size_candidates: add keeps the sized options here instead of finishing them.
+    void keep_sized(SizedPool* into) { sized_ = into; }
 
 private:
     // The offer looked at, its GPU, and whether it passes the user's filters (only those are recorded
@@ -319,8 +332,15 @@ private:
                        " GB");
             return false;
         }
-        if (b_.service) return size_service_on(at, c);
         return true;
+    }
+
+    void finish(const Current& at, Option c, const LinkSpec& link, const BillingAssumptions& billing) {
+        if ((b_.service && !size_service_on(at, c)) || !fits_host(at, c, link) || !price(at, c, billing))
+            return;
+        const GroupKey key{at.o.provider, at.o.gpu, at.o.instance_type, c.gpu_count, c.cost.plan};
+        c.group = groups_.try_emplace(key, groups_.size()).first->second;
+        pool_.options.push_back(c);
     }
 
     // An online service: the replicas that meet the latency targets, enough copies of the
@@ -375,7 +395,7 @@ private:
             return false;
         }
         const bool rdma =
-            (provider_ && provider_->rdma) || (link.network_kind && is_rdma(*link.network_kind));
+            (c.provider && c.provider->rdma) || (link.network_kind && is_rdma(*link.network_kind));
         if (instances > 1 && !(rdma && link.inter_node_gbps >= b_.min_network_gbps)) {
             if (exclude_slow_) {
                 reject(at, Constraint::network, slow_network_warning(c, b_.min_network_gbps));
@@ -387,7 +407,7 @@ private:
     }
 
     // The plans, the one chosen within the deadline, its carbon (--objective carbon) and the budget.
-    bool price(const Current& at, Option& c) {
+    bool price(const Current& at, Option& c, const BillingAssumptions& billing) {
         const Offer& o = at.o;
         c.price_complete = o.price_complete;
         c.high_ratio =
@@ -395,7 +415,7 @@ private:
                 ? (c.estimate->hours_high + b_.setup_hours) / (c.estimate->hours_per_run + b_.setup_hours)
                 : 1.0;
         const Plans plans = price_plans(catalog_, o, rented_configuration(c),
-                                        billed_run_hours(b_, r_, *c.estimate), r_, b_.spot, billing_);
+                                        billed_run_hours(b_, r_, *c.estimate), r_, b_.spot, billing);
         if (plans.count == 0) {
             reject(at, Constraint::price,
                    r_.plan            ? "no " + plan_filter_text(*r_.plan) + " price (--plan)"
@@ -419,7 +439,7 @@ private:
         c.has_reserved = std::any_of(plans.begin(), plans.end(),
                                      [](const PlanCost& p) { return p.plan == Plan::reserved; });
         if (carbon_)
-            if (auto e = run_energy(catalog_, grid_, at.gpu, provider_, o, c.gpu_count, c.cost.hours_per_run,
+            if (auto e = run_energy(catalog_, grid_, at.gpu, c.provider, o, c.gpu_count, c.cost.hours_per_run,
                                     r_.runs_per_week);
                 e && e->co2e_kg_per_run)
                 c.co2e_kg_per_run = *e->co2e_kg_per_run;
@@ -447,6 +467,7 @@ private:
     std::string_view last_provider_id_;  // offers come in runs of one provider: look it up once per run
     const Provider* provider_ = nullptr;
     BillingAssumptions billing_;                                      // the provider's, looked up with it
+    SizedPool* sized_ = nullptr;                                      // size_candidates: keep, do not finish
     std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_;  // read in catalog order: cache-friendly
 };
 
@@ -491,6 +512,29 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
     return pool;
 }
 
+SizedPool size_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates) {
+    SizedPool sized;
+    CandidateBuilder builder(catalog, r, estimates, sized.unpriced);
+    builder.keep_sized(&sized);
+    sized.options.reserve(catalog.offers.size());
+    for (const auto& o : catalog.offers) builder.add(o);
+    return sized;
+}
+
+CandidatePool price_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates,
+                               const SizedPool& sized, bool in_filter_only, std::vector<std::size_t>* from) {
+    CandidatePool pool;
+    CandidateBuilder builder(catalog, r, estimates, pool);
+    for (std::size_t i = 0; i < sized.options.size(); ++i) {
+        const SizedOption& s = sized.options[i];
+        if (!s.option.in_filter && in_filter_only) continue;
+        const std::size_t before = pool.options.size();
+        builder.finish(s);
+        if (from && pool.options.size() > before) from->push_back(i);
+    }
+    return pool;
+}
+
 Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const Option& o) {
     const BuildContext b = build_context(catalog, r);
     Candidate c;
@@ -509,9 +553,8 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     if (o.slow_network)
         c.warnings.push_back({WarningKind::slow_network, slow_network_warning(o, b.min_network_gbps)});
     if (o.instances == 1 && o.gpu_count > 1 && !b.service)
-        c.network_note = ("one node of " + std::to_string(o.gpu_count) +
-                            " GPUs: no network between nodes (" +
-                            (o.gpu->nvlink_domain >= o.gpu_count ? "NVLink" : "PCIe") + " inside it)");
+        c.network_note = ("one node of " + std::to_string(o.gpu_count) + " GPUs: no network between nodes (" +
+                          (o.gpu->nvlink_domain >= o.gpu_count ? "NVLink" : "PCIe") + " inside it)");
     if (!c.network_note.empty()) c.reasons.push_back(c.network_note);
     // The option's own network (estimates are shared by offers of the same speed, not source).
     const LinkSpec net = offer_network(catalog, o.provider, *o.offer, o.instances, r, true);
@@ -522,13 +565,15 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
         const std::string what = format_number(net.inter_node_gbps) + " Gbps " +
                                  (net.network_kind ? std::string(to_string(*net.network_kind)) : "network");
         if (o.unknown_network)
-            c.warnings.push_back({WarningKind::unknown_network,
-                                  "no network is known between its " + std::to_string(o.instances) +
-                                      " nodes: " + what + " assumed (" + net.network_source + ")" +
-                                      (r.allow_unknown_network ? ""
-                                                               : "; ranked after options on a known network "
-                                                                 "(--allow-unknown-network ranks it with them)")});
-        c.network_note = std::to_string(o.instances) + " nodes over " + what + " (" + net.network_source + ")";
+            c.warnings.push_back(
+                {WarningKind::unknown_network,
+                 "no network is known between its " + std::to_string(o.instances) + " nodes: " + what +
+                     " assumed (" + net.network_source + ")" +
+                     (r.allow_unknown_network ? ""
+                                              : "; ranked after options on a known network "
+                                                "(--allow-unknown-network ranks it with them)")});
+        c.network_note =
+            std::to_string(o.instances) + " nodes over " + what + " (" + net.network_source + ")";
         c.reasons.push_back(c.network_note);
     }
     // The same computation that chose the plan: the chosen one in full, and the others.
@@ -537,8 +582,8 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     const double hours = c.run_hours_per_run;
     c.billing = r.workload.serving.output_len ? BillingAssumptions{}
                                               : billing_assumptions(catalog, o.provider, b.idle_minutes);
-    for (const auto& p : price_plans(catalog, *o.offer, rented_configuration(o), c.run_hours_per_run, r, b.spot,
-                                     c.billing)) {
+    for (const auto& p :
+         price_plans(catalog, *o.offer, rented_configuration(o), c.run_hours_per_run, r, b.spot, c.billing)) {
         if (p.plan == o.cost.plan)
             c.cost = p;
         else
@@ -569,8 +614,8 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     }
     // The other commitment terms of the same configuration (the best one is the reserved plan above).
     if (!r.plan || r.plan->plan == Plan::reserved)
-        for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.instances, hours,
-                                                   r.runs_per_week, r.currency, c.billing)) {
+        for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.instances, hours, r.runs_per_week,
+                                                   r.currency, c.billing)) {
             if (r.plan && r.plan->term_months && t.term_months != r.plan->term_months) continue;
             const bool shown =
                 (c.cost.plan == Plan::reserved && c.cost.term_months == t.term_months) ||
@@ -589,7 +634,8 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
         // A service's tokens cost what its month costs over the tokens it serves at its real load.
         c.service = service_sizing(b, r, *o.estimate);
         if (b.service->output_tokens_per_month > 0)
-            c.service->cost_per_million_tokens = c.cost.cost_per_month / b.service->output_tokens_per_month * 1e6;
+            c.service->cost_per_million_tokens =
+                c.cost.cost_per_month / b.service->output_tokens_per_month * 1e6;
         c.estimate.serving->cost_per_million_tokens = c.service->cost_per_million_tokens;
     } else if (c.estimate.serving && c.estimate.serving->tokens_per_s > 0) {
         c.estimate.serving->cost_per_million_tokens =
