@@ -44,10 +44,26 @@ public:
             }
             (o.price_complete ? complete_ : partial_).push_back(std::move(e));
         }
-        for (auto* v : {&complete_, &partial_})
-            std::sort(v->begin(), v->end(), [](const Entry& x, const Entry& y) {
-                return std::tie(x.key, x.index) < std::tie(y.key, y.index);
-            });
+        sort_entries();
+    }
+
+    // The reserved plan of one term (0: any) from the curve of any term: the same options where a
+    // commitment of that term prices them (the deadline and the host do not depend on the term).
+    PlanCurve(const PlanCurve& any_term, int term)
+        : catalog_(any_term.catalog_),
+          base_(any_term.base_),
+          estimates_(any_term.estimates_),
+          sized_(any_term.sized_),
+          plan_(Plan::reserved),
+          term_(term) {
+        for (const auto& [from, into] :
+             {std::pair{&any_term.complete_, &complete_}, std::pair{&any_term.partial_, &partial_}})
+            for (const auto& e : *from)
+                if (const auto floor = e.reserved->floor(term)) {
+                    into->push_back(e);
+                    into->back().key = *floor;
+                }
+        sort_entries();
     }
 
     std::optional<WhatIfBest> best(double runs_per_week) const {
@@ -75,6 +91,13 @@ private:
         double cost_per_month = 0;
         int term_months = 0;
     };
+
+    void sort_entries() {
+        for (auto* v : {&complete_, &partial_})
+            std::sort(v->begin(), v->end(), [](const Entry& x, const Entry& y) {
+                return std::tie(x.key, x.index) < std::tie(y.key, y.index);
+            });
+    }
 
     bool within_budget(double rank_cost) const {
         return !base_.budget_monthly || !(rank_cost > *base_.budget_monthly);
@@ -180,7 +203,8 @@ WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& req
     const int base_term =
         request.plan && request.plan->plan == Plan::reserved ? request.plan->term_months : 0;
     const PlanCurve on_demand(catalog, request, estimates, sized, Plan::on_demand, 0);
-    const PlanCurve reserved(catalog, request, estimates, sized, Plan::reserved, base_term);
+    const PlanCurve any_term(catalog, request, estimates, sized, Plan::reserved, 0);
+    const PlanCurve reserved(any_term, base_term);
     const PlanCurve spot(catalog, request, estimates, sized, Plan::spot, 0);
     auto curve = [&](Plan plan) -> const PlanCurve& {
         return plan == Plan::on_demand ? on_demand : plan == Plan::reserved ? reserved : spot;
@@ -197,7 +221,7 @@ WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& req
     }
     std::vector<PlanCurve> by_terms;
     by_terms.reserve(terms.size());
-    for (int term : terms) by_terms.emplace_back(catalog, request, estimates, sized, Plan::reserved, term);
+    for (int term : terms) by_terms.emplace_back(any_term, term);
     auto point = [&](double x) {
         WhatIfPoint p;
         p.runs_per_week = x;
