@@ -223,6 +223,12 @@ void check_same(const RecommendRequest& r, const Grid& g, bool by_term) {
     const auto want = lines(reference_runs_per_week(builtin(), r, g.from, g.to, g.step, by_term));
     CHECK(got.size() == want.size());
     CHECK(first_difference(got, want) == "");
+    // As the CLI asks it: over what recommend sized (its basis), not the catalog sized again.
+    RecommendBasis basis;
+    recommend(builtin(), r, &basis);
+    REQUIRE(basis.state);
+    CHECK(first_difference(lines(what_if_runs_per_week(builtin(), r, g.from, g.to, g.step, by_term, &basis)),
+                           want) == "");
 }
 
 }  // namespace
@@ -300,6 +306,9 @@ TEST_CASE("what-if: a service's traffic grid is the per-point recommendation, bi
         const auto want = lines(reference_requests_per_day(builtin(), r, 1000, 1e7));
         CHECK(got.size() == want.size());
         CHECK(first_difference(got, want) == "");
+        RecommendBasis basis;
+        recommend(builtin(), r, &basis);
+        CHECK(first_difference(lines(what_if_requests_per_day(builtin(), r, 1000, 1e7, &basis)), want) == "");
     }
 }
 

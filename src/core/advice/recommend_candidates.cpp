@@ -218,8 +218,8 @@ public:
         if (!admit(at, s.option) || !size(at, s.option, s.link)) return;
         if (sized_) {
             s.billing = &sized_->billings.back();
-            sized_->options.push_back(std::move(s));
-            return;
+            sized_->options.push_back(s);
+            if (!price_sized_) return;
         }
         finish(at, std::move(s.option), s.link, billing_);
     }
@@ -232,7 +232,11 @@ public:
     }
 
     // size_candidates: add keeps the sized options here instead of finishing them.
-    void keep_sized(SizedPool* into) { sized_ = into; }
+    // `price`: build_candidates with its sized options kept (recommend's basis for --what-if).
+    void keep_sized(SizedPool* into, bool price) {
+        sized_ = into;
+        price_sized_ = price;
+    }
 
 private:
     // The offer looked at, its GPU, and whether it passes the user's filters (only those are recorded
@@ -251,8 +255,10 @@ private:
     const PytorchFit& pytorch_fit(const Gpu& gpu, const Offer& o) {
         std::string key =
             gpu.id + "|" + (provider_ && provider_->driver_version ? *provider_->driver_version : "");
-        auto it = pool_.fits.find(key);
-        if (it == pool_.fits.end()) it = pool_.fits.emplace(key, fit_offer(catalog_, o, *r_.pytorch)).first;
+        // Kept sized options outlive the pool: their fits are kept with them.
+        auto& fits = sized_ ? sized_->unpriced.fits : pool_.fits;
+        auto it = fits.find(key);
+        if (it == fits.end()) it = fits.emplace(key, fit_offer(catalog_, o, *r_.pytorch)).first;
         return it->second;
     }
 
@@ -467,7 +473,8 @@ private:
     std::string_view last_provider_id_;  // offers come in runs of one provider: look it up once per run
     const Provider* provider_ = nullptr;
     BillingAssumptions billing_;                                      // the provider's, looked up with it
-    SizedPool* sized_ = nullptr;                                      // size_candidates: keep, do not finish
+    SizedPool* sized_ = nullptr;  // size_candidates, a kept basis: the sized options are kept here ...
+    bool price_sized_ = false;    // ... and priced too (build_candidates keeping its basis)
     std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_;  // read in catalog order: cache-friendly
 };
 
@@ -504,9 +511,14 @@ Configuration rented_configuration(const Option& o) {
     return c;
 }
 
-CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates) {
+CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates,
+                               SizedPool* keep) {
     CandidatePool pool;
     CandidateBuilder builder(catalog, r, estimates, pool);
+    if (keep) {
+        builder.keep_sized(keep, true);
+        keep->options.reserve(catalog.offers.size());
+    }
     pool.options.reserve(catalog.offers.size());
     for (const auto& o : catalog.offers) builder.add(o);
     return pool;
@@ -515,7 +527,7 @@ CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r
 SizedPool size_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates) {
     SizedPool sized;
     CandidateBuilder builder(catalog, r, estimates, sized.unpriced);
-    builder.keep_sized(&sized);
+    builder.keep_sized(&sized, false);
     sized.options.reserve(catalog.offers.size());
     for (const auto& o : catalog.offers) builder.add(o);
     return sized;

@@ -101,8 +101,10 @@ ServiceSizing service_sizing(const BuildContext& b, const RecommendRequest& r, c
 Configuration rented_configuration(const Option& o);
 
 BuildContext build_context(const Catalog& catalog, const RecommendRequest& request);
+struct SizedPool;
+// `keep`: also what size_candidates would give for the request (recommend's basis for --what-if).
 CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& request,
-                               EstimateCache& estimates);
+                               EstimateCache& estimates, SizedPool* keep = nullptr);
 // An offer that can run the job, sized (its layout, nodes and network) but not yet priced: what
 // build_candidates finds before the steps that read the runs a week or a service's traffic.
 // recommend --what-if sizes once and prices the sized options at every point.
@@ -117,6 +119,13 @@ struct SizedPool {
     CandidatePool unpriced;  // the PyTorch fits the options point into (and the rejections before pricing)
 };
 SizedPool size_candidates(const Catalog& catalog, const RecommendRequest& request, EstimateCache& estimates);
+
+// What recommend sized, kept for --what-if over the same request (RecommendBasis's state).
+struct WhatIfBasis {
+    WhatIfBasis(const Catalog& catalog, const Workload& workload) : estimates(catalog, workload) {}
+    EstimateCache estimates;  // the options' estimates point into it
+    SizedPool sized;
+};
 // build_candidates for `request` from options sized for a request that differs from it at most in the
 // runs a week, the plan filter, the budget or a service's traffic: the same options in the same order
 // (only those in the filters when `in_filter_only`). Rejections before pricing are not in the pool.

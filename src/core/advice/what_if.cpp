@@ -170,6 +170,15 @@ private:
     std::vector<Entry> complete_, partial_;  // by key, then index
 };
 
+// recommend's basis, or the catalog sized for the request here.
+std::shared_ptr<detail::WhatIfBasis> basis_for(const Catalog& catalog, const RecommendRequest& request,
+                                               const RecommendBasis* basis) {
+    if (basis && basis->state) return basis->state;
+    auto made = std::make_shared<detail::WhatIfBasis>(catalog, request.workload);
+    made->sized = detail::size_candidates(catalog, request, made->estimates);
+    return made;
+}
+
 const std::optional<WhatIfBest>& of(const WhatIfPoint& p, Plan plan) {
     return plan == Plan::on_demand ? p.on_demand : plan == Plan::reserved ? p.reserved : p.spot;
 }
@@ -187,7 +196,7 @@ std::optional<Plan> cheapest(const WhatIfPoint& p) {
 }  // namespace
 
 WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& request, double from, double to,
-                             double step, bool by_term) {
+                             double step, bool by_term, const RecommendBasis* basis) {
     // At most 1000 points: FROM, FROM + STEP, ... up to TO (so (TO - FROM) / STEP at most 999); TO within
     // the range --runs-per-week allows.
     if (!(from >= 0) || !(to >= from) || !(to <= 10000) || !(step > 0) || (to - from) / step > 999 + 1e-9)
@@ -198,8 +207,10 @@ WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& req
                              "most 1000 points",
                          "e.g. --what-if runs-per-week=1:40 or runs-per-week=0.5:10:0.5");
     WhatIf out;
-    detail::EstimateCache estimates(catalog, request.workload);  // the job is the same at every point
-    const detail::SizedPool sized = detail::size_candidates(catalog, request, estimates);
+    // The job is the same at every point: sized once (by recommend, when it kept its basis).
+    const std::shared_ptr<detail::WhatIfBasis> kept = basis_for(catalog, request, basis);
+    detail::EstimateCache& estimates = kept->estimates;
+    const detail::SizedPool& sized = kept->sized;
     const int base_term =
         request.plan && request.plan->plan == Plan::reserved ? request.plan->term_months : 0;
     const PlanCurve on_demand(catalog, request, estimates, sized, Plan::on_demand, 0);
@@ -265,7 +276,7 @@ std::vector<double> traffic_points(double from, double to) {
 }
 
 ServiceWhatIf what_if_requests_per_day(const Catalog& catalog, const RecommendRequest& request, double from,
-                                       double to) {
+                                       double to, const RecommendBasis* basis) {
     if (!request.service)
         throw UsageError("--what-if requests-per-day=FROM:TO applies to an online service (--task serve)",
                          "for batch jobs use --what-if runs-per-week=FROM:TO");
@@ -277,9 +288,10 @@ ServiceWhatIf what_if_requests_per_day(const Catalog& catalog, const RecommendRe
                              ": expected 0.001 <= FROM <= TO <= 1e15 (as --requests-per-day)",
                          "e.g. --what-if requests-per-day=1k:1M");
     ServiceWhatIf out;
-    detail::EstimateCache estimates(catalog, request.workload);  // the replicas are the same at every point
     // Sized once: only the copies that carry the peak, the host checks and the prices read the traffic.
-    const detail::SizedPool sized = detail::size_candidates(catalog, request, estimates);
+    const std::shared_ptr<detail::WhatIfBasis> kept = basis_for(catalog, request, basis);
+    detail::EstimateCache& estimates = kept->estimates;
+    const detail::SizedPool& sized = kept->sized;
     for (double x : traffic_points(from, to)) {
         RecommendRequest r = request;
         r.service->requests_per_day = x;
