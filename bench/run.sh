@@ -58,6 +58,21 @@ hyperfine -N --warmup 3 --runs $((RUNS * 2)) --export-json out/cache.json "env G
 hyperfine -N --warmup 3 --runs $((RUNS * 2)) --export-json out/default.json "$BIN ${REC[*]}" >&2
 ratio=$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$(median_ms out/cache.json)" "$(median_ms out/default.json)")
 echo "| \`gpuadvise ${REC[*]}\` over the cache of every cloud | $(median_ms out/cache.json) (${ratio}x built-in) | $(GPUADVISE_CACHE_DIR=$PWD/out/cache peak_mb "$BIN" "${REC[@]}") |" >>"$RESULTS"
+# Issue 32: a 1,000-point --what-if within 3x the plain recommend, the HTML report within 2x the table; the
+# three in one hyperfine run, ratios of the medians.
+echo "==> built-in: what-if and HTML against the plain recommend" >&2
+hyperfine -N --warmup 3 --runs $((RUNS * 2)) --export-json out/what-if.json "$BIN ${REC[*]}" \
+    "$BIN ${REC[*]} --what-if runs-per-week=0.1:100:0.1" "$BIN ${REC[*]} --format html" >&2
+python3 - out/what-if.json "${REC[*]}" "$(peak_mb "$BIN" "${REC[@]}" --what-if runs-per-week=0.1:100:0.1)" \
+    "$(peak_mb "$BIN" "${REC[@]}" --format html)" >>"$RESULTS" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+(plain, what_if, html), cpu = ([r["median"] * 1000 for r in results], [r["user"] + r["system"] for r in results])
+rec = sys.argv[2]
+# The wall ratio is the target; the CPU ratio (user + system, means) is steadier on a loaded machine.
+print(f"| `gpuadvise {rec} --what-if runs-per-week=0.1:100:0.1` (1,000 points) | {what_if:.1f} ({what_if / plain:.2f}x the plain recommend, at most 3x; CPU {cpu[1] / cpu[0]:.2f}x) | {sys.argv[3]} |")
+print(f"| `gpuadvise {rec} --format html` | {html:.1f} ({html / plain:.2f}x the table, at most 2x; CPU {cpu[2] / cpu[0]:.2f}x) | {sys.argv[4]} |")
+PY
 {
     echo
     echo "| offers | CSV MB | gpuadvise offers median ms | peak MB | catalog load (catalog info) median ms | peak MB | Python baseline median ms | peak MB |"

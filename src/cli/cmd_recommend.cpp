@@ -741,7 +741,10 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     const Catalog& catalog = ctx.catalog();
     check_launch_options(opt.launch);
     RecommendRequest request = build_request(ctx, opt);
-    Recommendation rec = recommend(catalog, request);
+    // --what-if and the HTML report's charts re-cost what recommend sized, not the whole catalog again.
+    RecommendBasis basis;
+    const bool what_if_follows = !opt.what_if.empty() || ctx.format() == Format::html;
+    Recommendation rec = recommend(catalog, request, what_if_follows ? &basis : nullptr);
     if (!opt.launch.emit.empty() && !rec.ranked.empty()) {  // -o FILE: the report follows on stdout
         const int rc = emit_launcher(ctx, opt.launch, request, rec);
         if (rc != 0 || opt.launch.output.empty()) return rc;
@@ -752,23 +755,24 @@ int run_recommend(Context& ctx, const RecommendOptions& opt) {
     if (!opt.what_if.empty()) {
         const WhatIfRange range = parse_what_if(opt.what_if);
         if (range.traffic)
-            service_what_if = what_if_requests_per_day(catalog, request, range.from, range.to);
+            service_what_if = what_if_requests_per_day(catalog, request, range.from, range.to, &basis);
         else if (request.service)
             throw UsageError("--what-if runs-per-week applies to batch jobs; an online service varies its traffic",
                              "e.g. --what-if requests-per-day=1k:1M");
         else
             what_if = what_if_runs_per_week(catalog, request, range.from, range.to, range.step,
-                                            ctx.format() == Format::html);
+                                            ctx.format() == Format::html, &basis);
     } else if (ctx.format() == Format::html && !rec.ranked.empty() && !request.service) {
         // The report's plan chart: 1 to 40 runs a week (or to twice the request's), 40 points.
         const double to = std::max(40.0, std::ceil(2 * request.runs_per_week));
-        what_if = what_if_runs_per_week(catalog, request, 1, to, (to - 1) / 39, true);
+        what_if = what_if_runs_per_week(catalog, request, 1, to, (to - 1) / 39, true, &basis);
     } else if (ctx.format() == Format::html && !rec.ranked.empty() && request.service &&
                !request.service->peak_rps) {
         // The report's serving chart: a tenth to a hundred times the request's traffic.
         const double at = service_load(*request.service, *request.workload.serving.output_len).requests_per_month /
                           kDaysPerMonth;
-        service_what_if = what_if_requests_per_day(catalog, request, std::max(0.001, at / 10), at * 100);
+        service_what_if =
+            what_if_requests_per_day(catalog, request, std::max(0.001, at / 10), at * 100, &basis);
     }
 
     std::vector<const Offer*> shown;

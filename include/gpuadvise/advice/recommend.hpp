@@ -2,11 +2,25 @@
 // job (the request and result types are in recommendation.hpp).
 #pragma once
 
+#include <memory>
+
 #include "gpuadvise/advice/recommendation.hpp"
 
 namespace gpuadvise {
 
-Recommendation recommend(const Catalog& catalog, const RecommendRequest& request);
+namespace detail {
+struct WhatIfBasis;
+}
+// What recommend sized for a request (the offers that can run the job, their layouts and estimates),
+// kept when asked so that --what-if and the HTML report's charts over the same request re-cost these
+// candidates instead of sizing the catalog again. Opaque outside the engine.
+struct RecommendBasis {
+    std::shared_ptr<detail::WhatIfBasis> state;
+};
+
+// `keep`: also keeps the basis for what_if_runs_per_week / what_if_requests_per_day of this request.
+Recommendation recommend(const Catalog& catalog, const RecommendRequest& request,
+                         RecommendBasis* keep = nullptr);
 
 // --what-if runs-per-week=FROM:TO[:STEP]: the best option of each plan (lowest monthly cost, the
 // request's constraints and filters) at each point, and where the cheapest plan changes.
@@ -43,10 +57,11 @@ struct ServiceWhatIfPoint {
 struct ServiceWhatIf {
     std::vector<ServiceWhatIfPoint> points;
 };
+// `basis`: recommend's, kept for this same request (nullptr: the catalog is sized here).
 ServiceWhatIf what_if_requests_per_day(const Catalog& catalog, const RecommendRequest& request, double from,
-                                       double to);
+                                       double to, const RecommendBasis* basis = nullptr);
 // by_term (the HTML report's plan chart): also the best option of each commitment term in the catalog.
 WhatIf what_if_runs_per_week(const Catalog& catalog, const RecommendRequest& request, double from, double to,
-                             double step, bool by_term = false);
+                             double step, bool by_term = false, const RecommendBasis* basis = nullptr);
 
 }  // namespace gpuadvise

@@ -90,6 +90,36 @@ std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, in
                                   const std::string& currency, int term_months = 0,
                                   const BillingAssumptions& billing = {});
 
+// cost_plan(reserved)'s month and commitment term at many runs a week, without re-costing the rest
+// (recommend --what-if): the offer's commitments and on-demand price converted once. at() gives the
+// same numbers as cost_plan(reserved, term_months).cost_per_month and .term_months for the same offer,
+// instances, hours per run (without the idle tail), currency and billing; nullopt where cost_plan is.
+class ReservedMonth {
+public:
+    ReservedMonth(const Catalog& catalog, const Offer& offer, int instances, double hours_per_run,
+                  const std::string& currency, const BillingAssumptions& billing);
+    struct At {
+        double cost_per_month = 0;
+        int term_months = 0;
+    };
+    std::optional<At> at(double runs_per_week, int term_months = 0) const;
+    // A floor under at(x, term_months).cost_per_month at every x (one slot per instance at the cheapest
+    // matching price); nullopt when at() is.
+    std::optional<double> floor(int term_months = 0) const;
+
+private:
+    struct Quote {
+        double per_month = 0;  // one instance, output currency
+        int term_months = 0;
+    };
+    std::vector<Quote> quotes_;  // the commitments cost_plan can price, in the offer's order
+    bool bare_ = false;          // no commitments: the offer's reserved_per_month as a 1-month one
+    std::optional<double> od_;
+    int instances_ = 1;
+    double hours_ = 0;  // per run, with the idle tail (what the committed slots hold)
+    double hours_per_month_ = 0;
+};
+
 // reserved, one PlanCost per commitment term of the offer (the cheapest of each term), shortest first.
 std::vector<PlanCost> cost_commitment_terms(const Catalog& catalog, const Offer& offer, int instances,
                                             double hours_per_run, double runs_per_week,

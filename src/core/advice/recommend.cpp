@@ -11,10 +11,13 @@
 
 namespace gpuadvise {
 
-Recommendation recommend(const Catalog& catalog, const RecommendRequest& request) {
+Recommendation recommend(const Catalog& catalog, const RecommendRequest& request, RecommendBasis* keep) {
     Recommendation out;
-    detail::EstimateCache estimates(catalog, request.workload);
-    detail::CandidatePool pool = detail::build_candidates(catalog, request, estimates);
+    auto basis = std::make_shared<detail::WhatIfBasis>(catalog, request.workload);
+    detail::EstimateCache& estimates = basis->estimates;
+    detail::CandidatePool pool =
+        detail::build_candidates(catalog, request, estimates, keep ? &basis->sized : nullptr);
+    if (keep) keep->state = basis;
     const auto& options = pool.options;
 
     const detail::RankRules rules = detail::rank_rules(catalog, request);

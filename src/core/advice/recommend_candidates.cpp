@@ -217,14 +217,31 @@ public:
             last_provider_id_ = o.provider;
             billing_ =
                 serving_ ? BillingAssumptions{} : billing_assumptions(catalog_, provider_, b_.idle_minutes);
+            if (sized_) sized_->billings.push_back(billing_);
         }
         const Current at{o, *found->second, passes_filters(r_, o, gpu_ids_)};
-        Option c;
-        LinkSpec link;
-        if (!admit(at, c) || !size(at, c, link) || !fits_host(at, c, link) || !price(at, c)) return;
-        const GroupKey key{o.provider, o.gpu, o.instance_type, c.gpu_count, c.cost.plan};
-        c.group = groups_.try_emplace(key, groups_.size()).first->second;
-        pool_.options.push_back(c);
+        SizedOption s;
+        if (!admit(at, s.option) || !size(at, s.option, s.link)) return;
+        if (sized_) {
+            s.billing = &sized_->billings.back();
+            sized_->options.push_back(s);
+            if (!price_sized_) return;
+        }
+        finish(at, std::move(s.option), s.link, billing_);
+    }
+
+    // A sized option (what add found, or what size_candidates kept) through the steps that read the
+    // runs a week or a service's traffic: its service replicas, the host, the plans and the budget.
+    void finish(const SizedOption& s) {
+        const Option& c = s.option;
+        finish(Current{*c.offer, *c.gpu, c.in_filter}, c, s.link, *s.billing);
+    }
+
+    // size_candidates: add keeps the sized options here instead of finishing them.
+    // `price`: build_candidates with its sized options kept (recommend's basis for --what-if).
+    void keep_sized(SizedPool* into, bool price) {
+        sized_ = into;
+        price_sized_ = price;
     }
 
 private:
@@ -244,8 +261,10 @@ private:
     const PytorchFit& pytorch_fit(const Gpu& gpu, const Offer& o) {
         std::string key =
             gpu.id + "|" + (provider_ && provider_->driver_version ? *provider_->driver_version : "");
-        auto it = pool_.fits.find(key);
-        if (it == pool_.fits.end()) it = pool_.fits.emplace(key, fit_offer(catalog_, o, *r_.pytorch)).first;
+        // Kept sized options outlive the pool: their fits are kept with them.
+        auto& fits = sized_ ? sized_->unpriced.fits : pool_.fits;
+        auto it = fits.find(key);
+        if (it == fits.end()) it = fits.emplace(key, fit_offer(catalog_, o, *r_.pytorch)).first;
         return it->second;
     }
 
@@ -325,8 +344,15 @@ private:
                        " GB");
             return false;
         }
-        if (b_.service) return size_service_on(at, c);
         return true;
+    }
+
+    void finish(const Current& at, Option c, const LinkSpec& link, const BillingAssumptions& billing) {
+        if ((b_.service && !size_service_on(at, c)) || !fits_host(at, c, link) || !price(at, c, billing))
+            return;
+        const GroupKey key{at.o.provider, at.o.gpu, at.o.instance_type, c.gpu_count, c.cost.plan};
+        c.group = groups_.try_emplace(key, groups_.size()).first->second;
+        pool_.options.push_back(c);
     }
 
     // An online service: the replicas that meet the latency targets, enough copies of the
@@ -380,7 +406,7 @@ private:
             return false;
         }
         const bool rdma =
-            (provider_ && provider_->rdma) || (link.network_kind && is_rdma(*link.network_kind));
+            (c.provider && c.provider->rdma) || (link.network_kind && is_rdma(*link.network_kind));
         if (instances > 1 && !(rdma && link.inter_node_gbps >= b_.min_network_gbps)) {
             if (exclude_slow_) {
                 reject(at, Constraint::network, slow_network_warning(c, b_.min_network_gbps));
@@ -392,7 +418,7 @@ private:
     }
 
     // The plans, the one chosen within the deadline, its carbon (--objective carbon) and the budget.
-    bool price(const Current& at, Option& c) {
+    bool price(const Current& at, Option& c, const BillingAssumptions& billing) {
         const Offer& o = at.o;
         c.price_complete = o.price_complete;
         c.high_ratio =
@@ -400,7 +426,7 @@ private:
                 ? (c.estimate->hours_high + b_.setup_hours) / (c.estimate->hours_per_run + b_.setup_hours)
                 : 1.0;
         const Plans plans = price_plans(catalog_, o, rented_configuration(c),
-                                        billed_run_hours(b_, r_, *c.estimate), r_, b_.spot, billing_);
+                                        billed_run_hours(b_, r_, *c.estimate), r_, b_.spot, billing);
         if (plans.count == 0) {
             reject(at, Constraint::price,
                    r_.plan            ? "no " + plan_filter_text(*r_.plan) + " price (--plan)"
@@ -424,7 +450,7 @@ private:
         c.has_reserved = std::any_of(plans.begin(), plans.end(),
                                      [](const PlanCost& p) { return p.plan == Plan::reserved; });
         if (carbon_)
-            if (auto e = run_energy(catalog_, grid_, at.gpu, provider_, o, c.gpu_count, c.cost.hours_per_run,
+            if (auto e = run_energy(catalog_, grid_, at.gpu, c.provider, o, c.gpu_count, c.cost.hours_per_run,
                                     r_.runs_per_week);
                 e && e->co2e_kg_per_run)
                 c.co2e_kg_per_run = *e->co2e_kg_per_run;
@@ -452,6 +478,8 @@ private:
     std::string_view last_provider_id_;  // offers come in runs of one provider: look it up once per run
     const Provider* provider_ = nullptr;
     BillingAssumptions billing_;                                      // the provider's, looked up with it
+    SizedPool* sized_ = nullptr;  // size_candidates, a kept basis: the sized options are kept here ...
+    bool price_sized_ = false;    // ... and priced too (build_candidates keeping its basis)
     std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_;  // read in catalog order: cache-friendly
 };
 
@@ -488,11 +516,39 @@ Configuration rented_configuration(const Option& o) {
     return c;
 }
 
-CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates) {
+CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates,
+                               SizedPool* keep) {
     CandidatePool pool;
     CandidateBuilder builder(catalog, r, estimates, pool);
+    if (keep) {
+        builder.keep_sized(keep, true);
+        keep->options.reserve(catalog.offers.size());
+    }
     pool.options.reserve(catalog.offers.size());
     for (const auto& o : catalog.offers) builder.add(o);
+    return pool;
+}
+
+SizedPool size_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates) {
+    SizedPool sized;
+    CandidateBuilder builder(catalog, r, estimates, sized.unpriced);
+    builder.keep_sized(&sized, false);
+    sized.options.reserve(catalog.offers.size());
+    for (const auto& o : catalog.offers) builder.add(o);
+    return sized;
+}
+
+CandidatePool price_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates,
+                               const SizedPool& sized, bool in_filter_only, std::vector<std::size_t>* from) {
+    CandidatePool pool;
+    CandidateBuilder builder(catalog, r, estimates, pool);
+    for (std::size_t i = 0; i < sized.options.size(); ++i) {
+        const SizedOption& s = sized.options[i];
+        if (!s.option.in_filter && in_filter_only) continue;
+        const std::size_t before = pool.options.size();
+        builder.finish(s);
+        if (from && pool.options.size() > before) from->push_back(i);
+    }
     return pool;
 }
 

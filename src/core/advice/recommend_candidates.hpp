@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <deque>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -100,8 +101,38 @@ ServiceSizing service_sizing(const BuildContext& b, const RecommendRequest& r, c
 Configuration rented_configuration(const Option& o);
 
 BuildContext build_context(const Catalog& catalog, const RecommendRequest& request);
+struct SizedPool;
+// `keep`: also what size_candidates would give for the request (recommend's basis for --what-if).
 CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& request,
-                               EstimateCache& estimates);
+                               EstimateCache& estimates, SizedPool* keep = nullptr);
+// An offer that can run the job, sized (its layout, nodes and network) but not yet priced: what
+// build_candidates finds before the steps that read the runs a week or a service's traffic.
+// recommend --what-if sizes once and prices the sized options at every point.
+struct SizedOption {
+    Option option;  // cost, service replicas and host checks not yet applied
+    LinkSpec link;
+    const BillingAssumptions* billing = nullptr;  // the provider's, in SizedPool::billings
+};
+struct SizedPool {
+    std::vector<SizedOption> options;  // catalog order, in the filters or not
+    std::deque<BillingAssumptions> billings;
+    CandidatePool unpriced;  // the PyTorch fits the options point into (and the rejections before pricing)
+};
+SizedPool size_candidates(const Catalog& catalog, const RecommendRequest& request, EstimateCache& estimates);
+
+// What recommend sized, kept for --what-if over the same request (RecommendBasis's state).
+struct WhatIfBasis {
+    WhatIfBasis(const Catalog& catalog, const Workload& workload) : estimates(catalog, workload) {}
+    EstimateCache estimates;  // the options' estimates point into it
+    SizedPool sized;
+};
+// build_candidates for `request` from options sized for a request that differs from it at most in the
+// runs a week, the plan filter, the budget or a service's traffic: the same options in the same order
+// (only those in the filters when `in_filter_only`). Rejections before pricing are not in the pool.
+// `from`: each option's index in sized.options.
+CandidatePool price_candidates(const Catalog& catalog, const RecommendRequest& request,
+                               EstimateCache& estimates, const SizedPool& sized, bool in_filter_only,
+                               std::vector<std::size_t>* from = nullptr);
 // Why no option is feasible: the binding constraint and the nearest miss.
 NothingFeasible explain_nothing(const CandidatePool& pool, const RecommendRequest& request);
 // The full candidate for an option: estimate, alternatives, reasons, warnings, $/TFLOPS.

@@ -46,6 +46,28 @@ bool term_matches(const Commitment& c, int term_months) {
     return prices_always_on(c) && (term_months == 0 || c.term_months == term_months);
 }
 
+// The month of one commitment's slots for a load: the committed slots that cost least and what they cost
+// (cost_commitment and ReservedMonth::at share it, so a what-if point costs what cost_plan says).
+struct CommittedMonth {
+    int committed = 0;
+    CommitmentCost cost;
+};
+CommittedMonth committed_month(double price_per_month, std::optional<double> od, int instances,
+                               double busy_hours, double hours_per_month) {
+    CommittedMonth m;
+    m.committed = best_committed_slots(price_per_month, od, instances, busy_hours, hours_per_month);
+    m.cost = cost_with_commitment(price_per_month, od, instances, m.committed, busy_hours, hours_per_month);
+    return m;
+}
+
+// The offer's on-demand price per hour in the output currency, when it has one.
+std::optional<double> converted_on_demand(const Catalog& catalog, const Offer& offer,
+                                          const std::string& currency) {
+    if (offer.on_demand_per_hour && *offer.on_demand_per_hour > 0)
+        return catalog.convert(*offer.on_demand_per_hour, offer.currency, currency);
+    return std::nullopt;
+}
+
 // One commitment (price per month for one instance, in the offer's currency) costed for the workload.
 std::optional<PlanCost> cost_commitment(const Catalog& catalog, const Offer& offer,
                                         const Commitment* commitment, double price_per_month, int term_months,
@@ -54,9 +76,7 @@ std::optional<PlanCost> cost_commitment(const Catalog& catalog, const Offer& off
     if (!(price_per_month > 0)) return std::nullopt;
     auto converted = catalog.convert(price_per_month, offer.currency, currency);
     if (!converted) return std::nullopt;
-    std::optional<double> od;
-    if (offer.on_demand_per_hour && *offer.on_demand_per_hour > 0)
-        od = catalog.convert(*offer.on_demand_per_hour, offer.currency, currency);
+    const std::optional<double> od = converted_on_demand(catalog, offer, currency);
     const double hours_per_month = catalog.policy.get("hours_per_month");
     const double busy_hours = runs_per_month(runs_per_week) * hours_per_run;
     PlanCost c;
@@ -66,9 +86,9 @@ std::optional<PlanCost> cost_commitment(const Catalog& catalog, const Offer& off
     c.hours_per_run = hours_per_run;
     // Paid whether used or not: the month's run hours of each copy must fit in its committed slots,
     // or the rest runs on demand (a copy busier than the month needs a second slot, or on-demand hours).
-    c.committed_instances = best_committed_slots(*converted, od, instances, busy_hours, hours_per_month);
-    const CommitmentCost cc =
-        cost_with_commitment(*converted, od, instances, c.committed_instances, busy_hours, hours_per_month);
+    const CommittedMonth month = committed_month(*converted, od, instances, busy_hours, hours_per_month);
+    c.committed_instances = month.committed;
+    const CommitmentCost& cc = month.cost;
     c.reserved_sets = (c.committed_instances + instances - 1) / instances;
     c.cost_per_month = cc.total_per_month;
     c.on_demand_overflow_per_month = cc.on_demand_per_month;
@@ -144,6 +164,51 @@ std::optional<PlanCost> cost_reserved(const Catalog& catalog, const Offer& offer
 }
 
 }  // namespace
+
+ReservedMonth::ReservedMonth(const Catalog& catalog, const Offer& offer, int instances, double hours_per_run,
+                             const std::string& currency, const BillingAssumptions& billing)
+    : od_(converted_on_demand(catalog, offer, currency)),
+      instances_(instances),
+      hours_per_month_(catalog.policy.get("hours_per_month")) {
+    // As cost_reserved: the slots hold the run and its idle tail.
+    const double idle_hours = billing.idle_minutes / 60.0;
+    hours_ = hours_per_run + idle_hours;
+    // As cost_reserved_at and cost_commitment: the commitments a term can match, priced and converted.
+    for (const auto& k : offer.commitments)
+        if (prices_always_on(k) && k.price_per_month > 0)
+            if (auto converted = catalog.convert(k.price_per_month, offer.currency, currency))
+                quotes_.push_back({*converted, k.term_months});
+    if (offer.commitments.empty() && offer.reserved_per_month && *offer.reserved_per_month > 0)
+        if (auto converted = catalog.convert(*offer.reserved_per_month, offer.currency, currency)) {
+            quotes_.push_back({*converted, 1});
+            bare_ = true;
+        }
+}
+
+std::optional<ReservedMonth::At> ReservedMonth::at(double runs_per_week, int term_months) const {
+    const double busy_hours = runs_per_month(runs_per_week) * hours_;
+    std::optional<At> best;
+    for (const auto& q : quotes_) {
+        if (term_months != 0 && q.term_months != term_months) continue;
+        const double month =
+            committed_month(q.per_month, od_, instances_, busy_hours, hours_per_month_).cost.total_per_month;
+        // cost_reserved_at's choice: clearly cheaper, or as cheap on a shorter term.
+        if (bare_ || !best || month < best->cost_per_month - 1e-9 ||
+            (std::fabs(month - best->cost_per_month) <= 1e-9 && q.term_months < best->term_months))
+            best = At{month, q.term_months};
+    }
+    return best;
+}
+
+std::optional<double> ReservedMonth::floor(int term_months) const {
+    // At least one slot per instance is committed (best_committed_slots), each at its monthly price.
+    const int slots = std::min(std::max(1, instances_), 100000);
+    std::optional<double> low;
+    for (const auto& q : quotes_)
+        if (term_months == 0 || q.term_months == term_months)
+            if (const double m = slots * q.per_month; !low || m < *low) low = m;
+    return low;
+}
 
 std::optional<PlanFilter> parse_plan_filter(std::string_view text) {
     if (text == "on-demand" || text == "on_demand") return PlanFilter{Plan::on_demand, 0};
