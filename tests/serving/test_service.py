@@ -5,21 +5,12 @@ Usage: test_service.py GPUADVISE
 """
 import json
 import os
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FROZEN = os.path.join(HERE, "..", "fixtures", "frozen")
-CATALOG = ["--no-default-catalog"] + [a for f in ("catalog.yaml", "models.yaml", "models-2026.yaml", "compat.yaml")
-                                      for a in ("--catalog", os.path.join(FROZEN, f))]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from frozen_catalog import run  # noqa: E402  (tests/frozen_catalog.py: the frozen catalog, the pinned environment)
+
 failures = []
-
-
-def run(binary, *args):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GPUADVISE_")}
-    env.update({"NO_COLOR": "1", "LC_ALL": "C", "GPUADVISE_TODAY": "2026-11-29", "GPUADVISE_SKY_DIR": "",
-                "GPUADVISE_CACHE_DIR": os.path.join(HERE, ".no-cache")})
-    return subprocess.run([binary, *CATALOG, *args], capture_output=True, text=True, env=env)
 
 
 def check(ok, what):

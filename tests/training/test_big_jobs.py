@@ -5,21 +5,16 @@ Usage: test_big_jobs.py GPUADVISE
 """
 import json
 import os
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FROZEN = os.path.join(HERE, "..", "fixtures", "frozen")
-CATALOG = ["--no-default-catalog"] + [a for f in ("catalog.yaml", "models.yaml", "models-2026.yaml", "compat.yaml")
-                                      for a in ("--catalog", os.path.join(FROZEN, f))]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from frozen_catalog import FROZEN, run as run_gpuadvise  # noqa: E402  (tests/frozen_catalog.py)
+
 failures = []
 
 
 def run(binary, *args, frozen=False):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GPUADVISE_")}
-    env.update({"NO_COLOR": "1", "LC_ALL": "C", "GPUADVISE_TODAY": "2026-11-29", "GPUADVISE_SKY_DIR": "",
-                "GPUADVISE_CACHE_DIR": os.path.join(HERE, ".no-cache")})
-    return subprocess.run([binary, *(CATALOG if frozen else []), *args], capture_output=True, text=True, env=env)
+    return run_gpuadvise(binary, *args, frozen=frozen)
 
 
 def estimate(binary, *args):
