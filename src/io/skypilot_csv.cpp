@@ -8,8 +8,10 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -173,7 +175,7 @@ public:
     void run() {
         for (std::size_t i = 0; i < sources_.size(); ++i) read_source(i);
         for (const auto& a : pending_) price_gcp_accelerator(a);
-        if (filter_ && pruned_.offers > 0 && pruned_out_) pruned_out_->push_back(pruned_);
+        if (filter_) finish_pruned();
         for (std::size_t i = 0; i < sources_.size(); ++i)
             if (!reasons_[i].empty())
                 catalog_.skipped.push_back(
@@ -480,7 +482,8 @@ private:
         const std::size_t hash = hash_key(key);
         // Every row of a key has the same GPU, count and region: the filter keeps or drops them all.
         if (filter_ && cannot_match(m.gpu_id, n, region)) {
-            prune(r, hash, !m.variant_assumed.empty());
+            prune(r, hash, m, machine, region, on_demand, spot, vcpus, ram_gb, std::move(notes),
+                  price_complete);
             return;
         }
         if (2 * (catalog_.offers.size() - first_offer_ + 1) > index_.size()) grow_index();
@@ -499,10 +502,19 @@ private:
             count(r.source, SkipKind::merged, "zone duplicate merged (lowest price kept)");
             return;
         }
-        if (!(filter_ && filter_->strict_variants && !m.variant_assumed.empty())) ++kept_;
+        new_offer(m.gpu_id, n, region, machine, on_demand, spot, vcpus, ram_gb, std::move(notes),
+                  !m.variant_assumed.empty(), price_complete, r.source, r.line, next_seq_++);
+        chain_.push_back(index_[slot].second);
+        index_[slot] = {hash, catalog_.offers.size() - 1};
+    }
+
+    Offer& new_offer(const std::string& gpu, int n, std::string_view region, std::string_view machine,
+                     std::optional<double> on_demand, std::optional<double> spot, std::optional<double> vcpus,
+                     std::optional<double> ram_gb, std::vector<std::string> notes, bool variant_assumed,
+                     bool price_complete, std::size_t source, int line, std::uint32_t seq) {
         Offer& o = catalog_.offers.emplace_back();
         o.provider = provider_;
-        o.gpu = m.gpu_id;
+        o.gpu = gpu;
         o.gpu_count = n;
         o.region = std::string(region);
         o.instance_type = std::string(machine);
@@ -513,11 +525,11 @@ private:
         o.as_of = as_of_;
         o.source = source_;
         o.notes = std::move(notes);
-        o.variant_assumed = !m.variant_assumed.empty();
+        o.variant_assumed = variant_assumed;
         o.price_complete = price_complete;
-        o.where = {display_names_[r.source], r.line, 0};
-        chain_.push_back(index_[slot].second);
-        index_[slot] = {hash, catalog_.offers.size() - 1};
+        o.where = {display_names_[source], line, 0};
+        if (filter_) seq_.push_back(seq);
+        return o;
     }
 
     // ---- the filter push-down (OfferFilter): what query_offers would drop, decided per offer key
@@ -537,9 +549,7 @@ private:
                 wanted_.reset();
             }
         }
-        pruned_.provider = provider_;
-        pruned_.as_of = as_of_;
-        pruned_index_.assign(1024, 0);
+        pruned_index_.assign(1024, kNoKey);
     }
 
     // The catalog GPU an offer's id resolves to (as resolve_offer_gpus will), nullptr when it does not
@@ -577,34 +587,87 @@ private:
         return false;
     }
 
-    // An offer the filter drops: only its key hash is kept, to merge its zone duplicates and count it.
-    void prune(const Row& r, std::size_t hash, bool variant_assumed) {
-        if (hash == 0) hash = 1;  // 0 marks an empty slot
-        if (2 * (pruned_keys_ + 1) > pruned_index_.size()) {
-            std::vector<std::size_t> old(pruned_index_.size() * 2, 0);
-            old.swap(pruned_index_);
-            for (std::size_t h : old)
-                if (h) pruned_index_[pruned_slot(h)] = h;
+    // An offer the filter drops: only its key hash, merged prices and place are kept, to merge its
+    // zone duplicates and count it. Should its merged prices be ones catalog_lint warns about (spot
+    // not below on-demand: two zones' lowest prices), it becomes an offer after all, so that the
+    // warning is the same; it cannot match the filter, so no query shows it (its notes, vCPUs and
+    // memory are those of the row that made it one).
+    void prune(const Row& r, std::size_t hash, const GpuMapping& m, std::string_view machine,
+               std::string_view region, std::optional<double> on_demand, std::optional<double> spot,
+               std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<std::string> notes,
+               bool price_complete) {
+        if (2 * (pruned_.size() + 1) > pruned_index_.size()) {
+            pruned_index_.assign(pruned_index_.size() * 2, kNoKey);
+            for (std::uint32_t i = 0; i < pruned_.size(); ++i)
+                pruned_index_[pruned_slot(pruned_[i].hash)] = i;
         }
         const std::size_t slot = pruned_slot(hash);
-        if (pruned_index_[slot] == hash) {
-            count(r.source, SkipKind::merged, "zone duplicate merged (lowest price kept)");
+        if (pruned_index_[slot] == kNoKey) {
+            pruned_index_[slot] = static_cast<std::uint32_t>(pruned_.size());
+            pruned_.push_back({hash, on_demand.value_or(kNone), spot.value_or(kNone), next_seq_++, r.line,
+                               kNoKey, static_cast<std::uint32_t>(r.source), !m.variant_assumed.empty(),
+                               price_complete});
             return;
         }
-        pruned_index_[slot] = hash;
-        ++pruned_keys_;
-        if (filter_->strict_variants && variant_assumed) return;  // --strict-variants drops it anyway
-        if (pruned_.offers++ == 0) {
-            pruned_.first = {display_names_[r.source], r.line, 0};
-            pruned_.first_is_first = kept_ == 0;
+        count(r.source, SkipKind::merged, "zone duplicate merged (lowest price kept)");
+        PrunedKey& k = pruned_[pruned_index_[slot]];
+        if (on_demand && (std::isnan(k.on_demand) || *on_demand < k.on_demand)) k.on_demand = *on_demand;
+        if (spot && (std::isnan(k.spot) || *spot < k.spot)) k.spot = *spot;
+        auto price = [](double v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
+        if (k.offer != kNoKey) {
+            Offer& o = catalog_.offers[first_offer_ + k.offer];
+            o.on_demand_per_hour = price(k.on_demand);
+            o.spot_per_hour = price(k.spot);
+            return;
+        }
+        if (!std::isnan(k.on_demand) && !std::isnan(k.spot) && k.spot >= k.on_demand && k.spot > 0) {
+            k.offer = static_cast<std::uint32_t>(catalog_.offers.size() - first_offer_);
+            new_offer(m.gpu_id, static_cast<int>(r.count), region, machine, price(k.on_demand), price(k.spot),
+                      vcpus, ram_gb, std::move(notes), k.variant_assumed, k.price_complete, k.source, k.line,
+                      k.seq);
+            chain_.push_back(kNoOffer);
         }
     }
 
     std::size_t pruned_slot(std::size_t hash) const {
         const std::size_t mask = pruned_index_.size() - 1;
         std::size_t i = hash & mask;
-        while (pruned_index_[i] != 0 && pruned_index_[i] != hash) i = (i + 1) & mask;
+        while (pruned_index_[i] != kNoKey && pruned_[pruned_index_[i]].hash != hash) i = (i + 1) & mask;
         return i;
+    }
+
+    // After the read: the offers in the order they were first seen (those made from dropped keys
+    // came later), and the count of the others for catalog_lint.
+    void finish_pruned() {
+        const bool strict = filter_->strict_variants;
+        const std::size_t n = catalog_.offers.size() - first_offer_;
+        if (!std::is_sorted(seq_.begin(), seq_.end())) {
+            std::vector<std::uint32_t> order(n);
+            for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+            std::sort(order.begin(), order.end(), [&](auto a, auto b) { return seq_[a] < seq_[b]; });
+            std::vector<Offer> sorted;
+            sorted.reserve(n);
+            for (auto i : order) sorted.push_back(std::move(catalog_.offers[first_offer_ + i]));
+            std::move(sorted.begin(), sorted.end(),
+                      catalog_.offers.begin() + static_cast<long>(first_offer_));
+            std::vector<std::uint32_t> seqs(n);
+            for (std::size_t i = 0; i < n; ++i) seqs[i] = seq_[order[i]];
+            seq_ = std::move(seqs);
+        }
+        std::uint32_t first_kept = kNoKey;
+        for (std::size_t i = 0; i < n && first_kept == kNoKey; ++i)
+            if (!(strict && catalog_.offers[first_offer_ + i].variant_assumed)) first_kept = seq_[i];
+        PrunedOffers out;
+        out.provider = provider_;
+        out.as_of = as_of_;
+        for (const PrunedKey& k : pruned_) {
+            if (k.offer != kNoKey || (strict && k.variant_assumed)) continue;
+            if (out.offers++ == 0) {
+                out.first = {display_names_[k.source], k.line, 0};
+                out.first_is_first = k.seq < first_kept;
+            }
+        }
+        if (out.offers > 0 && pruned_out_) pruned_out_->push_back(out);
     }
 
     // Doubles the zone index (a streamed table: sized by the rows kept), rebuilding its chains in order.
@@ -663,10 +726,21 @@ private:
     std::optional<std::vector<const Gpu*>> wanted_;  // the GPUs asked for; nullopt = any
     std::unordered_map<std::string, const Gpu*, TextHash, std::equal_to<>> resolved_;
     std::unordered_map<std::string, bool, TextHash, std::equal_to<>> region_ok_;
-    std::vector<std::size_t> pruned_index_;  // key hashes of the offers dropped (open addressing, 0 = empty)
-    std::size_t pruned_keys_ = 0;
-    long kept_ = 0;  // offers kept so far (that --strict-variants keeps)
-    PrunedOffers pruned_;
+    static constexpr std::uint32_t kNoKey = static_cast<std::uint32_t>(-1);
+    static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+    struct PrunedKey {  // an offer key the filter drops (40 bytes)
+        std::size_t hash;
+        double on_demand, spot;  // merged lowest prices, NaN = none
+        std::uint32_t seq;       // when it was first seen, among this read's offers
+        int line;
+        std::uint32_t offer;  // the offer it became (index from first_offer_), or kNoKey
+        std::uint32_t source;
+        bool variant_assumed, price_complete;
+    };
+    std::vector<PrunedKey> pruned_;
+    std::vector<std::uint32_t> pruned_index_;  // open addressing on PrunedKey::hash, kNoKey = empty
+    std::vector<std::uint32_t> seq_;           // per offer of this read (with a filter): when first seen
+    std::uint32_t next_seq_ = 0;
 };
 
 }  // namespace
