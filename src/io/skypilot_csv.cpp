@@ -314,6 +314,8 @@ private:
                     bad_utf8 = {static_cast<int>(lines_before + line), column};
                 }
             if (!bad_utf8 && csv.active()) csv.feed(piece);
+            if (src.stream && lines_before == 0 && filter_)
+                reserve_from_sample(piece.size(), src.stream->size());
             if (src.stream) lines_before += std::count(piece.begin(), piece.end(), '\n');
         }
         out_ = &diags_;
@@ -668,6 +670,26 @@ private:
             }
         }
         if (out.offers > 0 && pruned_out_) pruned_out_->push_back(out);
+    }
+
+    // A streamed table read with a filter: after its first piece, room for as many kept offers and
+    // dropped keys as that piece's share of the file predicts (plus a fifth), so that the vectors do
+    // not double (a doubling holds both copies at once). Address space only: what is unused is not touched.
+    void reserve_from_sample(std::size_t piece_bytes, std::size_t file_bytes) {
+        if (piece_bytes == 0 || file_bytes <= piece_bytes) return;
+        const double scale = 1.2 * static_cast<double>(file_bytes) / static_cast<double>(piece_bytes);
+        const auto kept =
+            static_cast<std::size_t>(static_cast<double>(catalog_.offers.size() - first_offer_) * scale);
+        const auto dropped = static_cast<std::size_t>(static_cast<double>(pruned_.size()) * scale);
+        catalog_.offers.reserve(first_offer_ + kept + 16);
+        chain_.reserve(kept + 16);
+        seq_.reserve(kept + 16);
+        pruned_.reserve(dropped + 16);
+        if (std::bit_ceil(2 * dropped + 2) > pruned_index_.size()) {
+            pruned_index_.assign(std::bit_ceil(2 * dropped + 2), kNoKey);
+            for (std::uint32_t i = 0; i < pruned_.size(); ++i)
+                pruned_index_[pruned_slot(pruned_[i].hash)] = i;
+        }
     }
 
     // Doubles the zone index (a streamed table: sized by the rows kept), rebuilding its chains in order.
