@@ -200,6 +200,16 @@ TEST_CASE("pushdown: a filtered load keeps exactly the offers an unfiltered load
                 REQUIRE(a.rows.size() == b.rows.size());
                 CHECK(a.matched == b.matched);
                 for (std::size_t i = 0; i < a.rows.size(); ++i) CHECK(*a.rows[i].offer == *b.rows[i].offer);
+                // --limit N: the first N of the whole order (a partial sort, ties in catalog order).
+                for (std::size_t limit : {std::size_t{1}, std::size_t{10}, std::size_t{97}}) {
+                    q.limit = limit;
+                    const OfferList top = query_offers(some, q);
+                    CHECK(top.matched == b.matched);
+                    REQUIRE(top.rows.size() == std::min(limit, b.rows.size()));
+                    for (std::size_t i = 0; i < top.rows.size(); ++i)
+                        CHECK(top.rows[i].offer == b.rows[i].offer);
+                }
+                q.limit.reset();
             }
         }
     }
