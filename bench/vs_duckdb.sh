@@ -2,7 +2,7 @@
 # Issue 32: `gpuadvise offers --gpu A100 --plan on-demand --sort price-per-gpu --limit 10` (and with
 # --provider bench) over the generated 100k / 1M tables against DuckDB (bench/duckdb_query.mjs: the same
 # question as SQL over the CSV, @duckdb/node-api installed with npm into bench/out, git-ignored) and the
-# Python baseline, in one interleaved run per size (A B C A B C ...), each under /usr/bin/time: median
+# pandas and plain-Python baselines (bench/baseline_pandas.py, bench/baseline.py), in one interleaved run per size (A B C A B C ...), each under /usr/bin/time: median
 # wall ms, median user + system s, largest peak MB, and the ratios gpuadvise / DuckDB. Appends to RESULTS.
 # Called by bench/run.sh; alone: bench/vs_duckdb.sh BINARY RESULTS SIZES... (tables: bench/run.sh makes them).
 # Skips DuckDB with a message when node or npm is missing. DUCKRUNS=N sets the runs (default 5).
@@ -27,6 +27,15 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
     fi
 fi
 [ -n "$DUCKDB" ] || echo "bench: node/npm or @duckdb/node-api missing: the DuckDB rows are skipped" >&2
+# A python3 with pandas for bench/baseline_pandas.py (the one on PATH, else the system's), or none.
+PANDAS=""
+for py in python3 /usr/bin/python3; do
+    if "$py" -c 'import pandas' 2>/dev/null; then
+        PANDAS=$py
+        break
+    fi
+done
+[ -n "$PANDAS" ] || echo "bench: no python3 with pandas: the pandas column is skipped" >&2
 # Interleaved runs (A B C A B C ...) of several commands, each under /usr/bin/time: median wall ms,
 # median user+sys s and the largest peak MB per command, as "wall cpu peak" lines in order.
 interleaved() {  # interleaved RUNS LABEL1 'CMD1' LABEL2 'CMD2' ...
@@ -59,8 +68,8 @@ print("%.1f %.2f %.1f" % (wall, cpu, peak))' "$tmp/${args[$j]}"
     echo
     echo "offers --gpu A100 --plan on-demand --sort price-per-gpu --limit 10 (and with --provider bench), interleaved, ${DUCKRUNS:=5} runs each: median wall ms / median user+sys s / peak MB"
     echo
-    echo "| offers | query | gpuadvise | DuckDB | Python | gpuadvise / DuckDB wall | CPU | peak |"
-    echo "|---:|---|---:|---:|---:|---:|---:|---:|"
+    echo "| offers | query | gpuadvise | DuckDB | pandas | Python (csv) | gpuadvise / DuckDB wall | CPU | peak | gpuadvise / pandas CPU |"
+    echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >>"$RESULTS"
 for n in "$@"; do
     [ "$n" -ge 100000 ] || continue
@@ -71,17 +80,20 @@ for n in "$@"; do
         g="$BIN --catalog $csv --provider-name bench offers --gpu A100 $variant --plan on-demand --sort price-per-gpu --limit 10 -q"
         d="node $DUCKDB $csv ${variant:+bench}"
         p="python3 baseline.py $csv"
+        pd="${PANDAS:-true} baseline_pandas.py $csv"
         echo "==> $name offers ${variant:-(all providers)} against DuckDB" >&2
         if [ -n "$DUCKDB" ]; then
-            mapfile -t r < <(interleaved "$DUCKRUNS" g "$g" d "$d" p "$p")
+            mapfile -t r < <(interleaved "$DUCKRUNS" g "$g" d "$d" p "$p" pd "$pd")
         else
-            mapfile -t r < <(interleaved "$DUCKRUNS" g "$g" p "$p")
-            r=("${r[0]}" "- - -" "${r[1]}")
+            mapfile -t r < <(interleaved "$DUCKRUNS" g "$g" p "$p" pd "$pd")
+            r=("${r[0]}" "- - -" "${r[1]}" "${r[2]}")
         fi
+        [ -n "$PANDAS" ] || r[3]="- - -"
         read -r gw gc gp <<<"${r[0]}"
         read -r dw dc dp <<<"${r[1]}"
         read -r pw pc pp <<<"${r[2]}"
+        read -r aw ac ap <<<"${r[3]}"
         ratio() { python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2" 2>/dev/null || echo -; }
-        echo "| $name | ${variant:-all providers} | $gw ms / $gc s / $gp MB | $dw ms / $dc s / $dp MB | $pw ms / $pc s / $pp MB | $(ratio "$gw" "$dw") | $(ratio "$gc" "$dc") | $(ratio "$gp" "$dp") |" >>"$RESULTS"
+        echo "| $name | ${variant:-all providers} | $gw ms / $gc s / $gp MB | $dw ms / $dc s / $dp MB | $aw ms / $ac s / $ap MB | $pw ms / $pc s / $pp MB | $(ratio "$gw" "$dw") | $(ratio "$gc" "$dc") | $(ratio "$gp" "$dp") | $(ratio "$gc" "$ac") |" >>"$RESULTS"
     done
 done
