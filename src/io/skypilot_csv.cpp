@@ -131,13 +131,16 @@ public:
         bool streamed = false;
         for (const auto& s : sources) {
             display_names_.push_back(table_display_name(s.ref));
-            if (s.stream) {  // lines estimated from the first piece's (exact for the rows kept: see below)
+            if (s.stream) {
+                // Lines estimated from the first piece's, with a quarter more: running past the
+                // reservation would double the offers (both copies held at once: 1M offers, +300 MB).
                 streamed = true;
                 const std::string_view head = s.stream->peek();
-                const auto head_lines = std::count(head.begin(), head.end(), '\n') + 1;
-                lines += s.stream->size() /
-                             std::max<std::size_t>(1, head.size() / static_cast<std::size_t>(head_lines)) +
-                         1;
+                const auto head_lines = static_cast<double>(std::count(head.begin(), head.end(), '\n') + 1);
+                lines +=
+                    static_cast<std::size_t>(1.25 * static_cast<double>(s.stream->size()) * head_lines /
+                                             static_cast<double>(std::max<std::size_t>(1, head.size()))) +
+                    1;
                 continue;
             }
             for (const char *p = s.bytes.data(), *end = p + s.bytes.size();
