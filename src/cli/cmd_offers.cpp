@@ -212,7 +212,7 @@ io::TextDocument to_document(const OffersResult& result) {
              io::fmt_optional(r.spot_per_hour, 2), io::fmt_optional(r.hourly_price_per_gpu, 3),
              io::fmt_optional(r.usd_per_tflops_hour, 4),
              r.plan == Plan::reserved && r.commitment && !r.commitment->as_of.empty()
-                 ? r.commitment->as_of
+                 ? r.commitment->as_of.str()
                  : (o.as_of.empty() ? std::string("unknown") : o.as_of.str())});
         if (payment_column) {
             std::string pay = "-";

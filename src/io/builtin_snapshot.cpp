@@ -6,7 +6,7 @@ namespace gpuadvise::io {
 
 Catalog load_catalog(const CatalogOptions& options) {
     if (!options.builtin) return load_catalog(options, std::nullopt);
-    return load_catalog(options, read_builtin_snapshot(builtin_snapshot_bytes()));
+    return load_catalog(options, read_builtin_snapshot(builtin_snapshot_bytes(), false));
 }
 
 }  // namespace gpuadvise::io

@@ -412,6 +412,19 @@ BuiltinCatalog read_builtin_catalog() {
         base.skipped.resize(skipped);
         t.diagnostics = table_diags.all();
     }
+    // The tables joined as load_catalog joins them when nothing changes them (load_catalog: take_joined).
+    JoinedTables joined;
+    for (const auto& t : builtin.tables)
+        joined.stamps.push_back({t.ref, t.provider_as_of, t.provider_source, {}, {}, {}});
+    Catalog scratch = builtin.base;
+    std::vector<BuiltinTable> prepared = builtin.tables;
+    DirectTables no_texts;
+    Diagnostics joined_diags;
+    load_tables(tables, no_texts, prepared, true, scratch, joined_diags);
+    joined.offers = std::move(scratch.offers);
+    joined.skipped = std::move(scratch.skipped);
+    joined.diagnostics = joined_diags.all();
+    builtin.joined = std::move(joined);
     return builtin;
 }
 
@@ -428,6 +441,8 @@ struct CatalogLoad {
     DirectTables direct;  // tables given directly, by path (see load_tables)
     std::vector<BuiltinTable> prepared;
     std::vector<Gpu> builtin_gpus;
+    std::optional<JoinedTables> joined;  // the built-in tables joined (BuiltinCatalog::joined)
+    std::string_view prepared_bytes;     // `prepared` not decoded yet (BuiltinCatalog::tables_bytes)
 };
 
 // The built-in catalog: the snapshot read at build time when there is one, else the embedded YAML.
@@ -435,8 +450,13 @@ void start_from_builtin(CatalogLoad& s, std::optional<BuiltinCatalog>& builtin) 
     if (s.options.builtin && builtin) {
         s.catalog = std::move(builtin->base);
         for (auto& d : builtin->diagnostics) s.diags.add(std::move(d));
-        for (const auto& t : builtin->tables) s.tables.push_back(t.ref);
+        if (builtin->joined)
+            for (const auto& t : builtin->joined->stamps) s.tables.push_back(t.ref);
+        else
+            for (const auto& t : builtin->tables) s.tables.push_back(t.ref);
         s.prepared = std::move(builtin->tables);
+        s.joined = std::move(builtin->joined);
+        s.prepared_bytes = builtin->tables_bytes;
         if (!s.options.files.empty()) s.builtin_gpus = s.catalog.gpus;  // a layer may change them
     } else if (s.options.builtin) {
         parse_builtin_yaml(s.catalog, s.tables, s.diags);
@@ -690,10 +710,30 @@ void add_user_files(CatalogLoad& s) {
                     "fix the lines above; 'gpuadvise catalog validate FILE' re-checks a file");
 }
 
+// The built-in tables as the snapshot joined them, when the tables to read are still exactly those (no
+// layer, cache or local copy replaced one) and each provider still has the as_of and source its table was
+// read with: the same catalog load_tables would make, without reading and attaching the rows again.
+bool take_joined(CatalogLoad& s) {
+    if (!s.joined || !s.options.files.empty() || s.tables.size() != s.joined->stamps.size()) return false;
+    for (std::size_t i = 0; i < s.tables.size(); ++i) {
+        const BuiltinTable& stamp = s.joined->stamps[i];
+        if (!(s.tables[i] == stamp.ref)) return false;
+        const Provider* provider = nullptr;
+        for (const auto& p : s.catalog.providers)
+            if (p.id == stamp.ref.provider) provider = &p;
+        if (!provider || provider->as_of != stamp.provider_as_of || provider->source != stamp.provider_source)
+            return false;
+    }
+    s.catalog.offers = std::move(s.joined->offers);
+    s.catalog.skipped = std::move(s.joined->skipped);
+    for (auto& d : s.joined->diagnostics) s.diags.add(std::move(d));
+    return true;
+}
+
 }  // namespace
 
 Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog> builtin) {
-    CatalogLoad s{options, {}, {}, {}, {}, {}, {}};
+    CatalogLoad s{options, {}, {}, {}, {}, {}, {}, {}, {}};
     start_from_builtin(s, builtin);
     if (options.builtin && options.sky_catalogs) add_sky_local_copies(s);
     if (options.builtin && options.cache) {
@@ -708,8 +748,12 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
         filter->strict_variants = options.strict_variants;
         s.direct.filter = &*filter;
     }
-    load_tables(s.tables, s.direct, s.prepared, options.files.empty() || s.catalog.gpus == s.builtin_gpus,
-                s.catalog, s.diags);
+    if (!take_joined(s)) {
+        if (s.prepared.empty() && !s.prepared_bytes.empty())
+            s.prepared = read_snapshot_tables(s.prepared_bytes);
+        load_tables(s.tables, s.direct, s.prepared, options.files.empty() || s.catalog.gpus == s.builtin_gpus,
+                    s.catalog, s.diags);
+    }
     if (options.strict_variants) drop_assumed_variants(s.catalog);
     resolve_offer_gpus(s.catalog, s.diags);
     s.diags.append(lint_catalog(s.catalog, options.today, s.direct.pruned));

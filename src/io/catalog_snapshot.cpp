@@ -10,6 +10,7 @@
 #include <cereal/types/optional.hpp>
 #include <cereal/types/string.hpp>
 #include <cereal/types/vector.hpp>
+#include <cstdint>
 #include <cstring>
 
 #include <sstream>
@@ -38,31 +39,42 @@ constexpr std::size_t member_count() {
 
 }  // namespace snapshot_detail
 
-// A shared string is written as its text; equal texts read back share one allocation again (the
-// snapshot's rows repeat a few per-table strings thousands of times).
+// A shared string is written once, the first time it occurs, and after that as its number: the snapshot's
+// rows repeat a few per-table texts (provider, currency, dates, sources, a commitment's scope and note)
+// thousands of times, and read back they share one allocation again. The numbering is per archive: the
+// read and write functions below start each with empty tables.
+namespace snapshot_detail {
+struct SharedTexts {
+    std::unordered_map<std::string, std::uint32_t> written;
+    std::vector<SharedText> read;
+};
+inline SharedTexts& shared_texts() {
+    thread_local SharedTexts texts;
+    return texts;
+}
+}  // namespace snapshot_detail
+
 template <class Archive>
 void save(Archive& ar, const SharedText& x) {
-    ar(x.str());
+    auto& written = snapshot_detail::shared_texts().written;
+    const auto [it, first] = written.emplace(x.str(), static_cast<std::uint32_t>(written.size()));
+    ar(it->second);
+    if (first) ar(x.str());
 }
-// Reading reuses one buffer (no allocation per row) and looks first among the last few texts read
-// (a row's provider, currency, date and source are those of the row before) before hashing.
 template <class Archive>
 void load(Archive& ar, SharedText& x) {
-    thread_local std::string text;
-    ar(text);
-    thread_local std::array<SharedText, 8> recent;
-    thread_local std::size_t next = 0;
-    for (const SharedText& r : recent)
-        if (r.str() == text) {
-            x = r;
-            return;
-        }
-    thread_local std::unordered_map<std::string, SharedText> seen;
-    auto it = seen.find(text);
-    if (it == seen.end()) it = seen.emplace(text, SharedText(text)).first;
-    x = it->second;
-    recent[next] = x;
-    next = (next + 1) % recent.size();
+    auto& read = snapshot_detail::shared_texts().read;
+    std::uint32_t id = 0;
+    ar(id);
+    if (id == read.size()) {
+        std::string text;
+        ar(text);
+        read.emplace_back(std::move(text));
+    } else if (id > read.size()) {
+        throw DataError("a shared text refers to text " + std::to_string(id) + " of " +
+                        std::to_string(read.size()));
+    }
+    x = read[id];
 }
 
 #define GPUADVISE_MEMBERS(T, n)                              \
@@ -271,16 +283,20 @@ void serialize(Archive& ar, BuiltinTable& x) {
     ar(x.ref, x.provider_as_of, x.provider_source, x.offers, x.skipped, x.diagnostics);
 }
 
-GPUADVISE_MEMBERS(BuiltinCatalog, 3);
+GPUADVISE_MEMBERS(JoinedTables, 4);
 template <class Archive>
-void serialize(Archive& ar, BuiltinCatalog& x) {
-    ar(x.base, x.diagnostics, x.tables);
+void serialize(Archive& ar, JoinedTables& x) {
+    ar(x.stamps, x.offers, x.skipped, x.diagnostics);
 }
+
+// BuiltinCatalog (5 members) is written in two archives, by write_builtin_snapshot below: base,
+// diagnostics and joined, then the tables, so that a start-up that has no use for the tables skips them.
+GPUADVISE_MEMBERS(BuiltinCatalog, 5);
 
 namespace {
 
 // Names the format; bump the digits when the layout changes without a struct changing.
-constexpr std::string_view kMagic("gpuadvise-snapshot-2\n", 21);
+constexpr std::string_view kMagic("gpuadvise-snapshot-3\n", 21);
 
 // Reads the compiled-in bytes in place (std::istream needs a streambuf; nothing is copied).
 class ViewBuffer : public std::streambuf {
@@ -310,30 +326,69 @@ std::string write_builtin_snapshot(const BuiltinCatalog& builtin) {
     out << kMagic;
     {
         cereal::BinaryOutputArchive archive(out);
-        archive(builtin);
+        snapshot_detail::shared_texts() = {};
+        archive(builtin.base, builtin.diagnostics, builtin.joined);
+        snapshot_detail::shared_texts() = {};  // the tables' texts are numbered on their own
+        archive(builtin.tables);
     }
     return std::move(out).str();
 }
 
-BuiltinCatalog read_builtin_snapshot(std::string_view bytes) {
-    const std::string hint = "rebuild gpuadvise (the snapshot is made from data/ at build time)";
-    if (bytes.substr(0, kMagic.size()) != kMagic)
-        throw DataError("the built-in catalog snapshot is not in the format this gpuadvise reads", hint);
-    ViewBuffer buffer(bytes.substr(kMagic.size()));
+namespace {
+
+const char* const kSnapshotHint = "rebuild gpuadvise (the snapshot is made from data/ at build time)";
+
+// Reads `read` from the whole of `bytes` (a DataError if they are short, damaged or longer).
+template <typename Read>
+void read_snapshot_part(std::string_view bytes, Read&& read) {
+    ViewBuffer buffer(bytes);
     std::istream in(&buffer);
-    BuiltinCatalog builtin;
+    snapshot_detail::shared_texts() = {};
     try {
         cereal::BinaryInputArchive archive(in);
-        archive(builtin);
+        read(archive, buffer);
+    } catch (const DataError&) {
+        throw;
     } catch (
         const std::exception& e) {  // cereal::Exception (truncated), bad_alloc, length_error, a policy key
-        throw DataError(std::string("the built-in catalog snapshot is corrupt: ") + e.what(), hint);
+        throw DataError(std::string("the built-in catalog snapshot is corrupt: ") + e.what(), kSnapshotHint);
     }
+    snapshot_detail::shared_texts() = {};
+}
+
+void no_bytes_left(const ViewBuffer& buffer) {
     if (buffer.remaining() != 0)
         throw DataError("the built-in catalog snapshot is corrupt: " + std::to_string(buffer.remaining()) +
                             " bytes after its end",
-                        hint);
+                        kSnapshotHint);
+}
+
+}  // namespace
+
+BuiltinCatalog read_builtin_snapshot(std::string_view bytes, bool tables_now) {
+    if (bytes.substr(0, kMagic.size()) != kMagic)
+        throw DataError("the built-in catalog snapshot is not in the format this gpuadvise reads",
+                        kSnapshotHint);
+    BuiltinCatalog builtin;
+    read_snapshot_part(bytes.substr(kMagic.size()),
+                       [&](cereal::BinaryInputArchive& archive, ViewBuffer& buffer) {
+                           archive(builtin.base, builtin.diagnostics, builtin.joined);
+                           builtin.tables_bytes = bytes.substr(bytes.size() - buffer.remaining());
+                       });
+    if (tables_now) {
+        builtin.tables = read_snapshot_tables(builtin.tables_bytes);
+        builtin.tables_bytes = {};
+    }
     return builtin;
+}
+
+std::vector<BuiltinTable> read_snapshot_tables(std::string_view tables_bytes) {
+    std::vector<BuiltinTable> tables;
+    read_snapshot_part(tables_bytes, [&](cereal::BinaryInputArchive& archive, ViewBuffer& buffer) {
+        archive(tables);
+        no_bytes_left(buffer);
+    });
+    return tables;
 }
 
 }  // namespace io

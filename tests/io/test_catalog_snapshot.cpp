@@ -172,7 +172,11 @@ io::BuiltinCatalog every_field_set() {
                        {o},
                        {{"p.csv", {{"merged", 2}}, {{SkipKind::merged, 2}}, {{"merged", SkipKind::merged}}}},
                        {{Severity::warning, at, "table warning"}}};
-    return {base, {{Severity::error, at, "yaml"}}, {t}};
+    io::JoinedTables joined{{{t.ref, "2025-01-01", "src", {}, {}, {}}},
+                            {o, o},
+                            base.skipped,
+                            {{Severity::warning, at, "joined"}}};
+    return {base, {{Severity::error, at, "yaml"}}, {t}, joined, {}};
 }
 
 }  // namespace
@@ -198,7 +202,14 @@ TEST_CASE("snapshot: every field survives the round trip", "[io]") {
     CHECK(back.base.compat == original.base.compat);
     CHECK(back.base == original.base);
     CHECK(back.tables == original.tables);
+    CHECK(back.joined == original.joined);
     CHECK(back == original);
+    // Read lazily, the tables wait in their bytes and decode to the same.
+    const std::string bytes = io::write_builtin_snapshot(original);
+    io::BuiltinCatalog lazy = io::read_builtin_snapshot(bytes, false);
+    CHECK(lazy.tables.empty());
+    CHECK(lazy.joined == original.joined);
+    CHECK(io::read_snapshot_tables(lazy.tables_bytes) == original.tables);
     // The default-constructed value differs in every field checked above (the test can fail).
     CHECK_FALSE(io::BuiltinCatalog{} == original);
 }

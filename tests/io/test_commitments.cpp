@@ -235,7 +235,7 @@ TEST_CASE(
     REQUIRE(h->commitments.size() == 1);
     CHECK(h->commitments[0].term_months == 1);
     CHECK(h->commitments[0].price_per_month == Approx(0.95 * 730));
-    CHECK(h->commitments[0].note.find("term not stated") != std::string::npos);
+    CHECK(h->commitments[0].note.str().find("term not stated") != std::string::npos);
     const Offer* nv = find("hyperstack", "n3-A100x8-NVLink", "CANADA-1");
     REQUIRE(nv);
     CHECK(nv->commitments.at(0).price_per_month == Approx(0.98 * 730 * 8));
@@ -370,7 +370,7 @@ TEST_CASE("the built-in catalog: AWS reservations and savings plans with their p
             ++all_upfront;
             CHECK(*k.upfront_total == Approx(k.price_per_month * k.term_months));
             CHECK(k.as_of == "2025-11-30");
-            CHECK(k.source.find("tsaol/aws-gpu") != std::string::npos);
+            CHECK(k.source.str().find("tsaol/aws-gpu") != std::string::npos);
         }
     CHECK(all_upfront == 2);  // 1 year and 3 years
 }

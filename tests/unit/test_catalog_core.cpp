@@ -6,6 +6,7 @@
 #include "gpuadvise/advice/compare.hpp"
 #include "gpuadvise/base/dates.hpp"
 #include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/policy.hpp"
 #include "gpuadvise/catalog/gpu_query.hpp"
 #include "gpuadvise/market/catalog_lint.hpp"
 #include "gpuadvise/market/offer_query.hpp"
@@ -63,6 +64,37 @@ Catalog sample() {
 }
 
 }  // namespace
+
+TEST_CASE("policy lookups by a reused key buffer read each key's own value, and see a set()", "[core]") {
+    // Policy::get caches by the key's address: a buffer that held one key and now holds another of the
+    // same length (same address) must read the second key's value, not the first's.
+    const PolicyKey* a = nullptr;
+    const PolicyKey* b = nullptr;
+    for (const auto& k : policy_keys())
+        for (const auto& other : policy_keys())
+            if (!a && &k != &other && k.name.size() == other.name.size() &&
+                k.default_value != other.default_value) {
+                a = &k;
+                b = &other;
+            }
+    REQUIRE(a);
+    Policy p;
+    std::string key(a->name);
+    const char* address = key.data();
+    CHECK(p.get(key) == a->default_value);
+    key.assign(b->name);
+    REQUIRE(key.data() == address);
+    CHECK(p.get(key) == b->default_value);
+    CHECK(p.get(key) == b->default_value);  // a hit
+    REQUIRE(p.set(key, b->default_value + 1));
+    CHECK(p.get(key) == b->default_value + 1);
+    CHECK(p.get(a->name) == a->default_value);
+    Policy q;
+    CHECK_FALSE(p == q);
+    REQUIRE(q.set(b->name, b->default_value + 1));
+    (void)q.get(a->name);  // the cache is not part of the value
+    CHECK(p == q);
+}
 
 TEST_CASE("a family name covers every variant; an id or alias exactly one", "[core]") {
     Catalog c = sample();

@@ -85,6 +85,61 @@ TEST_CASE("reserved picks the commitment term that costs the workload least", "[
     CHECK(cost_commitment_terms(c, o, 1, 8.5, 1, "USD").size() == 2);
 }
 
+TEST_CASE("reserved costs only the cheapest commitments and picks what costing each alone picks", "[core]") {
+    // An offer with a dozen commitments (AWS: RIs and savings plans of two terms, three payments each, and a
+    // capacity block), some priced within a hair of each other: cost_reserved_at skips every commitment
+    // dearer than the cheapest of the term. The answer must be the one of costing each commitment alone and
+    // keeping the cheapest (a tie within 1e-9 to the shorter term), as before the shortcut.
+    std::vector<Commitment> all;
+    const double prices[] = {2100, 2050, 1990.5, 1990.5, 1990.5000001, 2400,
+                             1500, 1480, 1480,   1600,   1470.25,      900};
+    const int terms[] = {12, 12, 12, 36, 12, 12, 36, 36, 12, 36, 36, 1};
+    for (int i = 0; i < 12; ++i) {
+        Commitment k;
+        k.term_months = terms[i];
+        k.price_per_month = prices[i];
+        k.source = "test";
+        if (i == 11) k.kind = CommitmentKind::capacity_block;  // never costed as a term
+        all.push_back(k);
+    }
+    Catalog c = committed_offer(4.1, all);
+    const Offer& o = c.offers[0];
+    BillingAssumptions billing;
+    billing.idle_minutes = 7;
+    billing.prompt_release_minutes = 5;
+    for (int term : {0, 1, 12, 36})
+        for (int instances : {1, 3})
+            for (double hours : {0.5, 8.5, 300.0})
+                for (double runs : {0.1, 1.0, 7.0, 40.0, 300.0}) {
+                    std::optional<PlanCost> want;
+                    double want_price = 0;  // want's commitment points into a catalog gone by then
+                    for (const auto& k : all) {
+                        Catalog one = committed_offer(4.1, {k});
+                        auto x = cost_plan(one, one.offers[0], instances, Plan::reserved, hours, runs, {},
+                                           "USD", term, billing);
+                        if (x && (!want || x->cost_per_month < want->cost_per_month - 1e-9 ||
+                                  (std::fabs(x->cost_per_month - want->cost_per_month) <= 1e-9 &&
+                                   x->term_months < want->term_months))) {
+                            want = x;
+                            want_price = k.price_per_month;
+                        }
+                    }
+                    auto got =
+                        cost_plan(c, o, instances, Plan::reserved, hours, runs, {}, "USD", term, billing);
+                    INFO("term " << term << ", " << instances << " instances, " << hours << " h, " << runs
+                                 << " runs a week");
+                    REQUIRE(got.has_value() == want.has_value());
+                    if (!got) continue;
+                    CHECK(got->cost_per_month == want->cost_per_month);
+                    CHECK(got->term_months == want->term_months);
+                    CHECK(got->committed_instances == want->committed_instances);
+                    CHECK(got->idle_cost_per_run == want->idle_cost_per_run);
+                    CHECK(got->prompt_release_saving_per_run == want->prompt_release_saving_per_run);
+                    REQUIRE(got->commitment);
+                    CHECK(got->commitment->price_per_month == want_price);
+                }
+}
+
 TEST_CASE("plan filter values: reserved of any term or of one term", "[core]") {
     CHECK(parse_plan_filter("reserved") == PlanFilter{Plan::reserved, 0});
     CHECK(parse_plan_filter("reserved-1m") == PlanFilter{Plan::reserved, 1});

@@ -2,6 +2,8 @@
 // policy.cpp lists every known key with its default, unit and the source of the default.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,10 +30,18 @@ public:
     // Returns false if the key is unknown.
     bool set(std::string_view key, double value);
     const std::map<std::string, double, std::less<>>& overrides() const { return overrides_; }
-    bool operator==(const Policy&) const = default;
+    bool operator==(const Policy& other) const { return overrides_ == other.overrides_; }
 
 private:
     std::map<std::string, double, std::less<>> overrides_;
+    // get() is called in the cost model's inner loops with the same few literal keys: a small cache by the
+    // key's address, each hit checked against the key's own name, so a reused buffer never reads a wrong value.
+    struct CachedKey {
+        const char* from = nullptr;
+        std::string_view name;
+        double value = 0;
+    };
+    mutable std::array<CachedKey, 64> cache_{};
 };
 
 }  // namespace gpuadvise

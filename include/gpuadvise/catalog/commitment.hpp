@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpuadvise/base/names.hpp"
+#include "gpuadvise/base/source_location.hpp"
 
 namespace gpuadvise {
 
@@ -39,10 +40,11 @@ struct Commitment {
     std::optional<double>
         discount;        // as given in the catalog: share off on-demand (0–0.95), when given that way
     double upfront = 0;  // share of the term's total paid at the start (0–1); the monthly figure includes it
-    std::string scope;   // "instance type + region", "gpu model", "spend" …
-    std::string source;
-    std::string as_of;
-    std::string note;  // e.g. "term not stated by the source; modelled as 1 month"
+    // Shared: a table's thousands of rows repeat a few scopes, sources, dates and notes.
+    SharedText scope;  // "instance type + region", "gpu model", "spend" …
+    SharedText source;
+    SharedText as_of;
+    SharedText note;  // e.g. "term not stated by the source; modelled as 1 month"
     CommitmentKind kind = CommitmentKind::reservation;
     Payment payment = Payment::unknown;
     // The sum paid at the start, whole offer, offer's currency: all_upfront = the term's total,

@@ -53,7 +53,7 @@ struct WorkloadRequest {
     std::optional<std::string> params;            // custom model: "7B"
     std::optional<std::string> flops_per_token;   // forward FLOPs per token: "14e9"
     std::optional<std::string> flops_per_sample;  // forward FLOPs per sample: "8.2e9"
-    std::optional<std::string> task;  // train|finetune|lora|qlora|inference|serve|batch-inference
+    std::optional<std::string> task;              // train|finetune|lora|qlora|inference|serve|batch-inference
     std::optional<std::string> precision;         // fp32|tf32|fp16|bf16|fp8 (default: mixed)
     std::optional<std::string> optimizer;         // adamw|sgd|adam8bit
     std::optional<int> batch_size;                // per GPU
@@ -135,7 +135,8 @@ struct Workload {
     QuantScope weights_scope = QuantScope::linear;
     std::optional<Precision> kv_cache;
     Offload offload = Offload::none;
-    TrainingStack stack = TrainingStack::tuned;  // training: the software stack's efficiency (model/stack.hpp)
+    TrainingStack stack =
+        TrainingStack::tuned;  // training: the software stack's efficiency (model/stack.hpp)
     std::optional<double> measured_hours;
     const Gpu* measured_on = nullptr;
     int measured_gpu_count = 1;
@@ -298,6 +299,9 @@ double flops_per_sample(const Workload& w);
 // points, never the GPU count, the nodes or the network, so one table serves every plan of a run
 // (recommend plans the same GPU model for many counts and offers). The table holds references: the
 // catalog and the workload must outlive it unchanged; a different workload needs its own table.
+// Calibration points, each with the catalog's GPU it was measured on.
+using MeasuredPoints = std::vector<std::pair<const CalibrationPoint*, const Gpu*>>;
+
 class SpeedTable {
 public:
     SpeedTable(const Catalog& catalog, const Workload& workload) : catalog_(catalog), workload_(workload) {}
@@ -316,6 +320,7 @@ private:
     std::map<std::tuple<const Gpu*, Precision, int, bool>, SingleGpuSpeed> cache_;  // entries never move
     // The calibration points of the workload's model per GPU and precision (read once per GPU model).
     std::map<std::pair<const Gpu*, Precision>, std::vector<const CalibrationPoint*>> points_;
+    std::optional<MeasuredPoints> model_points_;  // the workload model's points, found once
     std::map<std::pair<const Gpu*, Precision>, std::optional<int>> minimum_gpus_;
     // The pure model's speed at the job's own batch per GPU, precision and checkpointing (the
     // denominator of every other micro-batch's ratio), and a workload copy to ask it with.

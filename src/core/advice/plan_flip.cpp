@@ -51,7 +51,7 @@ std::optional<OtherwiseRent> otherwise_rent(const Catalog& catalog, const Recomm
 }
 
 std::optional<double> commitment_beats_at(const Catalog& catalog, const RecommendRequest& r, const Option& o,
-                                          const OtherwiseRent& against) {
+                                          const OtherwiseRent& against, std::optional<double> below) {
     if (!has_commitment(*o.offer, r.plan && r.plan->plan == Plan::reserved ? r.plan->term_months : 0) ||
         !(against.cost_per_run > 0))
         return std::nullopt;
@@ -66,9 +66,11 @@ std::optional<double> commitment_beats_at(const Catalog& catalog, const Recommen
     };
     // The other plan's month is linear in the runs (its cost per run does not depend on them); the
     // commitment's never falls as the runs grow. So from the left, x' = the runs at which the other plan
-    // costs what the commitment costs at x never passes the first crossing and converges to it.
+    // costs what the commitment costs at x never passes the first crossing and converges to it. So every
+    // iterate is a lower bound of the answer: once one reaches `below`, the answer cannot be under it.
     double x = 1e-9;
     for (int i = 0; i < 400; ++i) {
+        if (below && x >= *below - 1e-12) return std::nullopt;
         const auto month = reserved(x);
         if (!month) return std::nullopt;
         if (*month <= runs_per_month(x) * against.cost_per_run * (1 + 1e-12)) return x;
@@ -87,7 +89,8 @@ std::optional<PlanFlip> plan_flip(const Catalog& catalog, const RecommendRequest
     std::optional<PlanFlip> best;
     for (const auto& o : options) {
         if (!o.in_filter) continue;
-        if (auto x = commitment_beats_at(catalog, r, o, *against);
+        if (auto x = commitment_beats_at(catalog, r, o, *against,
+                                         best ? std::optional<double>(best->runs_per_week) : std::nullopt);
             x && (!best || *x < best->runs_per_week - 1e-12))
             best = PlanFlip{&o, *against, *x, {}};
     }

@@ -18,9 +18,15 @@
 namespace gpuadvise::detail {
 
 const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec& link) {
-    auto key = std::make_tuple(&gpu, gpu_count, link.nodes, link.inter_node_gbps);
+    // One node has no network between nodes (the planner reads the inter-node link only across nodes): the
+    // single-node offers of every provider share one estimate, planned without a network. The options
+    // shown take their own network back (materialize).
+    LinkSpec one_node;
+    one_node.intra_node_busbw_gb_per_s = link.intra_node_busbw_gb_per_s;
+    const LinkSpec& used = link.nodes <= 1 ? one_node : link;
+    auto key = std::make_tuple(&gpu, gpu_count, used.nodes, used.inter_node_gbps);
     auto it = cache_.find(key);
-    if (it == cache_.end()) it = cache_.emplace(key, estimate_job(speeds_, gpu, gpu_count, link)).first;
+    if (it == cache_.end()) it = cache_.emplace(key, estimate_job(speeds_, gpu, gpu_count, used)).first;
     return it->second;
 }
 
@@ -329,13 +335,12 @@ private:
         const ServingEstimate& s = *c.estimate->serving;
         if (!s.meets_targets) {
             const LatencyTargets& t = r_.workload.serving.targets;
-            std::string text = "best TPOT " + format_fixed(1000 * s.best_tpot_s, 1) + " ms and TTFT " +
-                               format_fixed(1000 * s.best_ttft_s, 0) + " ms (one sequence per replica of " +
-                               count_noun(c.estimate->config.layout.tensor * c.estimate->config.layout.pipeline,
-                                          "GPU") +
-                               ") against " +
-                               format_number(1000 * t.tpot_s) + " ms and " + format_number(1000 * t.ttft_s) +
-                               " ms asked";
+            std::string text =
+                "best TPOT " + format_fixed(1000 * s.best_tpot_s, 1) + " ms and TTFT " +
+                format_fixed(1000 * s.best_ttft_s, 0) + " ms (one sequence per replica of " +
+                count_noun(c.estimate->config.layout.tensor * c.estimate->config.layout.pipeline, "GPU") +
+                ") against " + format_number(1000 * t.tpot_s) + " ms and " + format_number(1000 * t.ttft_s) +
+                " ms asked";
             if (at.in_filter && (pool_.latency_miss_text.empty() || s.target_miss < pool_.latency_miss)) {
                 pool_.latency_miss = s.target_miss;
                 pool_.latency_miss_text = at.o.provider + " " + at.gpu.id + " x" +
@@ -509,12 +514,12 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     if (o.slow_network)
         c.warnings.push_back({WarningKind::slow_network, slow_network_warning(o, b.min_network_gbps)});
     if (o.instances == 1 && o.gpu_count > 1 && !b.service)
-        c.network_note = ("one node of " + std::to_string(o.gpu_count) +
-                            " GPUs: no network between nodes (" +
-                            (o.gpu->nvlink_domain >= o.gpu_count ? "NVLink" : "PCIe") + " inside it)");
+        c.network_note = ("one node of " + std::to_string(o.gpu_count) + " GPUs: no network between nodes (" +
+                          (o.gpu->nvlink_domain >= o.gpu_count ? "NVLink" : "PCIe") + " inside it)");
     if (!c.network_note.empty()) c.reasons.push_back(c.network_note);
     // The option's own network (estimates are shared by offers of the same speed, not source).
     const LinkSpec net = offer_network(catalog, o.provider, *o.offer, o.instances, r, true);
+    c.estimate.config.network.inter_node_gbps = net.inter_node_gbps;
     c.estimate.config.network.network_source = net.network_source;
     c.estimate.config.network.network_kind = net.network_kind;
     c.estimate.config.network.assumed = net.assumed;
@@ -522,13 +527,15 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
         const std::string what = format_number(net.inter_node_gbps) + " Gbps " +
                                  (net.network_kind ? std::string(to_string(*net.network_kind)) : "network");
         if (o.unknown_network)
-            c.warnings.push_back({WarningKind::unknown_network,
-                                  "no network is known between its " + std::to_string(o.instances) +
-                                      " nodes: " + what + " assumed (" + net.network_source + ")" +
-                                      (r.allow_unknown_network ? ""
-                                                               : "; ranked after options on a known network "
-                                                                 "(--allow-unknown-network ranks it with them)")});
-        c.network_note = std::to_string(o.instances) + " nodes over " + what + " (" + net.network_source + ")";
+            c.warnings.push_back(
+                {WarningKind::unknown_network,
+                 "no network is known between its " + std::to_string(o.instances) + " nodes: " + what +
+                     " assumed (" + net.network_source + ")" +
+                     (r.allow_unknown_network ? ""
+                                              : "; ranked after options on a known network "
+                                                "(--allow-unknown-network ranks it with them)")});
+        c.network_note =
+            std::to_string(o.instances) + " nodes over " + what + " (" + net.network_source + ")";
         c.reasons.push_back(c.network_note);
     }
     // The same computation that chose the plan: the chosen one in full, and the others.
@@ -537,8 +544,8 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     const double hours = c.run_hours_per_run;
     c.billing = r.workload.serving.output_len ? BillingAssumptions{}
                                               : billing_assumptions(catalog, o.provider, b.idle_minutes);
-    for (const auto& p : price_plans(catalog, *o.offer, rented_configuration(o), c.run_hours_per_run, r, b.spot,
-                                     c.billing)) {
+    for (const auto& p :
+         price_plans(catalog, *o.offer, rented_configuration(o), c.run_hours_per_run, r, b.spot, c.billing)) {
         if (p.plan == o.cost.plan)
             c.cost = p;
         else
@@ -569,8 +576,8 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     }
     // The other commitment terms of the same configuration (the best one is the reserved plan above).
     if (!r.plan || r.plan->plan == Plan::reserved)
-        for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.instances, hours,
-                                                   r.runs_per_week, r.currency, c.billing)) {
+        for (const auto& t : cost_commitment_terms(catalog, *o.offer, o.instances, hours, r.runs_per_week,
+                                                   r.currency, c.billing)) {
             if (r.plan && r.plan->term_months && t.term_months != r.plan->term_months) continue;
             const bool shown =
                 (c.cost.plan == Plan::reserved && c.cost.term_months == t.term_months) ||
@@ -589,7 +596,8 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
         // A service's tokens cost what its month costs over the tokens it serves at its real load.
         c.service = service_sizing(b, r, *o.estimate);
         if (b.service->output_tokens_per_month > 0)
-            c.service->cost_per_million_tokens = c.cost.cost_per_month / b.service->output_tokens_per_month * 1e6;
+            c.service->cost_per_million_tokens =
+                c.cost.cost_per_month / b.service->output_tokens_per_month * 1e6;
         c.estimate.serving->cost_per_million_tokens = c.service->cost_per_million_tokens;
     } else if (c.estimate.serving && c.estimate.serving->tokens_per_s > 0) {
         c.estimate.serving->cost_per_million_tokens =

@@ -165,9 +165,11 @@ struct OtherwiseRent {
 std::optional<OtherwiseRent> otherwise_rent(const Catalog& catalog, const RecommendRequest& request,
                                             const std::vector<Option>& options);
 // The runs a week of this job above which the option's best commitment (of the --plan's term) costs less a
-// month than `against`; nullopt when it has none or never does (up to 10000 runs a week).
+// month than `against`; nullopt when it has none or never does (up to 10000 runs a week). With `below`, also
+// nullopt as soon as the answer is known to be at least `below` - 1e-12 (a search for the smallest one).
 std::optional<double> commitment_beats_at(const Catalog& catalog, const RecommendRequest& request,
-                                          const Option& option, const OtherwiseRent& against);
+                                          const Option& option, const OtherwiseRent& against,
+                                          std::optional<double> below = std::nullopt);
 // The first commitment to beat what the user would otherwise rent as the runs grow: where
 // `--what-if runs-per-week` flips from on-demand (or spot) to reserved.
 struct PlanFlip {

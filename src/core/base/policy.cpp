@@ -66,7 +66,8 @@ const std::vector<PolicyKey>& policy_keys() {
          "37 %; market-2026 data)",
          0, 0.95},
         {"multi_node_rank_margin", 0.1,
-         "step 4: a multi-node option ranks above a single-node one only when it beats it on the objective by "
+         "step 4: a multi-node option ranks above a single-node one only when it beats it on the objective "
+         "by "
          "more than this share (its set-up and failure risk; assumption)",
          0, 10},
         {"multi_node_without_rdma_exclude", 0,
@@ -131,15 +132,21 @@ const std::vector<PolicyKey>& policy_keys() {
 }
 
 double Policy::get(std::string_view key) const {
-    if (auto it = overrides_.find(key); it != overrides_.end()) return it->second;
-    for (const auto& k : policy_keys())
-        if (k.name == key) return k.default_value;
+    CachedKey& slot = cache_[(reinterpret_cast<std::uintptr_t>(key.data()) >> 3) % cache_.size()];
+    if (slot.from == key.data() && slot.name == key) return slot.value;
+    for (const auto& k : policy_keys()) {
+        if (k.name != key) continue;
+        const auto it = overrides_.find(key);
+        slot = {key.data(), k.name, it != overrides_.end() ? it->second : k.default_value};
+        return slot.value;
+    }
     throw std::out_of_range("unknown policy key: " + std::string(key));
 }
 
 bool Policy::set(std::string_view key, double value) {
     for (const auto& k : policy_keys()) {
         if (k.name == key) {
+            cache_ = {};
             overrides_[std::string(key)] = value;
             return true;
         }

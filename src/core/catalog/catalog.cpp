@@ -29,7 +29,7 @@ const ExchangeRate* Catalog::rate_for(std::string_view currency) const {
 }
 
 std::optional<double> Catalog::convert(double amount, std::string_view from, std::string_view to) const {
-    if (iequals(from, to)) return amount;
+    if (from == to || iequals(from, to)) return amount;  // the common case first: the same spelling
     double usd = amount;
     if (!iequals(from, "USD")) {
         const ExchangeRate* r = rate_for(from);

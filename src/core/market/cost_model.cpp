@@ -90,9 +90,20 @@ std::optional<PlanCost> cost_commitment(const Catalog& catalog, const Offer& off
 std::optional<PlanCost> cost_reserved_at(const Catalog& catalog, const Offer& offer, int instances,
                                          double hours_per_run, double runs_per_week,
                                          const std::string& currency, int term_months) {
+    // A commitment is costed from its price alone (the slots it pays for, plus on-demand hours for what they do
+    // not cover, at the offer's one on-demand price), so a dearer one never costs less a month: only those
+    // priced at the cheapest are costed, with a margin far above the 1e-9 tie below (ties go to the shorter
+    // term). This is what keeps an offer with a dozen commitments (AWS) as cheap to cost as one with one.
+    std::optional<double> cheapest;
+    for (const auto& k : offer.commitments)
+        if (term_matches(k, term_months) && k.price_per_month > 0 &&
+            (!cheapest || k.price_per_month < *cheapest))
+            cheapest = k.price_per_month;
+    const std::optional<double> factor = catalog.convert(1.0, offer.currency, currency);
     std::optional<PlanCost> best;
     for (const auto& k : offer.commitments) {
         if (!term_matches(k, term_months)) continue;
+        if (cheapest && factor && (k.price_per_month - *cheapest) * *factor > 1e-6) continue;
         auto c = cost_commitment(catalog, offer, &k, k.price_per_month, k.term_months, instances,
                                  hours_per_run, runs_per_week, currency);
         if (c && (!best || c->cost_per_month < best->cost_per_month - 1e-9 ||

@@ -76,18 +76,28 @@ static const Gpu* measured_gpu(const Catalog& catalog, const CalibrationPoint& c
     return nullptr;
 }
 
+// The single-GPU calibration points of the workload's model, in catalog order, each with the GPU of the
+// catalog it was measured on (points on a GPU the catalog does not list are left out).
+static MeasuredPoints model_points(const Catalog& catalog, const Workload& w) {
+    MeasuredPoints out;
+    for (const auto& c : catalog.calibration)
+        if (c.model == w.model_id && c.gpu_count == 1)
+            if (const Gpu* g = measured_gpu(catalog, c)) out.emplace_back(&c, g);
+    return out;
+}
+
 // The calibration points that measure the workload's model at precision p on one `gpu`, in catalog
 // order; without any, those on its variants: the same family and memory first, else the same
 // family (the measurement on a V100 SXM2 prices the V100 PCIe through their datasheets' ratio).
 // A variant measured and its sibling modelled would otherwise be ordered by the model's error on
 // one of them, not by their hardware: the PCIe part came out faster than the SXM2 one (#29).
-static std::vector<const CalibrationPoint*> calibration_points(const Catalog& catalog, const Workload& w,
-                                                               const Gpu& gpu, Precision p) {
+// `all`: model_points of the workload.
+static std::vector<const CalibrationPoint*> calibration_points(const MeasuredPoints& all, const Gpu& gpu,
+                                                               Precision p) {
     auto points_on = [&](auto&& on_gpu) {
         std::vector<const CalibrationPoint*> out;
-        for (const auto& c : catalog.calibration)
-            if (c.model == w.model_id && c.gpu_count == 1 && c.matches(p))
-                if (const Gpu* g = measured_gpu(catalog, c); g && on_gpu(*g)) out.push_back(&c);
+        for (const auto& [c, g] : all)
+            if (c->matches(p) && on_gpu(*g)) out.push_back(c);
         return out;
     };
     auto out = points_on([&](const Gpu& g) { return &g == &gpu; });
@@ -166,7 +176,7 @@ static SingleGpuSpeed measured_or_modelled(const Catalog& catalog, const Workloa
 SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p,
                                 bool use_measurements) {
     if (!use_measurements || !w.is_training() || !w.preset) return modelled_speed(w, gpu, p);
-    return measured_or_modelled(catalog, w, gpu, p, calibration_points(catalog, w, gpu, p));
+    return measured_or_modelled(catalog, w, gpu, p, calibration_points(model_points(catalog, w), gpu, p));
 }
 
 const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_batch, bool checkpointing) {
@@ -201,9 +211,10 @@ const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_bat
         return cache_.emplace(key, std::move(s)).first->second;
     }
     auto points = points_.find({&gpu, p});
-    if (points == points_.end())
-        points =
-            points_.emplace(std::make_pair(&gpu, p), calibration_points(catalog_, workload_, gpu, p)).first;
+    if (points == points_.end()) {
+        if (!model_points_) model_points_ = model_points(catalog_, workload_);
+        points = points_.emplace(std::make_pair(&gpu, p), calibration_points(*model_points_, gpu, p)).first;
+    }
     Workload x = workload_;
     x.grad_checkpointing = checkpointing;
     // = single_gpu_speed(catalog_, x, gpu, p), with the points found once per GPU and precision
