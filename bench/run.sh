@@ -112,6 +112,9 @@ for n in "${SIZES[@]}"; do
     echo "| $name | $(median_ms "out/recommend-$name.json") | $(peak_mb "${rec[@]}") | $(median_ms "out/compare-$name.json") | $(peak_mb "${cmp[@]}") | $(median_ms "out/python-recommend-$name.json") | $(peak_mb "${pyrec[@]}") |" >>"$SECOND"
 done
 cat "$SECOND" >>"$RESULTS"
+
+# Issue 32: the same `offers` question against DuckDB and Python, interleaved (bench/vs_duckdb.sh).
+./vs_duckdb.sh "$BIN" "$RESULTS" "${SIZES[@]}"
 echo "==> work at the input bounds (bench/bounds.py)" >&2
 python3 bounds.py "$BIN" "$RESULTS" >&2
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(date -u +%Y-%m-%d)" >>"$RESULTS"

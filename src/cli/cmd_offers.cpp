@@ -1,5 +1,6 @@
 // gpuadvise offers: filter and sort provider offers.
 #include <algorithm>
+#include <exception>
 #include <map>
 #include <memory>
 
@@ -263,11 +264,19 @@ io::TextDocument to_document(const OffersResult& result) {
 }
 
 int run_offers(Context& ctx, const OffersOptions& opt) {
-    const Catalog& catalog = ctx.catalog();
     OfferQuery q;
-    if (!opt.gpu.empty()) q.gpu = parse_gpu_spec(opt.gpu);
+    std::exception_ptr bad_spec;  // reported after the catalog's errors, as before the push-down
+    try {
+        if (!opt.gpu.empty()) q.gpu = parse_gpu_spec(opt.gpu);
+    } catch (const UsageError&) {
+        bad_spec = std::current_exception();
+    }
     q.providers = opt.providers;
     q.regions = opt.regions;
+    // Tables given directly keep only offers of these GPUs, providers and regions (the push-down).
+    if (!bad_spec) ctx.offer_filter = io::OfferFilter{q.gpu, q.providers, q.regions};
+    const Catalog& catalog = ctx.catalog();
+    if (bad_spec) std::rethrow_exception(bad_spec);
     const auto plan = parse_plan(opt.plan);
     if (plan) {
         q.plan = plan->plan;

@@ -36,7 +36,9 @@ io::CatalogOptions Context::catalog_options(const std::vector<std::string>& extr
 
 const Catalog& Context::catalog() {
     if (!catalog_) {
-        catalog_ = std::make_unique<Catalog>(io::load_catalog(catalog_options()));
+        io::CatalogOptions options = catalog_options();
+        options.filter = offer_filter;
+        catalog_ = std::make_unique<Catalog>(io::load_catalog(options));
         if (global.catalog_filter)
             global.catalog_filter(*catalog_);  // config.yaml's providers (cli/config.cpp)
         summarize_data_warnings(*catalog_);

@@ -58,6 +58,10 @@ public:
     std::ostream& err;
 
     const Catalog& catalog();
+    // Filters the command applies to offers anyway, set before the first catalog(): tables given
+    // directly then keep only the offers that can match (io::OfferFilter, the push-down). Output is
+    // the same as without it.
+    std::optional<io::OfferFilter> offer_filter;
     // What every command loads (the one builder): the built-in data unless --no-default-catalog,
     // then GPUADVISE_CATALOG's files, then each --catalog, then `extra` (catalog validate FILE…).
     io::CatalogOptions catalog_options(const std::vector<std::string>& extra = {}) const;

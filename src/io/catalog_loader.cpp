@@ -1,5 +1,7 @@
 #include "io/catalog_loader.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -7,6 +9,7 @@
 #include <filesystem>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -151,14 +154,22 @@ BuiltinTable* reusable_table(const TableRef& ref, std::vector<BuiltinTable>& pre
     return &*it;
 }
 
-void load_one_table(const TableRef& ref, std::map<std::string, std::string>& already_read,
-                    std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog,
-                    Diagnostics& diags);
+// Tables given directly (--catalog, ~/.sky/catalogs, the cache): their texts, or streams for the large
+// ones, by path (read once to recognise them), and the command's filter to apply while reading them.
+struct DirectTables {
+    std::map<std::string, std::string> texts;
+    std::map<std::string, std::unique_ptr<LineChunks>> streams;
+    const OfferFilter* filter = nullptr;
+    std::vector<PrunedOffers> pruned;  // what the filter left out, per table (for lint_catalog)
+};
 
-// `already_read`: texts of tables given directly with --catalog, by path (read once to recognise them).
+void load_one_table(const TableRef& ref, DirectTables& direct, std::vector<BuiltinTable>& prepared,
+                    bool gpus_unchanged, Catalog& catalog, Diagnostics& diags);
+
+// `already_read`: tables given directly with --catalog, by path (read once to recognise them).
 // `prepared`: the built-in tables as read from the snapshot; `gpus_unchanged`: the GPU list is still the
 // built-in one. A prepared table whose inputs changed is read again from the embedded CSV.
-void load_tables(const std::vector<TableRef>& tables, std::map<std::string, std::string>& already_read,
+void load_tables(const std::vector<TableRef>& tables, DirectTables& already_read,
                  std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog,
                  Diagnostics& diags) {
     // A commitment table follows its provider's offer tables: its rows land at the end of the offers
@@ -172,14 +183,22 @@ void load_tables(const std::vector<TableRef>& tables, std::map<std::string, std:
     }
 }
 
-void load_one_table(const TableRef& ref, std::map<std::string, std::string>& already_read,
-                    std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog,
-                    Diagnostics& diags) {
+void load_one_table(const TableRef& ref, DirectTables& direct, std::vector<BuiltinTable>& prepared,
+                    bool gpus_unchanged, Catalog& catalog, Diagnostics& diags) {
     {
         std::string bytes;
-        if (auto it = already_read.find(ref.resolved_path); !ref.builtin && it != already_read.end()) {
+        if (auto it = direct.streams.find(ref.resolved_path); !ref.builtin && it != direct.streams.end()) {
+            const std::unique_ptr<LineChunks> stream = std::move(it->second);
+            direct.streams.erase(it);
+            load_offer_tables({TableSource{ref, {}, stream.get()}}, catalog, diags, direct.filter,
+                              &direct.pruned);
+            return;
+        }
+        if (auto it = direct.texts.find(ref.resolved_path); !ref.builtin && it != direct.texts.end()) {
             bytes = std::move(it->second);
-            already_read.erase(it);
+            direct.texts.erase(it);
+            load_offer_tables({TableSource{ref, bytes}}, catalog, diags, direct.filter, &direct.pruned);
+            return;
         } else if (ref.builtin) {
             if (BuiltinTable* t = reusable_table(ref, prepared, catalog, gpus_unchanged)) {
                 std::move(t->offers.begin(), t->offers.end(), std::back_inserter(catalog.offers));
@@ -399,7 +418,7 @@ BuiltinCatalog read_builtin_catalog() {
         joined.stamps.push_back({t.ref, t.provider_as_of, t.provider_source, {}, {}, {}});
     Catalog scratch = builtin.base;
     std::vector<BuiltinTable> prepared = builtin.tables;
-    std::map<std::string, std::string> no_texts;
+    DirectTables no_texts;
     Diagnostics joined_diags;
     load_tables(tables, no_texts, prepared, true, scratch, joined_diags);
     joined.offers = std::move(scratch.offers);
@@ -419,7 +438,7 @@ struct CatalogLoad {
     Catalog catalog;
     Diagnostics diags;
     std::vector<TableRef> tables;
-    std::map<std::string, std::string> csv_texts;  // tables given directly, by path (see load_tables)
+    DirectTables direct;  // tables given directly, by path (see load_tables)
     std::vector<BuiltinTable> prepared;
     std::vector<Gpu> builtin_gpus;
     std::optional<JoinedTables> joined;  // the built-in tables joined (BuiltinCatalog::joined)
@@ -448,7 +467,8 @@ void start_from_builtin(CatalogLoad& s, std::optional<BuiltinCatalog>& builtin) 
 // `as_of` empty = unknown (only a file time is known): shown as "as-of unknown", treated as stale.
 void add_direct_table(CatalogLoad& s, const std::string& file, const std::string& provider, std::string text,
                       const std::string& as_of, const std::string& source,
-                      PriceOrigin origin = PriceOrigin::catalog) {
+                      PriceOrigin origin = PriceOrigin::catalog,
+                      std::unique_ptr<LineChunks> stream = nullptr) {
     Catalog& catalog = s.catalog;
     TableRef ref{provider, "skypilot", file, file, false, {file, 0, 0}};
     Provider* existing = nullptr;
@@ -475,7 +495,10 @@ void add_direct_table(CatalogLoad& s, const std::string& file, const std::string
     std::erase_if(s.tables, [&](const TableRef& t) { return t.provider == ref.provider; });
     catalog.files.push_back(file);
     s.tables.push_back(ref);
-    s.csv_texts[file] = std::move(text);
+    if (stream)
+        s.direct.streams[file] = std::move(stream);
+    else
+        s.direct.texts[file] = std::move(text);
 }
 
 std::string user_table_source(const CatalogOptions& options, const std::string& file) {
@@ -558,6 +581,25 @@ void add_cached_rates(CatalogLoad& s, const std::string& dir) {
     }
 }
 
+// A file given with --catalog: its text (read_file), or for a SkyPilot table larger than `chunk_bytes`
+// with rows in its first piece, "" and `stream` set to read it piece by piece (same checks at the open).
+std::string read_table_file(const std::string& path, std::size_t chunk_bytes,
+                            std::unique_ptr<LineChunks>& stream) {
+    struct stat st {};
+    if (chunk_bytes == 0 || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        static_cast<unsigned long long>(st.st_size) <= chunk_bytes)
+        return read_file(path);  // small, or not readable: read_file says why
+    auto chunks = std::make_unique<LineChunks>(path, chunk_bytes);
+    const std::string_view head = chunks->peek();
+    const std::size_t eol = head.find('\n');
+    if (looks_like_skypilot_csv(head) && eol != std::string_view::npos &&
+        head.find_first_not_of(" \t\r\n", eol) != std::string_view::npos) {
+        stream = std::move(chunks);
+        return {};
+    }
+    return chunks->read_all();
+}
+
 // --catalog DIR: a SkyPilot tree, every cloud's vms.csv, named after its directory.
 void add_user_directory(CatalogLoad& s, const std::string& file) {
     const auto found = skypilot_tree_tables(file);
@@ -571,17 +613,19 @@ void add_user_directory(CatalogLoad& s, const std::string& file) {
     }
     for (const auto& t : found) {
         // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: …: REASON".
-        std::string text = read_file(t.path);
-        warn_if_no_rows(t.path, text, s.diags);
+        std::unique_ptr<LineChunks> stream;
+        std::string text = read_table_file(t.path, s.options.stream_chunk_bytes, stream);
+        warn_if_no_rows(t.path, stream ? stream->peek() : std::string_view(text), s.diags);
         add_direct_table(s, t.path, t.provider, std::move(text), s.options.as_of,
-                         user_table_source(s.options, t.path));
+                         user_table_source(s.options, t.path), PriceOrigin::catalog, std::move(stream));
     }
 }
 
 // --catalog FILE.csv: one SkyPilot table; `csv_files` counts them (--provider-name names only one).
-void add_user_csv(CatalogLoad& s, const std::string& file, std::string text, int& csv_files) {
+void add_user_csv(CatalogLoad& s, const std::string& file, std::string text, int& csv_files,
+                  std::unique_ptr<LineChunks> stream = nullptr) {
     const CatalogOptions& options = s.options;
-    warn_if_no_rows(file, text, s.diags);
+    warn_if_no_rows(file, stream ? stream->peek() : std::string_view(text), s.diags);
     ++csv_files;
     if (!options.provider_name.empty() && csv_files > 1)
         throw UsageError(
@@ -596,7 +640,8 @@ void add_user_csv(CatalogLoad& s, const std::string& file, std::string text, int
         path.parent_path().filename() != "." && path.parent_path().filename() != "..")
         name = to_lower(path.parent_path().filename().string());
     add_direct_table(s, file, options.provider_name.empty() ? name : options.provider_name, std::move(text),
-                     options.as_of, user_table_source(options, file));
+                     options.as_of, user_table_source(options, file), PriceOrigin::catalog,
+                     std::move(stream));
 }
 
 // --catalog FILE.yaml: a layer over what is loaded so far.
@@ -634,8 +679,11 @@ void add_user_files(CatalogLoad& s) {
             continue;
         }
         // A file that cannot be read stops the load at once: "gpuadvise: error: PATH: cannot open the file: REASON".
-        std::string text = read_file(file);
-        if (looks_like_skypilot_csv(text))
+        std::unique_ptr<LineChunks> stream;
+        std::string text = read_table_file(file, options.stream_chunk_bytes, stream);
+        if (stream)
+            add_user_csv(s, file, {}, csv_files, std::move(stream));
+        else if (looks_like_skypilot_csv(text))
             add_user_csv(s, file, std::move(text), csv_files);
         else
             add_user_yaml(s, file, text);
@@ -695,15 +743,20 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
     }
     add_user_files(s);
     // Everything is checked even after an error, so that one run reports every problem.
+    std::optional<OfferFilter> filter = options.filter;
+    if (filter) {
+        filter->strict_variants = options.strict_variants;
+        s.direct.filter = &*filter;
+    }
     if (!take_joined(s)) {
         if (s.prepared.empty() && !s.prepared_bytes.empty())
             s.prepared = read_snapshot_tables(s.prepared_bytes);
-        load_tables(s.tables, s.csv_texts, s.prepared,
-                    options.files.empty() || s.catalog.gpus == s.builtin_gpus, s.catalog, s.diags);
+        load_tables(s.tables, s.direct, s.prepared, options.files.empty() || s.catalog.gpus == s.builtin_gpus,
+                    s.catalog, s.diags);
     }
     if (options.strict_variants) drop_assumed_variants(s.catalog);
     resolve_offer_gpus(s.catalog, s.diags);
-    s.diags.append(lint_catalog(s.catalog, options.today));
+    s.diags.append(lint_catalog(s.catalog, options.today, s.direct.pruned));
     if (s.diags.has_errors()) throw_catalog_errors(s.diags);
     s.catalog.warnings = std::move(s.diags);
     return std::move(s.catalog);

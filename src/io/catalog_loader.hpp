@@ -3,13 +3,26 @@
 // nothing is returned (DataError with every diagnostic) — never a half-loaded catalog.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gpuadvise/catalog/catalog.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
 
 namespace gpuadvise::io {
+
+// The filters of a command that tables given directly (--catalog FILE.csv or DIR, ~/.sky/catalogs, the
+// `catalog update` cache) apply while they are read: an offer that cannot match them is not kept
+// (`offers --gpu/--provider/--region`; query_offers applies them again, with the other filters).
+struct OfferFilter {
+    GpuSpec gpu;                         // names and memory empty = any GPU; count = that many GPUs
+    std::vector<std::string> providers;  // ids, case-insensitive; empty = all
+    std::vector<std::string> regions;    // substrings, case-insensitive; empty = all
+    bool strict_variants = false;        // set by load_catalog from CatalogOptions
+};
 
 struct CatalogOptions {
     std::vector<std::string> files;  // user catalogs, in order (YAML, or a SkyPilot CSV)
@@ -20,6 +33,10 @@ struct CatalogOptions {
     std::string as_of;               // --as-of: date of SkyPilot tables given directly (else "as-of unknown")
     bool sky_catalogs = true;        // read ~/.sky/catalogs when present (with the built-in data only)
     bool cache = true;  // layer the `catalog update` cache (io/update_cache.hpp) over the built-in data
+    std::optional<OfferFilter> filter;  // push-down of a command's filters (none: every offer is kept)
+    // A SkyPilot table given with --catalog that is larger than this is read in pieces of about this
+    // size (LineChunks) instead of whole; 0 = always whole.
+    std::size_t stream_chunk_bytes = std::size_t{4} << 20;
 };
 
 // Rows kept with an assumed GPU variant (a bare "A100"), over all tables: the "variant assumed"
@@ -66,6 +83,34 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
 // that failed midway is returned) throws DataError naming the file and the reason.
 inline constexpr unsigned long long kMaxInputBytes = 1ULL << 30;  // 1 GiB
 std::string read_file(const std::string& path);
+// The same file read in pieces of whole lines, for tables too large to hold (the same checks at the
+// open; a read error or a file grown past kMaxInputBytes throws DataError from next()). Memory: about
+// `chunk_bytes` (more only for a line longer than that).
+class LineChunks {
+public:
+    LineChunks(const std::string& path, std::size_t chunk_bytes);
+    ~LineChunks();
+    LineChunks(const LineChunks&) = delete;
+    LineChunks& operator=(const LineChunks&) = delete;
+    // The next piece: whole lines ending in '\n' (or the file's last line without one); empty at the
+    // end of the file. Valid until the next call.
+    std::string_view next();
+    std::string_view peek();  // the piece next() returns next
+    std::string read_all();   // the rest of the file, in one string (what read_file would return)
+    const std::string& path() const { return path_; }
+    std::size_t size() const { return size_; }  // as stat(2) saw it at the open
+
+private:
+    bool fill();
+    std::string path_;
+    std::size_t chunk_;
+    int fd_ = -1;
+    std::size_t size_ = 0, read_ = 0;
+    std::string buffer_;
+    std::size_t begin_ = 0, end_ = 0, piece_ = 0;  // buffer_[begin_, begin_ + piece_) is the piece returned
+    bool eof_ = false, peeked_ = false;
+};
+
 // "a FIFO (named pipe)", "a directory", ... for a st_mode.
 std::string describe_file_type(unsigned mode);
 

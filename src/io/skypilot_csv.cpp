@@ -8,13 +8,19 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
+#include "gpuadvise/base/dates.hpp"
+#include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/numbers.hpp"
 #include "gpuadvise/base/text.hpp"
+#include "gpuadvise/catalog/gpu_query.hpp"
+#include "gpuadvise/market/catalog_lint.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/huge_pages.hpp"
 #include "io/offer_tables.hpp"
@@ -107,10 +113,13 @@ std::string gcp_n1_host_type(std::string_view accelerator, double count) {
 
 class TableReader {
 public:
-    TableReader(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags)
-        : sources_(sources),
+    TableReader(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags,
+                const OfferFilter* filter, std::vector<PrunedOffers>* pruned)
+        : pruned_out_(pruned),
+          sources_(sources),
           catalog_(catalog),
           diags_(diags),
+          out_(&diags),
           mapper_(catalog),
           reasons_(sources.size()),
           kinds_(sources.size()),
@@ -119,8 +128,21 @@ public:
         provider_ = sources.front().ref.provider;
         // One offer per data row at most: reserve once (untouched capacity costs no memory).
         std::size_t lines = 0;
+        bool streamed = false;
         for (const auto& s : sources) {
             display_names_.push_back(table_display_name(s.ref));
+            if (s.stream) {
+                // Lines estimated from the first piece's, with a quarter more: running past the
+                // reservation would double the offers (both copies held at once: 1M offers, +300 MB).
+                streamed = true;
+                const std::string_view head = s.stream->peek();
+                const auto head_lines = static_cast<double>(std::count(head.begin(), head.end(), '\n') + 1);
+                lines +=
+                    static_cast<std::size_t>(1.25 * static_cast<double>(s.stream->size()) * head_lines /
+                                             static_cast<double>(std::max<std::size_t>(1, head.size()))) +
+                    1;
+                continue;
+            }
             for (const char *p = s.bytes.data(), *end = p + s.bytes.size();
                  p != end &&
                  (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))));
@@ -133,6 +155,15 @@ public:
         // (~40), a recommend Option (104) and its ranking arrays (~100). Address space only: what is
         // not used is never touched. Measured without it (2026-12-01, 2 loaded cores): 100k-offer
         // recommend 20k page faults instead of 1.4k and 5x the system time, so it stays.
+        for (auto& p : catalog.providers)
+            if (p.id == provider_) {
+                as_of_ = p.as_of;
+                source_ = p.source;
+            }
+        setup_filter(filter);
+        // Read with a filter, a streamed table keeps only its matching rows: nothing to reserve ahead
+        // (the vector and the zone index grow with them).
+        if (streamed && filter_) lines = 0;
         prepare_heap(lines * 1024);
         catalog_.offers.reserve(catalog_.offers.size() + lines);
         advise_huge_pages(catalog_.offers.data() + catalog_.offers.size(),
@@ -142,16 +173,12 @@ public:
         index_.assign(index_.capacity(), {0, kNoOffer});
         chain_.reserve(lines);
         first_offer_ = catalog_.offers.size();
-        for (auto& p : catalog.providers)
-            if (p.id == provider_) {
-                as_of_ = p.as_of;
-                source_ = p.source;
-            }
     }
 
     void run() {
         for (std::size_t i = 0; i < sources_.size(); ++i) read_source(i);
         for (const auto& a : pending_) price_gcp_accelerator(a);
+        if (filter_) finish_pruned();
         for (std::size_t i = 0; i < sources_.size(); ++i)
             if (!reasons_[i].empty())
                 catalog_.skipped.push_back(
@@ -167,9 +194,9 @@ private:
 
     void error(std::size_t source, int line, const std::string& message) {
         if (++errors_ <= kMaxErrorsPerFile)
-            diags_.error({display_names_[source], line, 0}, message);
+            out_->error({display_names_[source], line, 0}, message);
         else if (errors_ == kMaxErrorsPerFile + 1)
-            diags_.error({display_names_[source], line, 0}, "more errors in this file not shown");
+            out_->error({display_names_[source], line, 0}, "more errors in this file not shown");
     }
 
     bool read_header(std::size_t source, const CsvRecord& rec) {
@@ -230,54 +257,87 @@ private:
             std::string_view(name).find("Price") != std::string_view::npos ? kMaxTableNumber : HUGE_VAL;
         if (out && *out >= 0 && *out <= max && !is_denormal(*out)) return true;
         const std::string shown = shorten(text);
-        std::string why = !out       ? ": '" + shown + "' is not a number"
-                          : *out < 0 ? ": " + shown + " is negative"
-                          : *out > max
-                              ? ": " + shown + " is out of range; expected 0 to 10000000"
-                              : ": " + shown + " " + std::string(kDenormalReason);
+        std::string why = !out         ? ": '" + shown + "' is not a number"
+                          : *out < 0   ? ": " + shown + " is negative"
+                          : *out > max ? ": " + shown + " is out of range; expected 0 to 10000000"
+                                       : ": " + shown + " " + std::string(kDenormalReason);
         error(source, rec.line, std::string(name) + why);
         out.reset();
         return false;
     }
 
+    // The table piece by piece (one piece: a text in memory; a stream: whole lines, a chunk at a time).
+    // What the reader found is reported only once the whole table is seen, as when it was read in one
+    // buffer: a NUL byte anywhere is the only error then, invalid UTF-8 the next (no row errors).
     void read_source(std::size_t source) {
         const TableSource& src = sources_[source];
         errors_ = 0;
-        if (auto nul = src.bytes.find('\0'); nul != std::string_view::npos) {
-            const auto line =
-                1 + std::count(src.bytes.begin(), src.bytes.begin() + static_cast<long>(nul), '\n');
-            error(source, static_cast<int>(line),
+        Diagnostics local;
+        out_ = &local;
+        bool header = true, header_ok = false;
+        const std::function<bool(const CsvRecord&)> on_record = [&](const CsvRecord& rec) {
+            if (header) {
+                header = false;
+                header_ok = read_header(source, rec);
+                return header_ok;
+            }
+            if (rec.fields.size() == 1 && rec.fields[0].empty()) return true;  // blank line
+            if (rec.fields.size() != width_) {
+                error(source, rec.line,
+                      "row has " + std::to_string(rec.fields.size()) + " fields, the header has " +
+                          std::to_string(width_) + " (a field with a comma must be quoted)");
+                return true;
+            }
+            read_row(source, rec);
+            return true;
+        };
+        CsvRecordStream csv(display_names_[source], on_record, local);
+        long lines_before = 0;  // newlines in the pieces before
+        std::optional<std::pair<int, int>> bad_utf8;
+        std::optional<long> nul_line;
+        bool first = true;
+        while (true) {
+            std::string_view piece;
+            if (!src.stream) {
+                if (!first) break;
+                piece = src.bytes;
+            } else {
+                piece = src.stream->next();
+                if (piece.empty()) break;
+            }
+            first = false;
+            if (auto nul = piece.find('\0'); nul != std::string_view::npos) {
+                nul_line = lines_before + 1 +
+                           std::count(piece.begin(), piece.begin() + static_cast<long>(nul), '\n');
+                break;
+            }
+            if (!bad_utf8)
+                if (auto bad = first_invalid_utf8(piece)) {
+                    const auto [line, column] = line_and_column(piece, *bad);
+                    bad_utf8 = {static_cast<int>(lines_before + line), column};
+                }
+            if (!bad_utf8 && csv.active()) csv.feed(piece);
+            if (src.stream && lines_before == 0 && filter_)
+                reserve_from_sample(piece.size(), src.stream->size());
+            if (src.stream) lines_before += std::count(piece.begin(), piece.end(), '\n');
+        }
+        out_ = &diags_;
+        if (nul_line) {
+            error(source, static_cast<int>(*nul_line),
                   "the table contains a NUL byte; expected a CSV text file (UTF-8)");
             return;
         }
-        if (auto bad = first_invalid_utf8(src.bytes)) {
-            const auto [line, column] = line_and_column(src.bytes, *bad);
-            diags_.error({display_names_[source], line, column},
+        if (bad_utf8) {
+            diags_.error({display_names_[source], bad_utf8->first, bad_utf8->second},
                          "invalid UTF-8; save the table as UTF-8 (a Latin-1 or Windows-1252 file needs "
                          "converting, e.g. with iconv)");
             return;
         }
-        bool header = true, header_ok = false;
-        read_csv_records(
-            src.bytes, display_names_[source],
-            [&](const CsvRecord& rec) {
-                if (header) {
-                    header = false;
-                    header_ok = read_header(source, rec);
-                    return header_ok;
-                }
-                if (rec.fields.size() == 1 && rec.fields[0].empty()) return true;  // blank line
-                if (rec.fields.size() != width_) {
-                    error(source, rec.line,
-                          "row has " + std::to_string(rec.fields.size()) + " fields, the header has " +
-                              std::to_string(width_) + " (a field with a comma must be quoted)");
-                    return true;
-                }
-                read_row(source, rec);
-                return true;
-            },
-            diags_);
+        out_ = &local;
+        csv.finish();
         if (header) error(source, 1, "the table is empty; expected a SkyPilot vms.csv header line");
+        out_ = &diags_;
+        diags_.append(local);
     }
 
     void read_row(std::size_t source, const CsvRecord& rec) {
@@ -425,6 +485,13 @@ private:
         // Zone duplicates: offers by key hash, chained through chain_ on a collision (one hash per row).
         const OfferKey key{machine, m.gpu_id, region, n};
         const std::size_t hash = hash_key(key);
+        // Every row of a key has the same GPU, count and region: the filter keeps or drops them all.
+        if (filter_ && cannot_match(m.gpu_id, n, region)) {
+            prune(r, hash, m, machine, region, on_demand, spot, vcpus, ram_gb, std::move(notes),
+                  price_complete);
+            return;
+        }
+        if (2 * (catalog_.offers.size() - first_offer_ + 1) > index_.size()) grow_index();
         const std::size_t slot = index_slot(hash);
         std::size_t same = kNoOffer;
         for (std::size_t i = index_[slot].second; i != kNoOffer && same == kNoOffer;
@@ -440,9 +507,19 @@ private:
             count(r.source, SkipKind::merged, "zone duplicate merged (lowest price kept)");
             return;
         }
+        new_offer(m.gpu_id, n, region, machine, on_demand, spot, vcpus, ram_gb, std::move(notes),
+                  !m.variant_assumed.empty(), price_complete, r.source, r.line, next_seq_++);
+        chain_.push_back(index_[slot].second);
+        index_[slot] = {hash, catalog_.offers.size() - 1};
+    }
+
+    Offer& new_offer(const std::string& gpu, int n, std::string_view region, std::string_view machine,
+                     std::optional<double> on_demand, std::optional<double> spot, std::optional<double> vcpus,
+                     std::optional<double> ram_gb, std::vector<std::string> notes, bool variant_assumed,
+                     bool price_complete, std::size_t source, int line, std::uint32_t seq) {
         Offer& o = catalog_.offers.emplace_back();
         o.provider = provider_;
-        o.gpu = m.gpu_id;
+        o.gpu = gpu;
         o.gpu_count = n;
         o.region = std::string(region);
         o.instance_type = std::string(machine);
@@ -453,11 +530,180 @@ private:
         o.as_of = as_of_;
         o.source = source_;
         o.notes = std::move(notes);
-        o.variant_assumed = !m.variant_assumed.empty();
+        o.variant_assumed = variant_assumed;
         o.price_complete = price_complete;
-        o.where = {display_names_[r.source], r.line, 0};
-        chain_.push_back(index_[slot].second);
-        index_[slot] = {hash, catalog_.offers.size() - 1};
+        o.where = {display_names_[source], line, 0};
+        if (filter_) seq_.push_back(seq);
+        return o;
+    }
+
+    // ---- the filter push-down (OfferFilter): what query_offers would drop, decided per offer key
+
+    void setup_filter(const OfferFilter* filter) {
+        if (!filter) return;
+        // A table dated with a text that is not a date warns once per offer (catalog_lint): keep them all.
+        if (!as_of_.empty() && !parse_iso_date(as_of_)) return;
+        filter_ = filter;
+        prune_all_ = !filter->providers.empty() &&
+                     std::none_of(filter->providers.begin(), filter->providers.end(),
+                                  [&](const std::string& p) { return iequals(p, provider_.str()); });
+        if (!filter->gpu.names.empty() || filter->gpu.memory_gb) {
+            try {
+                wanted_ = select_gpus(catalog_, filter->gpu);
+            } catch (const UsageError&) {  // the query reports the name; nothing is dropped here
+                wanted_.reset();
+            }
+        }
+        pruned_index_.assign(1024, kNoKey);
+    }
+
+    // The catalog GPU an offer's id resolves to (as resolve_offer_gpus will), nullptr when it does not
+    // resolve to one (that offer is kept: the load reports it).
+    const Gpu* resolved_gpu(const std::string& id) {
+        auto it = resolved_.find(id);
+        if (it != resolved_.end()) return it->second;
+        const Gpu* gpu = catalog_.find_gpu(id);
+        if (!gpu) try {
+                const GpuMatch match = resolve_gpu_name(catalog_, id);
+                if (match.gpus.size() == 1) gpu = match.gpus.front();
+            } catch (const UsageError&) {
+            }
+        return resolved_.emplace(id, gpu).first->second;
+    }
+
+    bool cannot_match(const std::string& gpu_id, int count, std::string_view region) {
+        const Gpu* gpu = resolved_gpu(gpu_id);
+        if (!gpu) return false;
+        if (prune_all_) return true;
+        if (wanted_ && std::find(wanted_->begin(), wanted_->end(), gpu) == wanted_->end()) return true;
+        if (filter_->gpu.count && count * std::max(1, gpu->devices_per_package) != *filter_->gpu.count)
+            return true;
+        if (!filter_->regions.empty()) {
+            auto it = region_ok_.find(region);
+            if (it == region_ok_.end()) {
+                const std::string lower = to_lower(region);
+                const bool ok = std::any_of(
+                    filter_->regions.begin(), filter_->regions.end(),
+                    [&](const std::string& r) { return lower.find(to_lower(r)) != std::string::npos; });
+                it = region_ok_.emplace(std::string(region), ok).first;
+            }
+            if (!it->second) return true;
+        }
+        return false;
+    }
+
+    // An offer the filter drops: only its key hash, merged prices and place are kept, to merge its
+    // zone duplicates and count it. Should its merged prices be ones catalog_lint warns about (spot
+    // not below on-demand: two zones' lowest prices), it becomes an offer after all, so that the
+    // warning is the same; it cannot match the filter, so no query shows it (its notes, vCPUs and
+    // memory are those of the row that made it one).
+    void prune(const Row& r, std::size_t hash, const GpuMapping& m, std::string_view machine,
+               std::string_view region, std::optional<double> on_demand, std::optional<double> spot,
+               std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<std::string> notes,
+               bool price_complete) {
+        if (2 * (pruned_.size() + 1) > pruned_index_.size()) {
+            pruned_index_.assign(pruned_index_.size() * 2, kNoKey);
+            for (std::uint32_t i = 0; i < pruned_.size(); ++i)
+                pruned_index_[pruned_slot(pruned_[i].hash)] = i;
+        }
+        const std::size_t slot = pruned_slot(hash);
+        if (pruned_index_[slot] == kNoKey) {
+            pruned_index_[slot] = static_cast<std::uint32_t>(pruned_.size());
+            pruned_.push_back({hash, on_demand.value_or(kNone), spot.value_or(kNone), next_seq_++, r.line,
+                               kNoKey, static_cast<std::uint32_t>(r.source), !m.variant_assumed.empty(),
+                               price_complete});
+            return;
+        }
+        count(r.source, SkipKind::merged, "zone duplicate merged (lowest price kept)");
+        PrunedKey& k = pruned_[pruned_index_[slot]];
+        if (on_demand && (std::isnan(k.on_demand) || *on_demand < k.on_demand)) k.on_demand = *on_demand;
+        if (spot && (std::isnan(k.spot) || *spot < k.spot)) k.spot = *spot;
+        auto price = [](double v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
+        if (k.offer != kNoKey) {
+            Offer& o = catalog_.offers[first_offer_ + k.offer];
+            o.on_demand_per_hour = price(k.on_demand);
+            o.spot_per_hour = price(k.spot);
+            return;
+        }
+        if (!std::isnan(k.on_demand) && !std::isnan(k.spot) && k.spot >= k.on_demand && k.spot > 0) {
+            k.offer = static_cast<std::uint32_t>(catalog_.offers.size() - first_offer_);
+            new_offer(m.gpu_id, static_cast<int>(r.count), region, machine, price(k.on_demand), price(k.spot),
+                      vcpus, ram_gb, std::move(notes), k.variant_assumed, k.price_complete, k.source, k.line,
+                      k.seq);
+            chain_.push_back(kNoOffer);
+        }
+    }
+
+    std::size_t pruned_slot(std::size_t hash) const {
+        const std::size_t mask = pruned_index_.size() - 1;
+        std::size_t i = hash & mask;
+        while (pruned_index_[i] != kNoKey && pruned_[pruned_index_[i]].hash != hash) i = (i + 1) & mask;
+        return i;
+    }
+
+    // After the read: the offers in the order they were first seen (those made from dropped keys
+    // came later), and the count of the others for catalog_lint.
+    void finish_pruned() {
+        const bool strict = filter_->strict_variants;
+        const std::size_t n = catalog_.offers.size() - first_offer_;
+        if (!std::is_sorted(seq_.begin(), seq_.end())) {
+            std::vector<std::uint32_t> order(n);
+            for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+            std::sort(order.begin(), order.end(), [&](auto a, auto b) { return seq_[a] < seq_[b]; });
+            std::vector<Offer> sorted;
+            sorted.reserve(n);
+            for (auto i : order) sorted.push_back(std::move(catalog_.offers[first_offer_ + i]));
+            std::move(sorted.begin(), sorted.end(),
+                      catalog_.offers.begin() + static_cast<long>(first_offer_));
+            std::vector<std::uint32_t> seqs(n);
+            for (std::size_t i = 0; i < n; ++i) seqs[i] = seq_[order[i]];
+            seq_ = std::move(seqs);
+        }
+        std::uint32_t first_kept = kNoKey;
+        for (std::size_t i = 0; i < n && first_kept == kNoKey; ++i)
+            if (!(strict && catalog_.offers[first_offer_ + i].variant_assumed)) first_kept = seq_[i];
+        PrunedOffers out;
+        out.provider = provider_;
+        out.as_of = as_of_;
+        for (const PrunedKey& k : pruned_) {
+            if (k.offer != kNoKey || (strict && k.variant_assumed)) continue;
+            if (out.offers++ == 0) {
+                out.first = {display_names_[k.source], k.line, 0};
+                out.first_is_first = k.seq < first_kept;
+            }
+        }
+        if (out.offers > 0 && pruned_out_) pruned_out_->push_back(out);
+    }
+
+    // A streamed table read with a filter: after its first piece, room for as many kept offers and
+    // dropped keys as that piece's share of the file predicts (plus a fifth), so that the vectors do
+    // not double (a doubling holds both copies at once). Address space only: what is unused is not touched.
+    void reserve_from_sample(std::size_t piece_bytes, std::size_t file_bytes) {
+        if (piece_bytes == 0 || file_bytes <= piece_bytes) return;
+        const double scale = 1.2 * static_cast<double>(file_bytes) / static_cast<double>(piece_bytes);
+        const auto kept =
+            static_cast<std::size_t>(static_cast<double>(catalog_.offers.size() - first_offer_) * scale);
+        const auto dropped = static_cast<std::size_t>(static_cast<double>(pruned_.size()) * scale);
+        catalog_.offers.reserve(first_offer_ + kept + 16);
+        chain_.reserve(kept + 16);
+        seq_.reserve(kept + 16);
+        pruned_.reserve(dropped + 16);
+        if (std::bit_ceil(2 * dropped + 2) > pruned_index_.size()) {
+            pruned_index_.assign(std::bit_ceil(2 * dropped + 2), kNoKey);
+            for (std::uint32_t i = 0; i < pruned_.size(); ++i)
+                pruned_index_[pruned_slot(pruned_[i].hash)] = i;
+        }
+    }
+
+    // Doubles the zone index (a streamed table: sized by the rows kept), rebuilding its chains in order.
+    void grow_index() {
+        index_.assign(std::max<std::size_t>(1024, index_.size() * 2), {0, kNoOffer});
+        for (std::size_t i = first_offer_; i < catalog_.offers.size(); ++i) {
+            const std::size_t hash = hash_key(offer_key(catalog_.offers[i]));
+            const std::size_t slot = index_slot(hash);
+            chain_[i - first_offer_] = index_[slot].second;
+            index_[slot] = {hash, i};
+        }
     }
 
     // The zone index: open addressing on the key hash, no allocation per row. It has more than
@@ -477,9 +723,11 @@ private:
         return it->second;
     }
 
+    std::vector<PrunedOffers>* pruned_out_;
     const std::vector<TableSource>& sources_;
     Catalog& catalog_;
     Diagnostics& diags_;
+    Diagnostics* out_;  // where row errors go: the table's own list while it is read
     SkypilotGpuMapper mapper_;
     std::vector<std::map<std::string, long>> reasons_;
     std::vector<std::map<SkipKind, long>> kinds_;
@@ -497,6 +745,27 @@ private:
     std::size_t first_offer_ = 0;     // catalog.offers index of this reader's first offer
     std::vector<SharedText> display_names_;  // table_display_name per source, shared by its offers' locations
     std::unordered_map<std::string, GpuInfoFacts, TextHash, std::equal_to<>> gpu_info_;
+    // The filter push-down (nullptr: every offer is kept).
+    const OfferFilter* filter_ = nullptr;
+    bool prune_all_ = false;                         // the provider is not one asked for
+    std::optional<std::vector<const Gpu*>> wanted_;  // the GPUs asked for; nullopt = any
+    std::unordered_map<std::string, const Gpu*, TextHash, std::equal_to<>> resolved_;
+    std::unordered_map<std::string, bool, TextHash, std::equal_to<>> region_ok_;
+    static constexpr std::uint32_t kNoKey = static_cast<std::uint32_t>(-1);
+    static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+    struct PrunedKey {  // an offer key the filter drops (40 bytes)
+        std::size_t hash;
+        double on_demand, spot;  // merged lowest prices, NaN = none
+        std::uint32_t seq;       // when it was first seen, among this read's offers
+        int line;
+        std::uint32_t offer;  // the offer it became (index from first_offer_), or kNoKey
+        std::uint32_t source;
+        bool variant_assumed, price_complete;
+    };
+    std::vector<PrunedKey> pruned_;
+    std::vector<std::uint32_t> pruned_index_;  // open addressing on PrunedKey::hash, kNoKey = empty
+    std::vector<std::uint32_t> seq_;           // per offer of this read (with a filter): when first seen
+    std::uint32_t next_seq_ = 0;
 };
 
 }  // namespace
@@ -511,9 +780,10 @@ std::string table_display_name(const TableRef& ref) {
     return ref.builtin ? builtin_file_name(ref.resolved_path) : ref.resolved_path;
 }
 
-void load_offer_tables(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags) {
+void load_offer_tables(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags,
+                       const OfferFilter* filter, std::vector<PrunedOffers>* pruned) {
     if (sources.empty()) return;
-    TableReader(sources, catalog, diags).run();
+    TableReader(sources, catalog, diags, filter, pruned).run();
 }
 
 void load_offer_table(const TableRef& ref, std::string_view bytes, Catalog& catalog, Diagnostics& diags) {

@@ -104,17 +104,37 @@ bool split_plain_line(std::string_view line, RecordSink& sink) {
 
 }  // namespace
 
-bool read_csv_records(std::string_view bytes, const std::string& file,
-                      const std::function<bool(const CsvRecord&)>& on_record, Diagnostics& diags) {
+struct CsvRecordStream::State {
     csv_parser parser{};
-    if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+    RecordSink sink;
+    const std::string& file;
+    Diagnostics& diags;
+    bool started = false, failed = false;
+};
+
+CsvRecordStream::CsvRecordStream(const std::string& file,
+                                 const std::function<bool(const CsvRecord&)>& on_record, Diagnostics& diags)
+    : state_(new State{{}, RecordSink{&on_record, {}, {}, 0, 1, false}, file, diags}) {
+    if (csv_init(&state_->parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
         diags.error({file, 0, 0}, "cannot start the CSV parser (out of memory)");
-        return false;
+        state_->failed = true;
+        return;
     }
-    RecordSink sink{&on_record, {}, {}, 0, 1, false};
-    bool ok = true;
+    state_->started = true;
+}
+
+CsvRecordStream::~CsvRecordStream() {
+    if (state_->started) csv_free(&state_->parser);
+}
+
+bool CsvRecordStream::active() const { return !state_->failed && !state_->sink.stopped; }
+bool CsvRecordStream::failed() const { return state_->failed; }
+
+bool CsvRecordStream::feed(std::string_view bytes) {
+    csv_parser& parser = state_->parser;
+    RecordSink& sink = state_->sink;
     std::size_t pos = 0;
-    while (pos < bytes.size() && !sink.stopped) {
+    while (pos < bytes.size() && active()) {
         std::size_t nl = bytes.find('\n', pos);
         std::size_t end = nl == std::string_view::npos ? bytes.size() : nl + 1;
         const bool at_record_start = parser.pstate == kRowNotBegun && sink.used == 0;
@@ -122,31 +142,42 @@ bool read_csv_records(std::string_view bytes, const std::string& file,
             sink.record.line = sink.current_line;
             if (split_plain_line(bytes.substr(pos, (nl == std::string_view::npos ? bytes.size() : nl) - pos),
                                  sink)) {
-                if (!on_record(sink.record)) sink.stopped = true;
+                if (!(*sink.on_record)(sink.record)) sink.stopped = true;
                 pos = end;
                 ++sink.current_line;
                 continue;
             }
         }
         if (csv_parse(&parser, bytes.data() + pos, end - pos, on_field, on_record_end, &sink) != end - pos) {
-            diags.error({file, sink.current_line, 0}, std::string("malformed CSV: ") +
-                                                          csv_strerror(csv_error(&parser)) +
-                                                          " (a quote inside a quoted field must be doubled, "
-                                                          "and nothing may follow the closing quote)");
-            ok = false;
+            state_->diags.error({state_->file, sink.current_line, 0},
+                                std::string("malformed CSV: ") + csv_strerror(csv_error(&parser)) +
+                                    " (a quote inside a quoted field must be doubled, "
+                                    "and nothing may follow the closing quote)");
+            state_->failed = true;
             break;
         }
         pos = end;
         ++sink.current_line;
     }
-    if (ok && !sink.stopped && csv_fini(&parser, on_field, on_record_end, &sink) != 0) {
-        diags.error(
-            {file, sink.record.line, 0},
+    return active();
+}
+
+bool CsvRecordStream::finish() {
+    RecordSink& sink = state_->sink;
+    if (active() && csv_fini(&state_->parser, on_field, on_record_end, &sink) != 0) {
+        state_->diags.error(
+            {state_->file, sink.record.line, 0},
             "malformed CSV: the quoted field that starts on this line is never closed (missing '\"')");
-        ok = false;
+        state_->failed = true;
     }
-    csv_free(&parser);
-    return ok;
+    return !state_->failed;
+}
+
+bool read_csv_records(std::string_view bytes, const std::string& file,
+                      const std::function<bool(const CsvRecord&)>& on_record, Diagnostics& diags) {
+    CsvRecordStream stream(file, on_record, diags);
+    stream.feed(bytes);
+    return stream.finish();
 }
 
 namespace {

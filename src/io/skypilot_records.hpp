@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,27 @@ struct CsvRecord {
 // located error in `diags` and returns false; `on_record` returning false stops early.
 bool read_csv_records(std::string_view bytes, const std::string& file,
                       const std::function<bool(const CsvRecord&)>& on_record, Diagnostics& diags);
+
+// The same, fed piece by piece (a file read in chunks): each piece ends at a line end ('\n') except
+// the last; a record (a quoted field with newlines) may span pieces. Line numbers run on across
+// pieces. finish() ends the input (an unclosed quote is reported there) and returns false if any
+// error was reported.
+class CsvRecordStream {
+public:
+    CsvRecordStream(const std::string& file, const std::function<bool(const CsvRecord&)>& on_record,
+                    Diagnostics& diags);
+    ~CsvRecordStream();
+    CsvRecordStream(const CsvRecordStream&) = delete;
+    CsvRecordStream& operator=(const CsvRecordStream&) = delete;
+    bool feed(std::string_view lines);  // false once stopped (on_record said so) or failed
+    bool finish();
+    bool active() const;  // neither stopped nor failed
+    bool failed() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 // A decimal number with nothing else around it (spaces allowed); nullopt otherwise.
 std::optional<double> parse_decimal(std::string_view text);

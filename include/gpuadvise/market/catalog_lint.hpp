@@ -3,12 +3,24 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "gpuadvise/catalog/catalog.hpp"
 
 namespace gpuadvise {
 
-// `today` is an ISO date; empty skips the staleness check.
-Diagnostics lint_catalog(const Catalog& catalog, std::string_view today = {});
+// Offers of a table that a command's filter left out while the table was read (io: the filter
+// push-down of `offers`), kept as a count for the checks that count a provider's offers (prices of
+// unknown, future or old date), so that those warnings read as if the offers had been loaded.
+struct PrunedOffers {
+    SharedText provider, as_of;
+    long offers = 0;
+    SourceLocation first;         // where the first of them came from
+    bool first_is_first = false;  // it came before every offer of the provider that was kept
+};
+
+// `today` is an ISO date; empty skips the staleness check. `pruned`: see PrunedOffers.
+Diagnostics lint_catalog(const Catalog& catalog, std::string_view today = {},
+                         const std::vector<PrunedOffers>& pruned = {});
 
 }  // namespace gpuadvise

@@ -105,7 +105,8 @@ void lint_gpu_names(const Catalog& catalog, Diagnostics& d) {
 
 }  // namespace
 
-Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
+Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
+                         const std::vector<PrunedOffers>& pruned) {
     Diagnostics d;
     lint_gpu_names(catalog, d);
     // A calibration point is used only for its model on its GPU: one naming neither is never used.
@@ -206,6 +207,24 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today) {
                 if (stale_by_provider[o.provider]++ == 0) stale_where[o.provider] = o.where;
             }
         }
+    }
+    // Offers a filter left out while reading (PrunedOffers): dated like the provider's others.
+    for (const auto& p : pruned) {
+        if (!today_days || p.offers <= 0) continue;
+        const std::string provider = p.provider.str();
+        auto tally = [&](std::map<std::string, long>& counts, std::map<std::string, SourceLocation>& where) {
+            if (counts[provider] == 0 || p.first_is_first) where[provider] = p.first;
+            counts[provider] += p.offers;
+        };
+        const auto as_of = parse_iso_date(p.as_of);
+        if (p.as_of.empty())
+            tally(unknown_by_provider, unknown_where);
+        else if (!as_of)
+            continue;  // never pruned (io keeps every offer of a table with a bad date: one warning each)
+        else if (*as_of > *today_days + 1)
+            tally(future_by_provider, future_where);
+        else if (static_cast<double>(*today_days - *as_of) > max_age)
+            tally(stale_by_provider, stale_where);
     }
     for (const auto& [provider, count] : future_by_provider)
         d.warning(future_where[provider],

@@ -1,6 +1,7 @@
 #include "gpuadvise/market/offer_query.hpp"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "gpuadvise/base/errors.hpp"
 #include "gpuadvise/base/text.hpp"
@@ -139,9 +140,21 @@ OfferList query_offers(const Catalog& catalog, const OfferQuery& query) {
         if (int c = x.region.compare(y.region)) return c < 0;
         return x.instance_type.compare(y.instance_type) < 0;
     };
-    std::stable_sort(list.rows.begin(), list.rows.end(), before);
     list.matched = list.rows.size();
-    if (query.limit && list.rows.size() > *query.limit) list.rows.resize(*query.limit);
+    if (query.limit && list.rows.size() > *query.limit) {
+        // Only the first `limit` in order: the same rows a stable sort puts first (ties keep catalog
+        // order: rows point into catalog.offers in order), without sorting the rest (a 1M-offer table).
+        const auto limit = static_cast<std::ptrdiff_t>(*query.limit);
+        std::partial_sort(list.rows.begin(), list.rows.begin() + limit, list.rows.end(),
+                          [&](const OfferRow& a, const OfferRow& b) {
+                              if (before(a, b)) return true;
+                              if (before(b, a)) return false;
+                              return a.offer < b.offer;
+                          });
+        list.rows.resize(*query.limit);
+    } else {
+        std::stable_sort(list.rows.begin(), list.rows.end(), before);
+    }
     return list;
 }
 
