@@ -9,11 +9,7 @@
 #include <cstring>
 
 namespace gpuadvise::io {
-namespace {
-
-// libcsv's state for "no field of the current record seen yet" (ROW_NOT_BEGUN in libcsv.c).
-constexpr int kRowNotBegun = 0;
-
+// Outside the anonymous namespace: CsvRecordStream::State (of the header's class) holds one.
 struct RecordSink {
     const std::function<bool(const CsvRecord&)>* on_record;
     CsvRecord record;
@@ -23,6 +19,11 @@ struct RecordSink {
     int current_line = 1;
     bool stopped = false;
 };
+
+namespace {
+
+// libcsv's state for "no field of the current record seen yet" (ROW_NOT_BEGUN in libcsv.c).
+constexpr int kRowNotBegun = 0;
 
 void on_field(void* data, std::size_t len, void* ctx) {
     auto* sink = static_cast<RecordSink*>(ctx);
