@@ -235,9 +235,9 @@ void check_same(const RecommendRequest& r, const Grid& g, bool by_term) {
 
 TEST_CASE("what-if: bert's incremental grid is the per-point recommendation, bit for bit", "[io][what-if]") {
     const RecommendRequest r = job("bert");
-    check_same(r, {0, 100, 2.3}, false);         // from 0 (a one-off point) to the plan flips
-    check_same(r, {0.1, 3000, 97.7}, false);     // far past the 730 h a month of one slot
-    check_same(r, {1, 40, 1}, true);             // the HTML report's plan chart, every term
+    check_same(r, {0, 100, 4.7}, false);         // from 0 (a one-off point) to the plan flips
+    check_same(r, {0.1, 3000, 197.7}, false);    // far past the 730 h a month of one slot
+    check_same(r, {1, 40, 3}, true);             // the HTML report's plan chart's range, every term
     check_same(r, {9000, 10000, 250.5}, false);  // many slots per copy
 }
 
@@ -245,16 +245,16 @@ TEST_CASE("what-if: an interruptible job's spot column, a deadline and --objecti
     RecommendRequest r = job("bert");
     r.interruptible = true;
     r.checkpoint_minutes = 10;
-    check_same(r, {0.5, 400, 19.3}, true);
+    check_same(r, {0.5, 400, 39.7}, true);
     r.deadline_hours = 1.2;
     r.objective = Objective::carbon;
-    check_same(r, {0, 200, 11.1}, false);
+    check_same(r, {0, 200, 23.3}, false);
 }
 
 TEST_CASE("what-if: a multi-GPU LLM fine-tune", "[io][what-if]") {
     RecommendRequest r = job("llama-2-13b", "finetune", 2);
     r.interruptible = true;
-    check_same(r, {0.2, 60, 4.9}, true);
+    check_same(r, {0.2, 60, 9.9}, true);
     r.gpus_now = 16;  // several nodes
     check_same(r, {0.3, 30, 5.3}, false);
 }
@@ -264,12 +264,12 @@ TEST_CASE("what-if: providers with commitments, --plan reserved and one term", "
         INFO(provider);
         RecommendRequest r = job("bert");
         r.providers = {provider};
-        check_same(r, {0.25, 150, 7.7}, true);
+        check_same(r, {0.25, 150, 15.7}, true);
         r.plan = PlanFilter{Plan::reserved, 0};
-        check_same(r, {1, 500, 29.1}, true);
+        check_same(r, {1, 500, 59.1}, true);
         r.plan = PlanFilter{Plan::reserved, 12};
         r.idle_minutes = 0;
-        check_same(r, {1, 500, 37.9}, true);
+        check_same(r, {1, 500, 75.9}, true);
     }
 }
 
@@ -277,11 +277,11 @@ TEST_CASE("what-if: a budget rejects the dearer months, a one-off job's by the j
     RecommendRequest r = job("bert");
     r.budget_monthly = 40;
     r.providers = {"gcp"};
-    check_same(r, {0, 300, 12.1}, true);
+    check_same(r, {0, 300, 24.3}, true);
     r.providers.clear();
     r.budget_monthly = 300;
     r.interruptible = true;
-    check_same(r, {0.5, 2000, 83.3}, false);
+    check_same(r, {0.5, 2000, 166.3}, false);
     r.runs = 3;  // --runs 3: a one-off job at every point, held to the budget by its three runs
     r.budget_monthly = 5;
     r.providers = {"aws"};
