@@ -96,14 +96,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def send(self, status, body=b"", ctype="text/csv", extra=None, length=None):
+        # Logged before anything is sent: end_headers() flushes the headers, and an answer without a body
+        # (304) is then complete, so the client may finish and the test read the log before this thread
+        # appends to it (a 304 went missing from the log under load).
+        with LOCK:
+            LOG.append((self.path, self.headers.get("If-None-Match"), self.headers.get("If-Modified-Since"), status))
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body) if length is None else length))
         for k, v in (extra or {}).items():
             self.send_header(k, v)
         self.end_headers()
-        with LOCK:  # before the body: the client may exit as soon as it has the response
-            LOG.append((self.path, self.headers.get("If-None-Match"), self.headers.get("If-Modified-Since"), status))
         self.wfile.write(body)
 
     def do_GET(self):
