@@ -140,17 +140,21 @@ void read_builtin_table(const TableRef& ref, Catalog& catalog, Diagnostics& diag
 
 // The rows a built-in table added when the snapshot was made, if reading it now would add the same:
 // same GPU list and same as_of and source of its provider (the provider the reader would pick).
+// The table's provider (the one the reader would pick: the last of that id) still has the as_of and
+// source the table was read with.
+bool provider_stamp_holds(const BuiltinTable& t, const Catalog& catalog) {
+    const Provider* provider = nullptr;
+    for (const auto& p : catalog.providers)
+        if (p.id == t.ref.provider) provider = &p;
+    return provider && provider->as_of == t.provider_as_of && provider->source == t.provider_source;
+}
+
 BuiltinTable* reusable_table(const TableRef& ref, std::vector<BuiltinTable>& prepared, const Catalog& catalog,
                              bool gpus_unchanged) {
     if (!gpus_unchanged) return nullptr;
     auto it =
         std::find_if(prepared.begin(), prepared.end(), [&](const BuiltinTable& t) { return t.ref == ref; });
-    if (it == prepared.end()) return nullptr;
-    const Provider* provider = nullptr;
-    for (const auto& p : catalog.providers)
-        if (p.id == ref.provider) provider = &p;
-    if (!provider || provider->as_of != it->provider_as_of || provider->source != it->provider_source)
-        return nullptr;
+    if (it == prepared.end() || !provider_stamp_holds(*it, catalog)) return nullptr;
     return &*it;
 }
 
@@ -717,12 +721,7 @@ bool take_joined(CatalogLoad& s) {
     if (!s.joined || !s.options.files.empty() || s.tables.size() != s.joined->stamps.size()) return false;
     for (std::size_t i = 0; i < s.tables.size(); ++i) {
         const BuiltinTable& stamp = s.joined->stamps[i];
-        if (!(s.tables[i] == stamp.ref)) return false;
-        const Provider* provider = nullptr;
-        for (const auto& p : s.catalog.providers)
-            if (p.id == stamp.ref.provider) provider = &p;
-        if (!provider || provider->as_of != stamp.provider_as_of || provider->source != stamp.provider_source)
-            return false;
+        if (!(s.tables[i] == stamp.ref) || !provider_stamp_holds(stamp, s.catalog)) return false;
     }
     s.catalog.offers = std::move(s.joined->offers);
     s.catalog.skipped = std::move(s.joined->skipped);
