@@ -82,7 +82,10 @@ void parse_catalog_yaml(std::string_view text, const std::string& origin, bool b
 // most kMaxInputBytes; a FIFO, device, directory or socket, an open or read error (nothing of a file
 // that failed midway is returned) throws DataError naming the file and the reason.
 inline constexpr unsigned long long kMaxInputBytes = 1ULL << 30;  // 1 GiB
-std::string read_file(const std::string& path);
+// `max_bytes` (at most kMaxInputBytes) bounds a kind of file more tightly; `fix` is the hint of its
+// too-large error.
+std::string read_file(const std::string& path, unsigned long long max_bytes = kMaxInputBytes,
+                      const char* fix = nullptr);
 // The same file read in pieces of whole lines, for tables too large to hold (the same checks at the
 // open; a read error or a file grown past kMaxInputBytes throws DataError from next()). Memory: about
 // `chunk_bytes` (more only for a line longer than that).

@@ -82,6 +82,45 @@ std::optional<int> small_int(YamlContext& ctx, const YAML::Node& job, const std:
     return static_cast<int>(*v);
 }
 
+// A node as text that two nodes share only when the jobs reader reads them alike: each scalar with its
+// tag (a quoted "1" is not the number 1) and length, sequences and maps in their order.
+void append_key(std::string& out, const YAML::Node& node) {
+    switch (node.Type()) {
+        case YAML::NodeType::Scalar:
+            out += node.Tag();
+            out += std::to_string(node.Scalar().size());
+            out += ':';
+            out += node.Scalar();
+            return;
+        case YAML::NodeType::Sequence:
+            out += '[';
+            for (const auto& x : node) append_key(out, x);
+            out += ']';
+            return;
+        case YAML::NodeType::Map:
+            out += '{';
+            for (const auto& kv : node) {
+                append_key(out, kv.first);
+                append_key(out, kv.second);
+            }
+            out += '}';
+            return;
+        default: out += '~';
+    }
+}
+
+// The job's fields but its name, team and pool (PoolJob::options_key).
+std::string options_key(const YAML::Node& job) {
+    std::string out;
+    for (const auto& kv : job) {
+        const std::string& key = kv.first.Scalar();
+        if (key == "name" || key == "team" || key == "pool") continue;
+        append_key(out, kv.first);
+        append_key(out, kv.second);
+    }
+    return out;
+}
+
 PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& path, std::size_t index,
                  const Catalog& catalog, const std::string& currency) {
     PoolJob out;
@@ -165,6 +204,7 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
                           (best ? "did you mean '" + *best + "'?" : "known providers: " + join(ids, ", ")));
         }
     if (errors_since(ctx.diagnostics(), items_before)) return out;  // the rest would repeat those errors
+    out.options_key = options_key(job);
     try {
         r.workload = make_workload(catalog, w);
     } catch (const UsageError& e) {
@@ -189,6 +229,10 @@ PoolJob read_job(YamlContext& ctx, const YAML::Node& job, const std::string& pat
 std::vector<PoolJob> parse_jobs_yaml(std::string_view text, const std::string& path, const Catalog& catalog,
                                      const std::string& currency) {
     Diagnostics diags;
+    if (text.size() > kMaxJobsFileBytes)  // read_file checks it at the open; text may come from elsewhere
+        throw DataError(path + ": the file is " + std::to_string(text.size()) + " bytes, more than the " +
+                            std::to_string(kMaxJobsFileBytes >> 20) + " MiB a jobs file may hold",
+                        kJobsTooLargeFix);
     const YamlRead read = read_yaml_text(text, path, {"a jobs file nests at most 4 deep", {}, {}}, diags);
     if (!read.root) throw DataError(read_failure_title("the jobs file " + path, read.failure), diags.all(), kFix);
     YAML::Node root = *read.root;  // not const: a missing key of a const node is an invalid node
@@ -203,8 +247,14 @@ std::vector<PoolJob> parse_jobs_yaml(std::string_view text, const std::string& p
             ctx.error(list.IsDefined() ? list : root, "", "missing required key 'jobs' (a list of jobs)");
         else if (ctx.expect_sequence(list, "jobs")) {
             if (list.size() == 0) ctx.error(list, "jobs", "the list is empty; give at least one job");
+            // Before any job is read: the job past the bound is named, and nothing is planned.
+            const std::size_t count = list.size() > kMaxJobs ? 0 : list.size();
+            if (list.size() > kMaxJobs)
+                ctx.error(list[kMaxJobs], index_path("jobs", kMaxJobs),
+                          "the file has " + std::to_string(list.size()) + " jobs, more than the " +
+                              std::to_string(kMaxJobs) + " a plan takes; " + kJobsTooLargeFix);
             std::vector<std::size_t> job_index;  // jobs[k] is list[job_index[k]]
-            for (std::size_t i = 0; i < list.size(); ++i) {
+            for (std::size_t i = 0; i < count; ++i) {
                 const std::string p = index_path("jobs", i);
                 if (!ctx.expect_map(list[i], p)) continue;
                 jobs.push_back(read_job(ctx, list[i], p, i, catalog, currency));

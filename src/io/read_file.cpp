@@ -18,9 +18,9 @@ namespace gpuadvise::io {
 namespace {
 constexpr std::size_t kChunk = std::size_t{1} << 20;  // bytes per read(2)
 
-std::string too_big_message(const std::string& path) {
-    return path + ": the file is larger than " + std::to_string(kMaxInputBytes >> 20) +
-           " MiB, the most gpuadvise reads";
+std::string too_big_message(const std::string& path, unsigned long long max_bytes = kMaxInputBytes) {
+    return path + ": the file is larger than " + std::to_string(max_bytes >> 20) + " MiB, the most gpuadvise reads" +
+           (max_bytes < kMaxInputBytes ? " for this kind of file" : "");
 }
 }  // namespace
 
@@ -41,8 +41,9 @@ namespace {
 
 const char* const kReadHint = "give the path of a catalog file (YAML, or a SkyPilot vms.csv)";
 
-// Opens `path` for reading if it is a regular file of at most kMaxInputBytes (fills `st`); throws DataError.
-int open_regular_file(const std::string& path, struct stat& st) {
+// Opens `path` for reading if it is a regular file of at most `max_bytes` (fills `st`); throws DataError.
+int open_regular_file(const std::string& path, struct stat& st, unsigned long long max_bytes = kMaxInputBytes,
+                      const char* fix = nullptr) {
     const std::string hint = kReadHint;
     if (path.empty()) throw DataError("an empty file name; expected the path of a catalog file", hint);
     // stat first: opening a FIFO would block and opening a socket fails with a misleading reason.
@@ -70,9 +71,9 @@ int open_regular_file(const std::string& path, struct stat& st) {
                         hint);
     const int flags = ::fcntl(fd, F_GETFL);
     if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    if (st.st_size < 0 || static_cast<unsigned long long>(st.st_size) > kMaxInputBytes)
-        throw DataError(too_big_message(path),
-                        "split the table into several files, or drop rows you do not need");
+    if (st.st_size < 0 || static_cast<unsigned long long>(st.st_size) > max_bytes)
+        throw DataError(too_big_message(path, max_bytes),
+                        fix ? fix : "split the table into several files, or drop rows you do not need");
     closer.keep = true;
     return fd;
 }
@@ -85,14 +86,16 @@ int open_regular_file(const std::string& path, struct stat& st) {
 
 }  // namespace
 
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string& path, unsigned long long max_bytes, const char* fix) {
+    max_bytes = std::min(max_bytes, kMaxInputBytes);
     struct stat st {};
-    const int fd = open_regular_file(path, st);
+    const int fd = open_regular_file(path, st, max_bytes, fix);
     struct Closer {
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
-    const std::string too_big = too_big_message(path);
+    const std::string too_big = too_big_message(path, max_bytes);
+    const char* const split = fix ? fix : "split the table into several files";
 
     // One buffer of the size seen (a 1M-offer table is 200 MB; growing a buffer copied it several
     // times). Files that report no size (/proc) or grow while read continue in chunks, up to the cap.
@@ -105,8 +108,8 @@ std::string read_file(const std::string& path) {
     bytes.resize(capacity + 1);
     while (true) {
         if (used == bytes.size()) {
-            if (bytes.size() > kMaxInputBytes) throw DataError(too_big, "split the table into several files");
-            bytes.resize(std::min<std::size_t>(bytes.size() * 2, kMaxInputBytes + 1));
+            if (bytes.size() > max_bytes) throw DataError(too_big, split);
+            bytes.resize(std::min<std::size_t>(bytes.size() * 2, max_bytes + 1));
         }
         const ssize_t n = ::read(fd, bytes.data() + used, std::min(bytes.size() - used, kChunk));
         if (n < 0) {
@@ -115,7 +118,7 @@ std::string read_file(const std::string& path) {
         }
         if (n == 0) break;
         used += static_cast<std::size_t>(n);
-        if (used > kMaxInputBytes) throw DataError(too_big, "split the table into several files");
+        if (used > max_bytes) throw DataError(too_big, split);
     }
     bytes.resize(used);
     return bytes;

@@ -489,11 +489,38 @@ def case_duplicate_job_names():
         p = run(["plan", pairs])
         check(p.returncode == 1 and b"has 500 errors" in p.stderr, "500 duplicated names: 500 errors", p)
         check(p.stderr.count(b"\n") <= 103 and b"... and 400 more\n" in p.stderr, "500 errors: at most 100 printed", p)
-        many = write_jobs(tmp, "many.yaml", [f"  - {{name: x, model: bertt}}\n"] * 20000)
+        many = write_jobs(tmp, "many.yaml", [f"  - {{name: x, model: bertt}}\n"] * 9000)
         p = run(["plan", many])
-        check(p.returncode == 1, "20,000 bad jobs: expected exit 1", p)
-        check(len(p.stderr) < 64 * 1024, f"20,000 bad jobs: {len(p.stderr)} bytes on stderr", p)
-        no_internal_error(p, "20,000 bad jobs")
+        check(p.returncode == 1, "9,000 bad jobs: expected exit 1", p)
+        check(len(p.stderr) < 64 * 1024, f"9,000 bad jobs: {len(p.stderr)} bytes on stderr", p)
+        no_internal_error(p, "9,000 bad jobs")
+
+
+def case_plan_job_count():
+    # Issue 31: a jobs file could hold any number of jobs (1,000,000 read into 6 GB before planning began).
+    # A file holds at most 10,000 jobs and 8 MiB, both checked before any job is read or planned.
+    with tempfile.TemporaryDirectory() as tmp:
+        # At the bound: every job is read (the last one's unknown model is the only error).
+        at = write_jobs(tmp, "at.yaml", [f"  - {{name: j{i}, model: bert}}\n" for i in range(9999)] +
+                        ["  - {name: last, model: bertt}\n"])
+        p = run(["plan", at])
+        check(p.returncode == 1 and b"jobs[9999].model: unknown model 'bertt'" in p.stderr and b"has 1 error" in p.stderr,
+              "10,000 jobs: expected them read, the last one's error alone", p)
+        check(b"a plan takes" not in p.stderr, "10,000 jobs: the bound refused a file at it", p)
+        over = write_jobs(tmp, "over.yaml", [f"  - {{name: j{i}, model: bert}}\n" for i in range(10001)])
+        p = run(["plan", over])
+        check(p.returncode == 1, "10,001 jobs: expected exit 1", p)
+        check(over.encode() + b":10002:5: error: jobs[10000]: the file has 10001 jobs, more than the 10000 a plan takes"
+              in p.stderr and b"has 1 error" in p.stderr, "10,001 jobs: the located bound error", p)
+        check(b"split the jobs into several files" in p.stderr, "10,001 jobs: the fix", p)
+        no_internal_error(p, "10,001 jobs")
+        big = os.path.join(tmp, "big.yaml")
+        with open(big, "w") as f:
+            f.write("jobs:\n  - {name: a, model: bert}\n" + "#" * (8 << 20))
+        p = run(["plan", big])
+        check(p.returncode == 1 and b"larger than 8 MiB" in p.stderr and b"split the jobs" in p.stderr,
+              "a jobs file over 8 MiB: expected the size error", p)
+        no_internal_error(p, "a jobs file over 8 MiB")
 
 
 def case_config_special_paths():

@@ -108,4 +108,35 @@ TEST_CASE("jobs file: an error located at a value does not change the job it is 
     CHECK(e[2].find("duplicate job name 'x'") != std::string::npos);
 }
 
+TEST_CASE("jobs file: jobs that differ only in name, team and pool share their options key", "[io]") {
+    const auto jobs = io::parse_jobs_yaml(
+        "jobs:\n"
+        "  - {name: a, team: nlp, pool: p, model: bert, runs_per_week: 3}\n"
+        "  - {name: b, model: bert, runs_per_week: 3}\n"
+        "  - {name: c, model: bert, runs_per_week: 4}\n"
+        "  - {name: d, model: bert, runs_per_week: 3, schedule: night}\n"
+        "  - {name: e, model: bert, runs_per_week: '3'}\n"
+        "  - {name: f, model: bert, runs_per_week: 3, provider: [aws, gcp]}\n"
+        "  - {name: g, model: bert, runs_per_week: 3, provider: [gcp, aws]}\n",
+        "jobs.yaml", builtin(), "USD");
+    REQUIRE(jobs.size() == 7);
+    CHECK_FALSE(jobs[0].options_key.empty());
+    CHECK(jobs[0].options_key == jobs[1].options_key);
+    for (std::size_t i = 2; i < jobs.size(); ++i)
+        for (std::size_t k = 0; k < i; ++k)
+            if (k != 0 || i != 1) CHECK(jobs[i].options_key != jobs[k].options_key);
+}
+
+TEST_CASE("jobs file: at most 10,000 jobs and 8 MiB, refused before any job is read", "[io]") {
+    std::string text = "jobs:\n";
+    for (std::size_t i = 0; i <= io::kMaxJobs; ++i) text += "  - {name: j" + std::to_string(i) + ", model: bertt}\n";
+    const auto e = errors_of(text);  // 10,001 unknown models, but only the bound is reported
+    REQUIRE(e.size() == 1);
+    CHECK(e[0].find("jobs.yaml:10002:5: error: jobs[10000]: the file has 10001 jobs, more than the 10000 a plan "
+                    "takes") == 0);
+    const std::string big = "jobs:\n  - {name: a, model: bert}\n" + std::string(io::kMaxJobsFileBytes, '#');
+    CHECK_THROWS_WITH(io::parse_jobs_yaml(big, "jobs.yaml", builtin(), "USD"),
+                      Catch::Contains("more than the 8 MiB a jobs file may hold"));
+}
+
 }  // namespace io_test_jobs_yaml

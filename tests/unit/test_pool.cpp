@@ -206,4 +206,27 @@ TEST_CASE("plan_pools: jobs on different GPUs have no common offer unless pooled
     CHECK(apart.pools[1].offer->gpu == "t4");
 }
 
+TEST_CASE("plan_pools: jobs that share an options key are sized as if each were evaluated", "[core][pool]") {
+    const Catalog c = pool_catalog();
+    std::vector<PoolJob> apart = {job(c, "a", 134.4, "any"), job(c, "b", 134.4, "any"), job(c, "c", 60, "day"),
+                                  job(c, "d", 134.4, "any")};
+    std::vector<PoolJob> shared = apart;
+    shared[0].options_key = shared[1].options_key = shared[3].options_key = "same";
+    shared[2].options_key = "other";
+    const PoolPlan x = plan_pools(c, apart).pools.at(0), y = plan_pools(c, shared).pools.at(0);
+    REQUIRE(x.offer == y.offer);
+    REQUIRE(x.jobs.size() == y.jobs.size());
+    for (std::size_t i = 0; i < x.jobs.size(); ++i) {
+        CHECK(y.jobs[i].job == &shared[i]);
+        CHECK(y.jobs[i].instance_hours_per_week == x.jobs[i].instance_hours_per_week);
+        CHECK(y.jobs[i].alone.cost_per_month == x.jobs[i].alone.cost_per_month);
+        CHECK(y.jobs[i].dedicated.committed_instances == x.jobs[i].dedicated.committed_instances);
+        CHECK(y.jobs[i].feasible_offers == x.jobs[i].feasible_offers);
+    }
+    CHECK(y.pooled.cost_per_month == x.pooled.cost_per_month);
+    CHECK(y.alone_cost_per_month == x.alone_cost_per_month);
+    CHECK(y.dedicated_cost_per_month == x.dedicated_cost_per_month);
+    CHECK(y.jobs[2].instance_hours_per_week != y.jobs[0].instance_hours_per_week);  // "other" is its own
+}
+
 }  // namespace unit_test_pool

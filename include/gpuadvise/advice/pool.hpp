@@ -63,6 +63,9 @@ struct PoolJob {
     std::string pool = "default";  // jobs with the same pool name share instances
     RecommendRequest request;      // the workload and constraints, as `recommend` takes them
     WeekSchedule schedule;
+    // Jobs with the same non-empty key have the same options on every offer, found once (the jobs
+    // reader makes it from every field of the job but its name, team and pool).
+    std::string options_key;
 };
 
 struct PoolJobPlan {

@@ -153,9 +153,17 @@ struct JobOnOffer {
 };
 
 struct JobOptions {
-    std::unordered_map<const Offer*, JobOnOffer> by_offer;
+    // (index of the offer in catalog.offers, what the job needs on it), by index: 24 bytes an offer
+    // (an unordered_map of pointers was about 64, and 10,000 jobs keep theirs at once).
+    std::vector<std::pair<std::size_t, JobOnOffer>> by_offer;
     Constraint binding = Constraint::filters;
     std::string nearest_miss;
+
+    const JobOnOffer* on(std::size_t offer) const {
+        const auto it = std::lower_bound(by_offer.begin(), by_offer.end(), offer,
+                                         [](const auto& x, std::size_t i) { return x.first < i; });
+        return it != by_offer.end() && it->first == offer ? &it->second : nullptr;
+    }
 };
 
 JobOptions job_options(const Catalog& catalog, const PoolJob& job) {
@@ -182,8 +190,16 @@ JobOptions job_options(const Catalog& catalog, const PoolJob& job) {
                                " a plan sizes; fewer runs a week or shorter runs";
                 continue;
             }
-            out.by_offer[o.offer] = {o.instances, o.gpu_count, hours};
+            out.by_offer.push_back({static_cast<std::size_t>(o.offer - catalog.offers.data()),
+                                    {o.instances, o.gpu_count, hours}});
         }
+    std::sort(out.by_offer.begin(), out.by_offer.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    // An offer listed twice by the evaluation (it should not be) counts once.
+    out.by_offer.erase(std::unique(out.by_offer.begin(), out.by_offer.end(),
+                                   [](const auto& a, const auto& b) { return a.first == b.first; }),
+                       out.by_offer.end());
+    out.by_offer.shrink_to_fit();
     if (out.by_offer.empty() && !too_busy.empty()) {
         out.binding = Constraint::scaling;
         out.nearest_miss = too_busy;
@@ -202,12 +218,25 @@ WeekDemand spread(const WeekSchedule& s, double instance_hours_per_week) {
     return d;
 }
 
-// The pool on one offer; nullopt when it has no price that can carry the overflow or commitment.
-std::optional<PoolPlan> plan_on_offer(const Catalog& catalog, const Offer& offer,
-                                      const std::vector<const PoolJob*>& jobs,
-                                      const std::vector<const JobOptions*>& options,
-                                      const std::string& currency) {
-    PoolPlan p;
+// The members of a pool: each job and its options, jobs that share their options in one group
+// (sized once per offer: 10,000 jobs of one workload are one sizing, not 10,000 copies).
+struct Members {
+    std::vector<const PoolJob*> jobs;
+    std::vector<std::size_t> group;          // jobs[i]'s index in options
+    std::vector<const JobOptions*> options;  // one per group
+};
+
+// The pool on one offer, its jobs not yet listed (per_group and the members give them: finish());
+// nullopt when the offer has no price that can carry the overflow or commitment.
+struct OfferPool {
+    PoolPlan plan;
+    std::vector<PoolJobPlan> per_group;  // the sizing of each group's jobs (job: the group's first)
+};
+
+std::optional<OfferPool> plan_on_offer(const Catalog& catalog, const Offer& offer, const Members& m,
+                                       const std::string& currency) {
+    OfferPool out;
+    PoolPlan& p = out.plan;
     p.offer = &offer;
     p.gpu = catalog.find_gpu(offer.gpu);
     if (const Commitment* k = cheapest_commitment(offer, 0)) {
@@ -222,12 +251,12 @@ std::optional<PoolPlan> plan_on_offer(const Catalog& catalog, const Offer& offer
         p.on_demand_per_hour = catalog.convert(*offer.on_demand_per_hour, offer.currency, currency);
     p.overflow_price_per_hour = p.on_demand_per_hour;
     const bool all_interruptible =
-        std::all_of(jobs.begin(), jobs.end(), [](const PoolJob* j) { return j->request.interruptible; });
+        std::all_of(m.jobs.begin(), m.jobs.end(), [](const PoolJob* j) { return j->request.interruptible; });
     if (all_interruptible && offer.spot_per_hour && *offer.spot_per_hour > 0) {
         if (auto spot = catalog.convert(*offer.spot_per_hour, offer.currency, currency)) {
             // The most work any of the jobs loses to interruptions (each job's checkpoint interval).
             double overhead = 0;
-            for (const PoolJob* j : jobs)
+            for (const PoolJob* j : m.jobs)
                 overhead = std::max(overhead, spot_overhead_fraction(spot_assumptions(catalog, j->request)));
             const double effective = *spot * (1 + overhead);
             if (!p.overflow_price_per_hour || effective < *p.overflow_price_per_hour) {
@@ -238,21 +267,29 @@ std::optional<PoolPlan> plan_on_offer(const Catalog& catalog, const Offer& offer
         }
     }
     if (!p.overflow_price_per_hour && !p.committed_price_per_month) return std::nullopt;
+    const std::size_t index = static_cast<std::size_t>(&offer - catalog.offers.data());
+    out.per_group.resize(m.options.size());
+    std::vector<bool> sized(m.options.size(), false);
     WeekDemand total{};
     double dedicated_busy = 0;
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-        const JobOnOffer& x = options[i]->by_offer.at(&offer);
-        PoolJobPlan jp;
-        jp.job = jobs[i];
-        jp.instances = x.instances;
-        jp.gpu_count = x.gpu_count;
-        jp.hours_per_run = x.hours_per_run;
-        jp.instance_hours_per_week = x.instances * jobs[i]->request.runs_per_week * x.hours_per_run;
-        jp.demand = spread(jobs[i]->schedule, jp.instance_hours_per_week);
-        jp.alone = size_pool(jp.demand, p.committed_price_per_month, p.overflow_price_per_hour);
-        jp.feasible_offers = options[i]->by_offer.size();
+    for (std::size_t i = 0; i < m.jobs.size(); ++i) {
+        PoolJobPlan& jp = out.per_group[m.group[i]];
+        if (!sized[m.group[i]]) {
+            sized[m.group[i]] = true;
+            const JobOnOffer& x = *m.options[m.group[i]]->on(index);
+            jp.job = m.jobs[i];
+            jp.instances = x.instances;
+            jp.gpu_count = x.gpu_count;
+            jp.hours_per_run = x.hours_per_run;
+            jp.instance_hours_per_week = x.instances * m.jobs[i]->request.runs_per_week * x.hours_per_run;
+            jp.demand = spread(m.jobs[i]->schedule, jp.instance_hours_per_week);
+            jp.alone = size_pool(jp.demand, p.committed_price_per_month, p.overflow_price_per_hour);
+            jp.feasible_offers = m.options[m.group[i]]->by_offer.size();
+            if (p.committed_price_per_month)
+                jp.dedicated = size_pool(jp.demand, p.committed_price_per_month, std::nullopt);
+        }
+        // Summed job by job, in the jobs' order (the totals do not depend on how jobs are grouped).
         if (p.committed_price_per_month) {
-            jp.dedicated = size_pool(jp.demand, p.committed_price_per_month, std::nullopt);
             p.dedicated_instances += jp.dedicated.committed_instances;
             p.dedicated_cost_per_month += jp.dedicated.cost_per_month;
             dedicated_busy += jp.dedicated.served_hours_per_week;
@@ -260,7 +297,6 @@ std::optional<PoolPlan> plan_on_offer(const Catalog& catalog, const Offer& offer
         for (std::size_t s = 0; s < total.size(); ++s) total[s] += jp.demand[s];
         p.alone_committed_instances += jp.alone.committed_instances;
         p.alone_cost_per_month += jp.alone.cost_per_month;
-        p.jobs.push_back(std::move(jp));
     }
     p.dedicated_utilisation = slot_utilisation(dedicated_busy, p.dedicated_instances);
     p.pooled = size_pool(total, p.committed_price_per_month, p.overflow_price_per_hour);
@@ -268,6 +304,17 @@ std::optional<PoolPlan> plan_on_offer(const Catalog& catalog, const Offer& offer
     // Below a cent the two plans cost the same; the difference is the order of the sums ("-0 USD").
     if (std::abs(p.saving_per_month) < 0.005) p.saving_per_month = 0;
     if (p.alone_cost_per_month > 0) p.saving_fraction = p.saving_per_month / p.alone_cost_per_month;
+    return out;
+}
+
+// The plan of the chosen offer, with a line per job.
+PoolPlan finish(OfferPool&& chosen, const Members& m) {
+    PoolPlan p = std::move(chosen.plan);
+    p.jobs.reserve(m.jobs.size());
+    for (std::size_t i = 0; i < m.jobs.size(); ++i) {
+        p.jobs.push_back(chosen.per_group[m.group[i]]);
+        p.jobs.back().job = m.jobs[i];
+    }
     return p;
 }
 
@@ -278,41 +325,61 @@ PoolResult plan_pools(const Catalog& catalog, const std::vector<PoolJob>& jobs) 
     std::vector<std::string> names;
     for (const auto& j : jobs)
         if (std::find(names.begin(), names.end(), j.pool) == names.end()) names.push_back(j.pool);
-    std::vector<JobOptions> options;
-    options.reserve(jobs.size());
-    for (const auto& j : jobs) options.push_back(job_options(catalog, j));
+    // Each job's options, once per distinct workload: 10,000 jobs of a few kinds cost a few evaluations.
+    std::vector<JobOptions> distinct;
+    distinct.reserve(jobs.size());
+    std::vector<std::size_t> options_of(jobs.size());
+    std::unordered_map<std::string_view, std::size_t> by_key;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        if (!jobs[i].options_key.empty()) {
+            const auto [it, added] = by_key.try_emplace(jobs[i].options_key, distinct.size());
+            if (!added) {
+                options_of[i] = it->second;
+                continue;
+            }
+        }
+        options_of[i] = distinct.size();
+        distinct.push_back(job_options(catalog, jobs[i]));
+    }
     for (const auto& name : names) {
-        std::vector<const PoolJob*> members;
-        std::vector<const JobOptions*> member_options;
+        Members m;
+        std::vector<std::size_t> group_of(distinct.size(), distinct.size());  // distinct → m.options
         for (std::size_t i = 0; i < jobs.size(); ++i)
             if (jobs[i].pool == name) {
-                members.push_back(&jobs[i]);
-                member_options.push_back(&options[i]);
+                std::size_t& g = group_of[options_of[i]];
+                if (g == distinct.size()) {
+                    g = m.options.size();
+                    m.options.push_back(&distinct[options_of[i]]);
+                }
+                m.jobs.push_back(&jobs[i]);
+                m.group.push_back(g);
             }
         PoolPlan none;
         none.name = name;
-        for (std::size_t i = 0; i < members.size() && none.why.empty(); ++i)
-            if (member_options[i]->by_offer.empty())
-                none.why = "job '" + members[i]->name +
-                           "' fits no offer (binding constraint: " + to_string(member_options[i]->binding) +
-                           "; " + member_options[i]->nearest_miss + ")";
-        std::optional<PoolPlan> best;
+        for (std::size_t i = 0; i < m.jobs.size() && none.why.empty(); ++i) {
+            const JobOptions& o = *m.options[m.group[i]];
+            if (o.by_offer.empty())
+                none.why = "job '" + m.jobs[i]->name + "' fits no offer (binding constraint: " +
+                           to_string(o.binding) + "; " + o.nearest_miss + ")";
+        }
+        std::optional<OfferPool> best;
         std::size_t common = 0;
         if (none.why.empty())
-            for (const auto& offer : catalog.offers) {  // catalog order: ties go to the first
-                if (!std::all_of(member_options.begin(), member_options.end(),
-                                 [&](const JobOptions* o) { return o->by_offer.count(&offer) > 0; }))
+            for (std::size_t k = 0; k < catalog.offers.size(); ++k) {  // catalog order: ties go to the first
+                const Offer& offer = catalog.offers[k];
+                if (!std::all_of(m.options.begin(), m.options.end(),
+                                 [&](const JobOptions* o) { return o->on(k) != nullptr; }))
                     continue;
                 ++common;
-                auto p =
-                    plan_on_offer(catalog, offer, members, member_options, members.front()->request.currency);
-                if (p && (!best || p->pooled.cost_per_month < best->pooled.cost_per_month - 1e-9))
+                auto p = plan_on_offer(catalog, offer, m, m.jobs.front()->request.currency);
+                if (p && (!best || p->plan.pooled.cost_per_month < best->plan.pooled.cost_per_month - 1e-9))
                     best = std::move(p);
             }
         if (best) {
-            best->name = name;
-            best->common_offers = common;
-            result.pools.push_back(std::move(*best));
+            PoolPlan chosen = finish(std::move(*best), m);
+            chosen.name = name;
+            chosen.common_offers = common;
+            result.pools.push_back(std::move(chosen));
             continue;
         }
         if (none.why.empty())
@@ -321,10 +388,10 @@ PoolResult plan_pools(const Catalog& catalog, const std::vector<PoolJob>& jobs) 
                     ? "no offer can run every job of the pool (each job's gpu and constraints); give jobs "
                       "that need different GPUs their own 'pool:'"
                     : "the offers every job can run on have no usable price";
-        for (std::size_t i = 0; i < members.size(); ++i) {
+        for (std::size_t i = 0; i < m.jobs.size(); ++i) {
             PoolJobPlan jp;
-            jp.job = members[i];
-            jp.feasible_offers = member_options[i]->by_offer.size();
+            jp.job = m.jobs[i];
+            jp.feasible_offers = m.options[m.group[i]]->by_offer.size();
             none.jobs.push_back(jp);
         }
         result.pools.push_back(std::move(none));
