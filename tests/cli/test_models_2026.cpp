@@ -128,4 +128,31 @@ TEST_CASE("recommend mixtral-8x7b serving names expert parallelism", "[cli]") {
     CHECK(r.json["recommendations"][0]["parallelism"]["expert"].get<int>() > 1);
 }
 
+TEST_CASE("recommend qwen3-235b-a22b --task lora names expert parallelism", "[cli]") {
+    const Result r = run({"recommend", "--model", "qwen3-235b-a22b", "--task", "lora"});
+    REQUIRE(r.exit == 0);
+    CHECK(r.json["recommendations"][0]["parallelism"]["expert"].get<int>() > 1);
+}
+
+TEST_CASE("MoE training: a pipeline's few tokens per expert are bound by reading the experts' weights",
+          "[cli]") {
+    // Qwen3-235B-A22B LoRA on 8 x H100: pp8 sends a micro-batch's 2,048 tokens through each stage,
+    // 128 per expert, and reads every expert's weights each pass; ep8 gathers 8 ranks' tokens on
+    // each expert. The planner picks ep, and pp8 pinned is slower.
+    auto tokens_per_s = [](std::vector<std::string> pin) {
+        std::vector<std::string> args = {"estimate", "--model", "qwen3-235b-a22b", "--task", "lora",
+                                         "--gpu",    "h100-sxm", "--gpus", "8"};
+        args.insert(args.end(), pin.begin(), pin.end());
+        const Result r = run(args);
+        REQUIRE(r.exit == 0);
+        return std::pair{r.json["estimates"][0]["throughput_per_s"].get<double>(),
+                         r.json["estimates"][0]["parallelism"]["expert"].get<int>()};
+    };
+    const auto [chosen, ep] = tokens_per_s({});
+    const auto [pipeline, none] = tokens_per_s({"--pp", "8"});
+    CHECK(ep == 8);
+    CHECK(none == 1);
+    CHECK(pipeline < 0.9 * chosen);
+}
+
 }  // namespace cli_test_models_2026

@@ -14,6 +14,9 @@ inline constexpr double kHiddenHalf = 512;         // transformers reach half of
 // Per optimizer step (training) or scheduler step (serving): Python, optimizer, data hand-off,
 // sampling (§3b "small ops are overhead-bound" [S34]). An assumption, not fitted.
 inline constexpr double kStepOverheadS = 1.0e-3;
+// Share of the datasheet HBM bandwidth a kernel streaming weights reaches: the serving decode
+// model's figure (docs/methodology.md §3, vLLM's engine profile), used for MoE expert reads in training.
+inline constexpr double kStreamBandwidthShare = 0.8;
 
 // A transformer with a known shape (layers and hidden size), encoder-decoder speech models included.
 bool has_transformer_shape(const Workload& w);

@@ -202,6 +202,26 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
         const double share = pc.active_compute() > 0 ? pc.experts_active / pc.active_compute() : 0;
         t_mb *= 1 + share * (eff(width) / eff(width / l.tensor) - 1);
     }
+    // Mixture of experts: every pass over a micro-batch reads the weights of the experts this rank
+    // holds (1/(t·p·ep) of them, those its tokens reach) from HBM, forward, backward's input
+    // gradient (and a recomputed forward); a frozen base (LoRA) writes no expert gradient. With few
+    // tokens per expert (a micro-batch's k·tokens spread over E experts, times ep: a rank's experts
+    // serve the tokens of all ep ranks) the grouped GEMMs are bound by that read, not by the FLOPs
+    // the single-GPU speed assumes: the experts' time is the larger of the two (roofline), the reason
+    // MoE training carves expert parallelism out of data parallelism (docs/methodology.md §4a).
+    if (w.shape.moe() && w.shape.experts > 0 && has_transformer_shape(w)) {
+        const ParamCount pc = w.param_count();
+        const double bw = gpu.memory_bandwidth_gb_per_s.value_or(0) * 1e9 * kStreamBandwidthShare;
+        if (pc.active_compute() > 0 && bw > 0) {
+            const double t_experts = t_mb * pc.experts_active / pc.active_compute();
+            const double e = w.shape.experts, k = std::max(1, w.shape.active_experts);
+            const double tokens = static_cast<double>(l.micro_batch) * w.seq_len * std::max(1, l.expert);
+            const double touched = 1 - std::pow(1 - k / e, std::max(1.0, tokens));
+            const double passes = (w.is_adapter() ? 2.0 : 3.0) + (l.checkpointing ? 1.0 : 0.0);
+            const double bytes = passes * w.expert_weight_bytes(p) * touched / (mp * std::max(1, l.expert));
+            t_mb += std::max(0.0, bytes / bw - t_experts);
+        }
+    }
     // Tensor parallel: 2 all-reduces of the layer's activations forward and 2 backward per layer
     // (Megatron-LM; sequence parallelism moves the same volume as reduce-scatter + all-gather), one
     // more pair when the forward is recomputed.
