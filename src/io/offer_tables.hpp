@@ -24,6 +24,7 @@ struct TableSource {
     TableRef ref;
     std::string_view bytes;
     LineChunks* stream = nullptr;
+    const Provider* provider = nullptr;  // ref.provider's entry, when the caller looked it up (else found)
 };
 // `filter` (a command's --gpu/--provider/--region, CatalogOptions::filter): offers that cannot match it
 // are not kept (their rows are still checked and counted; docs/catalog.md, "Filters applied while

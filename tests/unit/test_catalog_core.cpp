@@ -96,6 +96,19 @@ TEST_CASE("policy lookups by a reused key buffer read each key's own value, and 
     CHECK(p == q);
 }
 
+TEST_CASE("ProviderIndex finds what find_provider finds: an exact id, else ignoring case", "[core]") {
+    Catalog c;
+    for (const char* id : {"aws", "gcp", "lambda"}) {
+        Provider p;
+        p.id = id;
+        c.providers.push_back(p);
+    }
+    const ProviderIndex index(c);
+    for (const char* id : {"aws", "gcp", "lambda", "GCP", "Lambda", "azure", ""})
+        CHECK(index.find(id) == c.find_provider(id));
+    CHECK(index.find("gcp") == &c.providers[1]);
+}
+
 TEST_CASE("a family name covers every variant; an id or alias exactly one", "[core]") {
     Catalog c = sample();
     auto family = resolve_gpu_name(c, "a100");

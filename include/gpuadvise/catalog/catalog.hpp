@@ -92,4 +92,17 @@ const ModelPreset* find_model(const Catalog& catalog, std::string_view name);
 // GPUs by id, for lookups once per offer (find_gpu scans the list). Views into `catalog.gpus`.
 std::unordered_map<std::string_view, const Gpu*> gpus_by_id(const Catalog& catalog);
 
+// Providers by id, for lookups once per offer or run of offers (find_provider scans the list: a
+// tree of 10,000 clouds made a query quadratic). An exact id is found in the index; any other
+// spelling as find_provider finds it (ignoring case). Holds views into `catalog.providers`.
+class ProviderIndex {
+public:
+    explicit ProviderIndex(const Catalog& catalog);
+    const Provider* find(std::string_view id) const;
+
+private:
+    const Catalog* catalog_;
+    std::unordered_map<std::string_view, const Provider*> exact_;
+};
+
 }  // namespace gpuadvise

@@ -11,9 +11,10 @@ namespace {
 std::optional<CheapestPrice> cheapest(const Catalog& catalog, const Gpu& gpu, Plan plan,
                                       const std::string& currency, bool include_examples) {
     std::optional<CheapestPrice> best;
+    const ProviderIndex providers(catalog);
     for (const auto& o : catalog.offers) {
         if (o.gpu != gpu.id) continue;
-        const Provider* p = catalog.find_provider(o.provider);
+        const Provider* p = providers.find(o.provider);
         if (p && p->kind == ProviderKind::placeholder) continue;
         if (!include_examples && !is_rentable(p)) continue;
         // reserved: the cheapest commitment of any term, per GPU-hour at full use.

@@ -3,6 +3,7 @@
 #include "gpuadvise/advice/pool.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -103,11 +104,24 @@ PoolSizing size_pool(const WeekDemand& demand, std::optional<double> committed_p
         out.peak_instances = std::max(out.peak_instances, d);
         out.demand_hours_per_week += d;
     }
+    // The week's demand as its distinct hourly values and how many hours have each: a job's demand
+    // is one value over its schedule's hours and 0 elsewhere, so a sizing is a few terms, not 168
+    // (plan sizes every job alone on every offer it can run on: 10,000 jobs x 1,000 offers).
+    std::array<double, kWeekSlots> value{};
+    std::array<int, kWeekSlots> hours{};
+    std::size_t distinct = 0;
+    for (double d : demand) {
+        std::size_t j = 0;
+        while (j < distinct && value[j] != d) ++j;
+        if (j == distinct) value[distinct++] = d;
+        ++hours[j];
+    }
     auto evaluate = [&](int n) {
         PoolSizing s = out;
         s.committed_instances = n;
         s.served_hours_per_week = 0;
-        for (double d : demand) s.served_hours_per_week += std::min(d, static_cast<double>(n));
+        for (std::size_t j = 0; j < distinct; ++j)
+            s.served_hours_per_week += hours[j] * std::min(value[j], static_cast<double>(n));
         s.overflow_hours_per_week = std::max(0.0, s.demand_hours_per_week - s.served_hours_per_week);
         s.utilisation = slot_utilisation(s.served_hours_per_week, n);
         s.committed_cost_per_month = n * committed_price.value_or(0);
@@ -120,13 +134,13 @@ PoolSizing size_pool(const WeekDemand& demand, std::optional<double> committed_p
         std::min(std::ceil(out.peak_instances - 1e-9), double(std::numeric_limits<int>::max())));
     if (!overflow_price) return evaluate(committed_price ? cover : 0);
     if (!committed_price) return evaluate(0);
-    // The cost is convex and piecewise linear in N, with its kinks at the slots' demands: between two
-    // neighbouring candidates (0, the floor and ceiling of each slot's demand, the cover) it is linear, so
-    // its least value over the integers is at a candidate. 2 x 168 + 2 evaluations instead of one per
-    // instance up to the peak (a peak of 250,000 instances took 20 s).
+    // The cost is convex and piecewise linear in N, with its kinks at the hours' demands: between two
+    // neighbouring candidates (0, the floor and ceiling of each distinct demand, the cover) it is
+    // linear, so its least value over the integers is at a candidate. At most 2 x 168 + 2 evaluations
+    // instead of one per instance up to the peak (a peak of 250,000 instances took 20 s).
     std::vector<int> candidates{0, cover};
-    for (double d : demand)
-        for (double n : {std::floor(d), std::ceil(d)})
+    for (std::size_t j = 0; j < distinct; ++j)
+        for (double n : {std::floor(value[j]), std::ceil(value[j])})
             if (n > 0 && n < cover) candidates.push_back(static_cast<int>(n));
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
@@ -271,7 +285,6 @@ std::optional<OfferPool> plan_on_offer(const Catalog& catalog, const Offer& offe
     out.per_group.resize(m.options.size());
     std::vector<bool> sized(m.options.size(), false);
     WeekDemand total{};
-    double dedicated_busy = 0;
     for (std::size_t i = 0; i < m.jobs.size(); ++i) {
         PoolJobPlan& jp = out.per_group[m.group[i]];
         if (!sized[m.group[i]]) {
@@ -283,38 +296,43 @@ std::optional<OfferPool> plan_on_offer(const Catalog& catalog, const Offer& offe
             jp.hours_per_run = x.hours_per_run;
             jp.instance_hours_per_week = x.instances * m.jobs[i]->request.runs_per_week * x.hours_per_run;
             jp.demand = spread(m.jobs[i]->schedule, jp.instance_hours_per_week);
-            jp.alone = size_pool(jp.demand, p.committed_price_per_month, p.overflow_price_per_hour);
             jp.feasible_offers = m.options[m.group[i]]->by_offer.size();
-            if (p.committed_price_per_month)
-                jp.dedicated = size_pool(jp.demand, p.committed_price_per_month, std::nullopt);
         }
-        // Summed job by job, in the jobs' order (the totals do not depend on how jobs are grouped).
+        for (std::size_t s = 0; s < total.size(); ++s) total[s] += jp.demand[s];  // job by job, in order
+    }
+    p.pooled = size_pool(total, p.committed_price_per_month, p.overflow_price_per_hour);
+    return out;
+}
+
+// The plan of the chosen offer, with a line per job: each job sized alone and on committed
+// instances of its own (only here: the offer is chosen on the pooled cost, and sizing every job
+// alone on every offer was most of a plan's time).
+PoolPlan finish(OfferPool&& chosen, const Members& m) {
+    PoolPlan p = std::move(chosen.plan);
+    for (PoolJobPlan& jp : chosen.per_group) {
+        jp.alone = size_pool(jp.demand, p.committed_price_per_month, p.overflow_price_per_hour);
+        if (p.committed_price_per_month)
+            jp.dedicated = size_pool(jp.demand, p.committed_price_per_month, std::nullopt);
+    }
+    double dedicated_busy = 0;
+    p.jobs.reserve(m.jobs.size());
+    for (std::size_t i = 0; i < m.jobs.size(); ++i) {  // summed job by job, in the jobs' order
+        const PoolJobPlan& jp = chosen.per_group[m.group[i]];
         if (p.committed_price_per_month) {
             p.dedicated_instances += jp.dedicated.committed_instances;
             p.dedicated_cost_per_month += jp.dedicated.cost_per_month;
             dedicated_busy += jp.dedicated.served_hours_per_week;
         }
-        for (std::size_t s = 0; s < total.size(); ++s) total[s] += jp.demand[s];
         p.alone_committed_instances += jp.alone.committed_instances;
         p.alone_cost_per_month += jp.alone.cost_per_month;
+        p.jobs.push_back(jp);
+        p.jobs.back().job = m.jobs[i];
     }
     p.dedicated_utilisation = slot_utilisation(dedicated_busy, p.dedicated_instances);
-    p.pooled = size_pool(total, p.committed_price_per_month, p.overflow_price_per_hour);
     p.saving_per_month = p.alone_cost_per_month - p.pooled.cost_per_month;
     // Below a cent the two plans cost the same; the difference is the order of the sums ("-0 USD").
     if (std::abs(p.saving_per_month) < 0.005) p.saving_per_month = 0;
     if (p.alone_cost_per_month > 0) p.saving_fraction = p.saving_per_month / p.alone_cost_per_month;
-    return out;
-}
-
-// The plan of the chosen offer, with a line per job.
-PoolPlan finish(OfferPool&& chosen, const Members& m) {
-    PoolPlan p = std::move(chosen.plan);
-    p.jobs.reserve(m.jobs.size());
-    for (std::size_t i = 0; i < m.jobs.size(); ++i) {
-        p.jobs.push_back(chosen.per_group[m.group[i]]);
-        p.jobs.back().job = m.jobs[i];
-    }
     return p;
 }
 

@@ -204,6 +204,7 @@ public:
           b_(build_context(catalog, r)),
           exclude_slow_(catalog.policy.get("multi_node_without_rdma_exclude") != 0),
           gpus_(gpus_by_id(catalog)),
+          providers_(catalog),
           serving_(r.workload.serving.output_len.has_value()),
           carbon_(r.objective == Objective::carbon) {
         if (carbon_) grid_ = GridCarbonIndex(catalog);
@@ -213,7 +214,7 @@ public:
         const auto found = gpus_.find(o.gpu);
         if (found == gpus_.end()) return;
         if (last_provider_id_.data() == nullptr || o.provider != last_provider_id_) {
-            provider_ = catalog_.find_provider(o.provider);
+            provider_ = providers_.find(o.provider);
             last_provider_id_ = o.provider;
             billing_ =
                 serving_ ? BillingAssumptions{} : billing_assumptions(catalog_, provider_, b_.idle_minutes);
@@ -472,6 +473,7 @@ private:
     const BuildContext b_;
     const bool exclude_slow_;
     const std::unordered_map<std::string_view, const Gpu*> gpus_;
+    const ProviderIndex providers_;
     const bool serving_;
     const bool carbon_;
     GridCarbonIndex grid_;

@@ -16,6 +16,16 @@ std::unordered_map<std::string_view, const Gpu*> gpus_by_id(const Catalog& catal
     return index;
 }
 
+ProviderIndex::ProviderIndex(const Catalog& catalog) : catalog_(&catalog) {
+    exact_.reserve(catalog.providers.size());
+    for (const auto& p : catalog.providers) exact_.emplace(p.id, &p);  // the first of a repeated id
+}
+
+const Provider* ProviderIndex::find(std::string_view id) const {
+    if (const auto it = exact_.find(id); it != exact_.end()) return it->second;
+    return catalog_->find_provider(id);
+}
+
 const Provider* Catalog::find_provider(std::string_view id) const {
     for (const auto& p : providers)
         if (iequals(p.id, id)) return &p;

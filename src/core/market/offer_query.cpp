@@ -61,11 +61,12 @@ OfferList query_offers(const Catalog& catalog, const OfferQuery& query) {
 
     std::string_view last_provider;  // offers come in runs of one provider: look it up once per run
     bool rentable = true;
+    const ProviderIndex providers(catalog);
     for (const auto& o : catalog.offers) {
         const Gpu* gpu = wanted(o.gpu);
         if (!gpu) continue;
         if (last_provider.data() == nullptr || o.provider != last_provider) {
-            rentable = is_rentable(catalog.find_provider(o.provider));
+            rentable = is_rentable(providers.find(o.provider));
             last_provider = o.provider;
         }
         // Not rentable as listed: only when asked for, by the flag or by naming the provider.
