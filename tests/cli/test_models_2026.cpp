@@ -155,4 +155,50 @@ TEST_CASE("MoE training: a pipeline's few tokens per expert are bound by reading
     CHECK(pipeline < 0.9 * chosen);
 }
 
+TEST_CASE("MoE pre-training runs published by NeMo AutoModel (DGX-H100, BF16): within 2x", "[cli]") {
+    // docs/performance-summary.md of NVIDIA-NeMo/Automodel (2026-04), tokens/s per GPU, sequence 4096,
+    // the published layout where the table gives it (docs/methodology.md §5b, "Mixture of experts").
+    // The DeepSeek-V3 1,024-GPU row was held out (not looked at while the expert-read term was added).
+    struct Row {
+        const char* name;
+        std::vector<std::string> args;
+        double published;
+    };
+    const std::vector<Row> rows = {
+        {"Qwen3-30B-A3B, 8 GPUs, EP8 FSDP8",
+         {"--model", "qwen3-30b-a3b", "--gpus", "8", "--batch-size", "64", "--micro-batch", "4", "--ep", "8",
+          "--zero", "3"},
+         12040},
+        {"gpt-oss-20b, 8 GPUs, FSDP8",
+         {"--model", "gpt-oss-20b", "--gpus", "8", "--batch-size", "32", "--micro-batch", "2", "--zero", "3"},
+         13058},
+        {"gpt-oss-120b, 64 GPUs, FSDP64",
+         {"--model", "gpt-oss-120b", "--gpus", "8", "--nodes", "8", "--batch-size", "8", "--micro-batch", "2"},
+         7626},
+        {"DeepSeek-V3, 256 GPUs, PP4 EP64",
+         {"--model", "deepseek-v3", "--gpus", "8", "--nodes", "32", "--batch-size", "2", "--micro-batch", "1",
+          "--pp", "4", "--ep", "64", "--tp", "1"},
+         1002},
+        {"DeepSeek-V3, 1,024 GPUs, PP4 EP64 (held out)",
+         {"--model", "deepseek-v3", "--gpus", "8", "--nodes", "128", "--batch-size", "8", "--micro-batch", "1",
+          "--pp", "4", "--ep", "64", "--tp", "1"},
+         865},
+    };
+    for (const Row& row : rows) {
+        INFO(row.name);
+        std::vector<std::string> args = {"estimate", "--task", "train", "--gpu", "h100-sxm", "--seq-len", "4096",
+                                         "--network-gbps", "3200"};
+        args.insert(args.end(), row.args.begin(), row.args.end());
+        const Result r = run(args);
+        REQUIRE(r.exit == 0);
+        const auto& e = r.json["estimates"][0];
+        const auto& p = e["parallelism"];
+        const double gpus = p["data"].get<double>() * p["tensor"].get<double>() * p["pipeline"].get<double>();
+        const double ratio = row.published / (e["throughput_per_s"].get<double>() / gpus);  // time est/published
+        INFO("estimated time / published " << ratio);
+        CHECK(ratio > 0.5);
+        CHECK(ratio < 2.0);
+    }
+}
+
 }  // namespace cli_test_models_2026
