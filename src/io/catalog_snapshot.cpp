@@ -14,7 +14,6 @@
 #include <cstring>
 
 #include <sstream>
-#include <streambuf>
 #include <unordered_map>
 
 #include "gpuadvise/base/errors.hpp"
@@ -298,26 +297,79 @@ namespace {
 // Names the format; bump the digits when the layout changes without a struct changing.
 constexpr std::string_view kMagic("gpuadvise-snapshot-3\n", 21);
 
-// Reads the compiled-in bytes in place (std::istream needs a streambuf; nothing is copied).
-class ViewBuffer : public std::streambuf {
-public:
-    explicit ViewBuffer(std::string_view bytes) {
-        char* begin = const_cast<char*>(bytes.data());  // only ever read
-        setg(begin, begin, begin + bytes.size());
-    }
-    std::size_t remaining() const { return static_cast<std::size_t>(egptr() - gptr()); }
+}  // namespace
+}  // namespace io
+}  // namespace gpuadvise
 
-protected:
-    // cereal reads every field through sgetn; the whole input is one buffer, so a read is a copy
-    // (std::streambuf's general loop, made for refilling buffers, was a third of the snapshot read).
-    std::streamsize xsgetn(char* out, std::streamsize n) override {
-        const std::streamsize count = std::min<std::streamsize>(n, egptr() - gptr());
-        if (count <= 0) return 0;
-        std::memcpy(out, gptr(), static_cast<std::size_t>(count));
-        setg(eback(), gptr() + count, egptr());
-        return count;
+// cereal's binary input format read straight from the compiled-in bytes: BinaryInputArchive reads
+// every field through std::istream and a virtual streambuf call (a third of a `recommend` went to
+// the catalog's read, most of it there); this is the same layout with each field one bounds check
+// and a memcpy. The output side stays cereal::BinaryOutputArchive.
+namespace gpuadvise::io {
+class MemoryInputArchive : public cereal::InputArchive<MemoryInputArchive, cereal::AllowEmptyClassElision> {
+public:
+    explicit MemoryInputArchive(std::string_view bytes)
+        : cereal::InputArchive<MemoryInputArchive, cereal::AllowEmptyClassElision>(this),
+          at_(bytes.data()),
+          end_(bytes.data() + bytes.size()) {}
+    void loadBinary(void* data, std::size_t size) {
+        if (size > static_cast<std::size_t>(end_ - at_)) short_read(size);
+        std::memcpy(data, at_, size);
+        at_ += size;
     }
+    // A number: a fixed-size copy the compiler turns into one load.
+    template <class T>
+    void load_value(T& t) {
+        if (sizeof(T) > static_cast<std::size_t>(end_ - at_)) short_read(sizeof(T));
+        std::memcpy(std::addressof(t), at_, sizeof(T));
+        at_ += sizeof(T);
+    }
+    std::size_t remaining() const { return static_cast<std::size_t>(end_ - at_); }
+
+private:
+    [[noreturn]] __attribute__((noinline)) void short_read(std::size_t size) const {
+        throw cereal::Exception("Failed to read " + std::to_string(size) + " bytes from input stream! Read " +
+                                std::to_string(end_ - at_));
+    }
+    const char* at_;
+    const char* end_;
 };
+
+// cereal pairs each input archive with an output archive (its checks of load_minimal against
+// save_minimal ask for one); the pair of this one is never written with.
+class MemoryOutputArchive : public cereal::OutputArchive<MemoryOutputArchive, cereal::AllowEmptyClassElision> {
+public:
+    MemoryOutputArchive() : cereal::OutputArchive<MemoryOutputArchive, cereal::AllowEmptyClassElision>(this) {}
+};
+
+template <class T>
+inline void prologue(MemoryInputArchive&, const T&) {}
+template <class T>
+inline void epilogue(MemoryInputArchive&, const T&) {}
+template <class T>
+inline std::enable_if_t<std::is_arithmetic_v<T>, void> CEREAL_LOAD_FUNCTION_NAME(MemoryInputArchive& ar, T& t) {
+    ar.load_value(t);
+}
+template <class T>
+inline void CEREAL_SERIALIZE_FUNCTION_NAME(MemoryInputArchive& ar, cereal::NameValuePair<T>& t) {
+    ar(t.value);
+}
+template <class T>
+inline void CEREAL_SERIALIZE_FUNCTION_NAME(MemoryInputArchive& ar, cereal::SizeTag<T>& t) {
+    ar(t.size);
+}
+template <class T>
+inline void CEREAL_LOAD_FUNCTION_NAME(MemoryInputArchive& ar, cereal::BinaryData<T>& b) {
+    ar.loadBinary(b.data, static_cast<std::size_t>(b.size));
+}
+}  // namespace gpuadvise::io
+
+CEREAL_REGISTER_ARCHIVE(gpuadvise::io::MemoryInputArchive)
+CEREAL_SETUP_ARCHIVE_TRAITS(gpuadvise::io::MemoryInputArchive, gpuadvise::io::MemoryOutputArchive)
+
+namespace gpuadvise {
+namespace io {
+namespace {
 
 }  // namespace
 
@@ -341,12 +393,10 @@ const char* const kSnapshotHint = "rebuild gpuadvise (the snapshot is made from 
 // Reads `read` from the whole of `bytes` (a DataError if they are short, damaged or longer).
 template <typename Read>
 void read_snapshot_part(std::string_view bytes, Read&& read) {
-    ViewBuffer buffer(bytes);
-    std::istream in(&buffer);
     snapshot_detail::shared_texts() = {};
     try {
-        cereal::BinaryInputArchive archive(in);
-        read(archive, buffer);
+        MemoryInputArchive archive(bytes);
+        read(archive);
     } catch (const DataError&) {
         throw;
     } catch (
@@ -356,9 +406,9 @@ void read_snapshot_part(std::string_view bytes, Read&& read) {
     snapshot_detail::shared_texts() = {};
 }
 
-void no_bytes_left(const ViewBuffer& buffer) {
-    if (buffer.remaining() != 0)
-        throw DataError("the built-in catalog snapshot is corrupt: " + std::to_string(buffer.remaining()) +
+void no_bytes_left(const MemoryInputArchive& archive) {
+    if (archive.remaining() != 0)
+        throw DataError("the built-in catalog snapshot is corrupt: " + std::to_string(archive.remaining()) +
                             " bytes after its end",
                         kSnapshotHint);
 }
@@ -371,9 +421,9 @@ BuiltinCatalog read_builtin_snapshot(std::string_view bytes, bool tables_now) {
                         kSnapshotHint);
     BuiltinCatalog builtin;
     read_snapshot_part(bytes.substr(kMagic.size()),
-                       [&](cereal::BinaryInputArchive& archive, ViewBuffer& buffer) {
+                       [&](MemoryInputArchive& archive) {
                            archive(builtin.base, builtin.diagnostics, builtin.joined);
-                           builtin.tables_bytes = bytes.substr(bytes.size() - buffer.remaining());
+                           builtin.tables_bytes = bytes.substr(bytes.size() - archive.remaining());
                        });
     if (tables_now) {
         builtin.tables = read_snapshot_tables(builtin.tables_bytes);
@@ -384,9 +434,9 @@ BuiltinCatalog read_builtin_snapshot(std::string_view bytes, bool tables_now) {
 
 std::vector<BuiltinTable> read_snapshot_tables(std::string_view tables_bytes) {
     std::vector<BuiltinTable> tables;
-    read_snapshot_part(tables_bytes, [&](cereal::BinaryInputArchive& archive, ViewBuffer& buffer) {
+    read_snapshot_part(tables_bytes, [&](MemoryInputArchive& archive) {
         archive(tables);
-        no_bytes_left(buffer);
+        no_bytes_left(archive);
     });
     return tables;
 }

@@ -85,10 +85,12 @@ std::string plan_filter_text(const PlanFilter& f);  // "on-demand", "reserved", 
 // reserved: the commitment of `term_months` (0 = any term) that costs this workload least a month.
 // The cost per run: hours_per_run (spot: plus the expected interruptions) and billing's idle tail,
 // rounded up to billing's increment and at least its minimum, x the configuration's price per hour.
+// `idle_breakdown` false: a reserved plan's idle_cost_per_run and prompt_release_saving_per_run are
+// left 0 (they cost two more pricings of the commitments; what ranks an offer does not read them).
 std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, int instances, Plan plan,
                                   double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
                                   const std::string& currency, int term_months = 0,
-                                  const BillingAssumptions& billing = {});
+                                  const BillingAssumptions& billing = {}, bool idle_breakdown = true);
 
 // cost_plan(reserved)'s month and commitment term at many runs a week, without re-costing the rest
 // (recommend --what-if): the offer's commitments and on-demand price converted once. at() gives the

@@ -59,9 +59,12 @@ std::optional<double> commitment_beats_at(const Catalog& catalog, const Recommen
     const BillingAssumptions billing = billing_of(catalog, r, b, o);
     const double hours = billed_run_hours(b, r, *o.estimate);
     const int term = r.plan && r.plan->plan == Plan::reserved ? r.plan->term_months : 0;
+    // The commitment's month at x runs a week: cost_plan(reserved)'s figure, its commitments and the
+    // on-demand price converted once for the up to 400 iterates below (not re-costed with the idle
+    // tail's breakdown at each).
+    const ReservedMonth month_of(catalog, *o.offer, o.instances, hours, r.currency, billing);
     auto reserved = [&](double x) -> std::optional<double> {
-        auto c = cost_plan(catalog, *o.offer, o.instances, Plan::reserved, hours, x, b.spot, r.currency, term,
-                           billing);
+        auto c = month_of.at(x, term);
         return c ? std::optional<double>(c->cost_per_month) : std::nullopt;
     };
     // The other plan's month is linear in the runs (its cost per run does not depend on them); the

@@ -58,15 +58,18 @@ bool passes_filters(const RecommendRequest& r, const Offer& o, const std::set<st
 // family's (instance_networks), the provider's Ethernet, the user's (--network-gbps), or the policy's
 // assumption. `with_source` writes where it comes from (for the options shown: building the text for
 // every offer would cost more than the rest of this function).
+// `rows`: the provider's instance_networks rows when the caller has them (provider_networks).
 LinkSpec offer_network(const Catalog& catalog, const Provider* p, const Offer& o, int instances,
-                       const RecommendRequest& r, bool with_source = false) {
+                       const RecommendRequest& r, bool with_source = false,
+                       const std::vector<const InstanceNetwork*>* rows = nullptr) {
     LinkSpec link;
     link.nodes = instances;
     if (p && p->rdma && p->rdma_gbps) {
         link.inter_node_gbps = *p->rdma_gbps;
         link.network_kind = NetworkKind::rdma;
         if (with_source) link.network_source = "providers.yaml (" + p->id + ")";
-    } else if (const InstanceNetwork* n = instance_network(catalog, o.provider, o.instance_type)) {
+    } else if (const InstanceNetwork* n = rows ? instance_network(*rows, o.instance_type)
+                                               : instance_network(catalog, o.provider, o.instance_type)) {
         link.inter_node_gbps = n->gbps;
         link.network_kind = n->kind;
         if (with_source) link.network_source = n->source;
@@ -100,8 +103,10 @@ struct Plans {
     const PlanCost* end() const { return items.data() + count; }
 };
 
+// `idle_breakdown`: as cost_plan's (false while offers are ranked; the options shown are priced again).
 Plans price_plans(const Catalog& catalog, const Offer& o, const Configuration& config, double hours,
-                  const RecommendRequest& r, const SpotAssumptions& spot, const BillingAssumptions& billing) {
+                  const RecommendRequest& r, const SpotAssumptions& spot, const BillingAssumptions& billing,
+                  bool idle_breakdown = true) {
     Plans plans;
     for (Plan p : {Plan::on_demand, Plan::reserved, Plan::spot}) {
         if (p == Plan::spot && !r.interruptible) continue;
@@ -111,7 +116,7 @@ Plans price_plans(const Catalog& catalog, const Offer& o, const Configuration& c
         if (p == Plan::reserved && r.one_off() && !r.plan)
             continue;  // a commitment for a one-off job: never the plan
         if (auto pc = cost_plan(catalog, o, config.nodes, p, hours, r.runs_per_week, spot, r.currency,
-                                r.plan ? r.plan->term_months : 0, billing))
+                                r.plan ? r.plan->term_months : 0, billing, idle_breakdown))
             plans.items[static_cast<std::size_t>(plans.count++)] = *pc;
     }
     return plans;
@@ -216,6 +221,7 @@ public:
         if (last_provider_id_.data() == nullptr || o.provider != last_provider_id_) {
             provider_ = providers_.find(o.provider);
             last_provider_id_ = o.provider;
+            networks_ = provider_networks(catalog_, o.provider);
             billing_ =
                 serving_ ? BillingAssumptions{} : billing_assumptions(catalog_, provider_, b_.idle_minutes);
             if (sized_) sized_->billings.push_back(billing_);
@@ -320,7 +326,7 @@ private:
         // The layout planner lays the job out over the instances. --nodes fixes the instances.
         const int needed = std::max(min_gpus, r_.gpus_now.value_or(0));
         int instances = r_.nodes ? *r_.nodes : std::max(1, (needed + o.gpu_count - 1) / o.gpu_count);
-        link = offer_network(catalog_, provider_, o, instances, r_);
+        link = offer_network(catalog_, provider_, o, instances, r_, false, &networks_);
         c.estimate = &estimates_.get(gpu, o.gpu_count, link);
         // Nodes of few GPUs may need more of them than the count on 8-GPU nodes (tensor parallelism
         // stays inside a node): add nodes until the job fits, up to twice the first guess.
@@ -427,7 +433,7 @@ private:
                 ? (c.estimate->hours_high + b_.setup_hours) / (c.estimate->hours_per_run + b_.setup_hours)
                 : 1.0;
         const Plans plans = price_plans(catalog_, o, rented_configuration(c),
-                                        billed_run_hours(b_, r_, *c.estimate), r_, b_.spot, billing);
+                                        billed_run_hours(b_, r_, *c.estimate), r_, b_.spot, billing, false);
         if (plans.count == 0) {
             reject(at, Constraint::price,
                    r_.plan            ? "no " + plan_filter_text(*r_.plan) + " price (--plan)"
@@ -474,6 +480,7 @@ private:
     const bool exclude_slow_;
     const std::unordered_map<std::string_view, const Gpu*> gpus_;
     const ProviderIndex providers_;
+    std::vector<const InstanceNetwork*> networks_;  // the current provider's instance_networks rows
     const bool serving_;
     const bool carbon_;
     GridCarbonIndex grid_;

@@ -141,7 +141,8 @@ std::optional<PlanCost> cost_reserved_at(const Catalog& catalog, const Offer& of
 // what it costs is what it adds to the month, per run.
 std::optional<PlanCost> cost_reserved(const Catalog& catalog, const Offer& offer, int instances,
                                       double hours_per_run, double runs_per_week, const std::string& currency,
-                                      int term_months, const BillingAssumptions& billing) {
+                                      int term_months, const BillingAssumptions& billing,
+                                      bool idle_breakdown = true) {
     const double idle_hours = billing.idle_minutes / 60.0;
     auto best = cost_reserved_at(catalog, offer, instances, hours_per_run + idle_hours, runs_per_week,
                                  currency, term_months);
@@ -150,7 +151,7 @@ std::optional<PlanCost> cost_reserved(const Catalog& catalog, const Offer& offer
     best->billed_hours_per_run = hours_per_run + idle_hours;
     best->idle_hours_per_run = idle_hours;
     const double runs = runs_per_month(runs_per_week);
-    if (idle_hours > 0 && runs > 0) {
+    if (idle_breakdown && idle_hours > 0 && runs > 0) {
         auto month_at = [&](double idle) {
             auto c = cost_reserved_at(catalog, offer, instances, hours_per_run + idle, runs_per_week,
                                       currency, best->term_months);
@@ -267,10 +268,10 @@ std::vector<PlanCost> cost_commitment_terms(const Catalog& catalog, const Offer&
 std::optional<PlanCost> cost_plan(const Catalog& catalog, const Offer& offer, int instances, Plan plan,
                                   double hours_per_run, double runs_per_week, const SpotAssumptions& spot,
                                   const std::string& currency, int term_months,
-                                  const BillingAssumptions& billing) {
+                                  const BillingAssumptions& billing, bool idle_breakdown) {
     if (plan == Plan::reserved)
         return cost_reserved(catalog, offer, instances, hours_per_run, runs_per_week, currency, term_months,
-                             billing);
+                             billing, idle_breakdown);
     auto raw = offer.price(plan);
     if (!raw || *raw <= 0) return std::nullopt;
     auto converted = catalog.convert(*raw, offer.currency, currency);

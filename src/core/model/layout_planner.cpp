@@ -830,15 +830,27 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
     return best;
 }
 
-const InstanceNetwork* instance_network(const Catalog& catalog, std::string_view provider,
+std::vector<const InstanceNetwork*> provider_networks(const Catalog& catalog, std::string_view provider) {
+    std::vector<const InstanceNetwork*> rows;
+    for (const auto& n : catalog.networks)
+        if (iequals(provider, n.provider)) rows.push_back(&n);
+    return rows;
+}
+
+const InstanceNetwork* instance_network(const std::vector<const InstanceNetwork*>& rows,
                                         std::string_view instance_type) {
     const InstanceNetwork* best = nullptr;
-    for (const auto& n : catalog.networks)
-        if (iequals(provider, n.provider) && instance_type.size() >= n.instance_type.size() &&
-            iequals(instance_type.substr(0, n.instance_type.size()), n.instance_type) &&
-            (!best || n.instance_type.size() > best->instance_type.size()))
-            best = &n;
+    for (const InstanceNetwork* n : rows)
+        if (instance_type.size() >= n->instance_type.size() &&
+            iequals(instance_type.substr(0, n->instance_type.size()), n->instance_type) &&
+            (!best || n->instance_type.size() > best->instance_type.size()))
+            best = n;
     return best;
+}
+
+const InstanceNetwork* instance_network(const Catalog& catalog, std::string_view provider,
+                                        std::string_view instance_type) {
+    return instance_network(provider_networks(catalog, provider), instance_type);
 }
 
 }  // namespace gpuadvise
