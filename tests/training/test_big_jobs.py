@@ -68,6 +68,29 @@ def check_unknown_networks(binary):
           f"100 Gbps {zf['hours_per_run']} h against 10 Gbps {zs['hours_per_run']} h")
     check((fast[0]["provider"], fast[0]["instances"]) != (slow[0]["provider"], slow[0]["instances"]),
           "--network-gbps 100 against 10 does not change the pick")
+    # The answer says what the network did when a single node is on top: with a stated network, the best
+    # option over several nodes under it; without, the cheapest the demotion kept from the top, if any.
+    def text(*args):
+        job = list(args) if "--model" in args else ["--model", "llama-2-7b", "--task", "finetune", *args]
+        out = run(binary, "--catalog", os.path.join(FROZEN, "marketplace.yaml"), "recommend", *job, frozen=True)
+        check(out.returncode == 0, f"recommend {' '.join(args)}: exit {out.returncode} {out.stderr}")
+        return " ".join(out.stdout.split())
+    if slow[0]["instances"] == 1:
+        said = text("--network-gbps", "10")
+        best = next(r for r in slow if r["instances"] > 1)
+        check(f"the best option over several nodes is #{best['rank']}, {best['provider']} " in said,
+              f"--network-gbps 10: the best multi-node option (#{best['rank']}) is not named: {said[:600]}")
+    # llama-2-70b LoRA: a zeta-market option over 3+ nodes is cheaper than #1 but demoted: said, with its rank.
+    said = text("--model", "llama-2-70b", "--task", "lora")
+    check("rank after the single-node ones: the cheapest is #" in said and "zeta-market" in said and
+          "--allow-unknown-network ranks them by cost" in said,
+          f"llama-2-70b lora: the demoted cheaper multi-node option is not said: {said[:800]}")
+    if default[0]["instances"] == 1:
+        said = text()
+        cheaper = [r for r in default if r["instances"] > 1 and r["network"] and r["network"]["assumed"]
+                   and r["cost_per_month"] < default[0]["cost_per_month"]]
+        check(("rank after the single-node ones: the cheapest is #" in said) == bool(cheaper),
+              f"the demoted cheaper multi-node options ({len(cheaper)}) and the answer disagree: {said[:600]}")
     # estimate and recommend assume the same network where nothing states it.
     e = estimate(binary, "--model", "llama-2-13b", "--gpu", "a100-80gb-sxm", "--gpus", "8", "--nodes", "4")
     s = estimate(binary, "--model", "llama-2-13b", "--gpu", "a100-80gb-sxm", "--gpus", "8", "--nodes", "4",

@@ -167,6 +167,41 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
                                 " a month");
     }
     if (!ranked.empty()) out.why_top = detail::add_winner_reasons(ranked, request, rules.max_cost_increase);
+    // A single node on top: what the network did to the multi-node options (issue 27). With a stated
+    // network (--network-gbps, for the offers whose network the catalog does not give) the best option
+    // over several nodes is named; without one, the cheapest that the demotion of unknown networks kept
+    // from the top, when there is one.
+    if (winner && winner->instances == 1 && request.objective == Objective::cost) {
+        std::optional<std::size_t> shown;
+        for (std::size_t k = 0; k < ranking.order.size(); ++k) {
+            const detail::Option& o = options[ranking.order[k]];
+            if (o.instances <= 1) continue;
+            if (request.network_gbps) {
+                shown = k;
+                break;
+            }
+            if (o.unknown_network && o.cost.rank_cost < winner_cost &&
+                (!shown || o.cost.rank_cost < options[ranking.order[*shown]].cost.rank_cost))
+                shown = k;
+        }
+        if (shown) {
+            const detail::Option& o = options[ranking.order[*shown]];
+            const std::string what = "#" + std::to_string(*shown + 1) + ", " + o.offer->provider + " " +
+                                     o.gpu->id + " x" + std::to_string(o.gpu_count) + " (" +
+                                     std::to_string(o.instances) + " nodes), " +
+                                     format_duration(o.cost.hours_per_run) + " a run and " +
+                                     format_amount(o.cost.rank_cost, request.currency) +
+                                     (request.one_off() ? " for the job" : " a month") + ", over " +
+                                     format_number(o.inter_node_gbps) + " Gbps";
+            out.why_top.push_back(
+                request.network_gbps
+                    ? "the best option over several nodes is " + what
+                    : "options over several nodes on networks the catalog does not state rank after the "
+                      "single-node ones: the cheapest is " +
+                          what + " Ethernet (assumed); --network-gbps states your network, "
+                                 "--allow-unknown-network ranks them by cost");
+        }
+    }
     out.ranked = std::move(ranked);
     out.rejected = std::move(pool.rejected);
     return out;
