@@ -8,7 +8,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <filesystem>
 #include <map>
+#include <optional>
 
 #include "cli/build_info.hpp"
 #include "cli/commands.hpp"
@@ -21,6 +23,7 @@
 #include "io/output.hpp"
 #include "io/terminal.hpp"
 #include "io/text_table.hpp"
+#include "io/user_config.hpp"
 
 #ifndef GPUADVISE_VERSION
 #define GPUADVISE_VERSION "0.0.0"
@@ -301,9 +304,43 @@ int run_main(int argc, const char* const* argv) {
 
 namespace {
 
+// The command a command line names when it can be told without parsing it: its first word, when
+// that is a command's name, no configuration file exists (apply_user_config checks a setting against
+// every command's options) and the command does not read the others' options (completion, man,
+// __complete, config). nullptr: set up every command.
+const Command* named_command(int argc, const char* const* argv) {
+    if (argc < 2 || argv[1] == nullptr || argv[1][0] == '-') return nullptr;
+    const std::string_view word = argv[1];
+    for (const auto& c : commands())
+        if (word == c.name) {
+            if (!c.reads_config || word == "config") return nullptr;
+            std::error_code ec;
+            if (const auto location = io::user_config_location();
+                location && std::filesystem::exists(location->path, ec))
+                return nullptr;
+            return ec ? nullptr : &c;
+        }
+    return nullptr;
+}
+
+// `only`: set up that command's options alone (the others are named, without options): a command
+// line that parses cleanly into it runs as with every command set up (setting up all thirteen was
+// most of a `recommend`'s parsing, 7 of its 50 million instructions). Anything else (a parse error,
+// --help, --version, another command chosen) returns nullopt having written nothing, and the caller
+// runs it again with every command set up, for the same messages.
+std::optional<int> run_with(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+                            const Command* only);
+
 int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-    Context ctx(out, err);
     record_command_line(argc, argv);  // for the header of an --emit file
+    if (const Command* only = named_command(argc, argv))
+        if (auto code = run_with(argc, argv, out, err, only)) return *code;
+    return *run_with(argc, argv, out, err, nullptr);
+}
+
+std::optional<int> run_with(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+                            const Command* only) {
+    Context ctx(out, err);
     CLI::App app{std::string("gpuadvise — ") + kProductSummary};
     app.name("gpuadvise");
     set_footer(app, kFooter);
@@ -318,13 +355,24 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
     for (const auto& c : commands()) {
         CLI::App* sub = app.add_subcommand(c.name, c.summary);
         sub->fallthrough();
+        if (only && only != &c) continue;
         runners[sub] = c.setup(*sub);
         reads_config[sub] = c.reads_config;
     }
     add_value_checks(app);
 
+    if (only) {
+        try {
+            app.parse(argc, argv);
+        } catch (const CLI::Error&) {
+            return std::nullopt;  // help, version or an error: with every command set up
+        }
+        const CLI::App* chosen = nullptr;
+        for (const CLI::App* sub : app.get_subcommands()) chosen = sub;
+        if (!chosen || chosen->get_name() != only->name) return std::nullopt;
+    }
     try {
-        app.parse(argc, argv);
+        if (!only) app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
         out << app.help();
         return 0;
