@@ -15,6 +15,26 @@ BillingAssumptions billing_of(const Catalog& catalog, const RecommendRequest& r,
                                          : billing_assumptions(catalog, o.provider, b.idle_minutes);
 }
 
+// billing_of for options in runs of one provider: worked out once per run (its policy lookups were a
+// third of otherwise_rent).
+class BillingRun {
+public:
+    const BillingAssumptions& of(const Catalog& catalog, const RecommendRequest& r, const BuildContext& b,
+                                 const Option& o) {
+        if (!set_ || o.provider != provider_) {
+            billing_ = billing_of(catalog, r, b, o);
+            provider_ = o.provider;
+            set_ = true;
+        }
+        return billing_;
+    }
+
+private:
+    bool set_ = false;
+    const Provider* provider_ = nullptr;
+    BillingAssumptions billing_;
+};
+
 // The hours a deadline is checked against (as the candidate builder checks them).
 double flip_deadline_hours(double hours_per_run, double high_ratio, const RecommendRequest& r) {
     return r.deadline_confidence == DeadlineConfidence::high ? hours_per_run * high_ratio : hours_per_run;
@@ -28,9 +48,10 @@ std::optional<OtherwiseRent> otherwise_rent(const Catalog& catalog, const Recomm
                                             const std::vector<Option>& options) {
     const BuildContext b = build_context(catalog, r);
     std::optional<OtherwiseRent> best;
+    BillingRun billings;
     for (const auto& o : options) {
         if (!o.in_filter) continue;
-        const BillingAssumptions billing = billing_of(catalog, r, b, o);
+        const BillingAssumptions& billing = billings.of(catalog, r, b, o);
         const double hours = billed_run_hours(b, r, *o.estimate);
         for (Plan p : {Plan::on_demand, Plan::spot}) {
             if (p == Plan::spot && !r.interruptible) continue;
