@@ -180,7 +180,8 @@ void add_pool_notes(const PoolPlan& p, const std::string& cur, std::vector<io::T
 int run_plan(Context& ctx, const PlanOptions& opt) {
     const Catalog& catalog = ctx.catalog();
     const std::string cur = ctx.currency();
-    const std::vector<PoolJob> jobs = io::parse_jobs_yaml(io::read_file(opt.file, io::kMaxJobsFileBytes, io::kJobsTooLargeFix), opt.file, catalog, cur);
+    const std::vector<PoolJob> jobs = io::parse_jobs_yaml(
+        io::read_file(opt.file, io::kMaxJobsFileBytes, io::kJobsTooLargeFix), opt.file, catalog, cur);
     const PoolResult result = plan_pools(catalog, jobs);
 
     auto json = json_document();

@@ -182,7 +182,8 @@ void load_tables(const std::vector<TableRef>& tables, DirectTables& already_read
     const ProviderIndex providers(catalog);  // reading tables adds offers, not providers
     for (const auto& ref : tables) {
         const std::size_t first = catalog.offers.size();
-        load_one_table(ref, already_read, prepared, gpus_unchanged, catalog, diags, providers.find(ref.provider));
+        load_one_table(ref, already_read, prepared, gpus_unchanged, catalog, diags,
+                       providers.find(ref.provider));
         if (is_commitment_table_format(ref.format))
             attach_commitments(catalog,
                                {{ref.format, table_display_name(ref), first, catalog.offers.size()}});

@@ -337,9 +337,11 @@ private:
 
 // cereal pairs each input archive with an output archive (its checks of load_minimal against
 // save_minimal ask for one); the pair of this one is never written with.
-class MemoryOutputArchive : public cereal::OutputArchive<MemoryOutputArchive, cereal::AllowEmptyClassElision> {
+class MemoryOutputArchive
+    : public cereal::OutputArchive<MemoryOutputArchive, cereal::AllowEmptyClassElision> {
 public:
-    MemoryOutputArchive() : cereal::OutputArchive<MemoryOutputArchive, cereal::AllowEmptyClassElision>(this) {}
+    MemoryOutputArchive()
+        : cereal::OutputArchive<MemoryOutputArchive, cereal::AllowEmptyClassElision>(this) {}
 };
 
 template <class T>
@@ -347,7 +349,8 @@ inline void prologue(MemoryInputArchive&, const T&) {}
 template <class T>
 inline void epilogue(MemoryInputArchive&, const T&) {}
 template <class T>
-inline std::enable_if_t<std::is_arithmetic_v<T>, void> CEREAL_LOAD_FUNCTION_NAME(MemoryInputArchive& ar, T& t) {
+inline std::enable_if_t<std::is_arithmetic_v<T>, void> CEREAL_LOAD_FUNCTION_NAME(MemoryInputArchive& ar,
+                                                                                 T& t) {
     ar.load_value(t);
 }
 template <class T>
@@ -369,9 +372,7 @@ CEREAL_SETUP_ARCHIVE_TRAITS(gpuadvise::io::MemoryInputArchive, gpuadvise::io::Me
 
 namespace gpuadvise {
 namespace io {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 std::string write_builtin_snapshot(const BuiltinCatalog& builtin) {
     std::ostringstream out(std::ios::binary);
@@ -420,11 +421,10 @@ BuiltinCatalog read_builtin_snapshot(std::string_view bytes, bool tables_now) {
         throw DataError("the built-in catalog snapshot is not in the format this gpuadvise reads",
                         kSnapshotHint);
     BuiltinCatalog builtin;
-    read_snapshot_part(bytes.substr(kMagic.size()),
-                       [&](MemoryInputArchive& archive) {
-                           archive(builtin.base, builtin.diagnostics, builtin.joined);
-                           builtin.tables_bytes = bytes.substr(bytes.size() - archive.remaining());
-                       });
+    read_snapshot_part(bytes.substr(kMagic.size()), [&](MemoryInputArchive& archive) {
+        archive(builtin.base, builtin.diagnostics, builtin.joined);
+        builtin.tables_bytes = bytes.substr(bytes.size() - archive.remaining());
+    });
     if (tables_now) {
         builtin.tables = read_snapshot_tables(builtin.tables_bytes);
         builtin.tables_bytes = {};

@@ -19,8 +19,8 @@ namespace {
 constexpr std::size_t kChunk = std::size_t{1} << 20;  // bytes per read(2)
 
 std::string too_big_message(const std::string& path, unsigned long long max_bytes = kMaxInputBytes) {
-    return path + ": the file is larger than " + std::to_string(max_bytes >> 20) + " MiB, the most gpuadvise reads" +
-           (max_bytes < kMaxInputBytes ? " for this kind of file" : "");
+    return path + ": the file is larger than " + std::to_string(max_bytes >> 20) +
+           " MiB, the most gpuadvise reads" + (max_bytes < kMaxInputBytes ? " for this kind of file" : "");
 }
 }  // namespace
 

@@ -140,8 +140,8 @@ TEST_CASE("MoE training: a pipeline's few tokens per expert are bound by reading
     // 128 per expert, and reads every expert's weights each pass; ep8 gathers 8 ranks' tokens on
     // each expert. The planner picks ep, and pp8 pinned is slower.
     auto tokens_per_s = [](std::vector<std::string> pin) {
-        std::vector<std::string> args = {"estimate", "--model", "qwen3-235b-a22b", "--task", "lora",
-                                         "--gpu",    "h100-sxm", "--gpus", "8"};
+        std::vector<std::string> args = {"estimate", "--model",  "qwen3-235b-a22b", "--task", "lora",
+                                         "--gpu",    "h100-sxm", "--gpus",          "8"};
         args.insert(args.end(), pin.begin(), pin.end());
         const Result r = run(args);
         REQUIRE(r.exit == 0);
@@ -173,28 +173,30 @@ TEST_CASE("MoE pre-training runs published by NeMo AutoModel (DGX-H100, BF16): w
          {"--model", "gpt-oss-20b", "--gpus", "8", "--batch-size", "32", "--micro-batch", "2", "--zero", "3"},
          13058},
         {"gpt-oss-120b, 64 GPUs, FSDP64",
-         {"--model", "gpt-oss-120b", "--gpus", "8", "--nodes", "8", "--batch-size", "8", "--micro-batch", "2"},
+         {"--model", "gpt-oss-120b", "--gpus", "8", "--nodes", "8", "--batch-size", "8", "--micro-batch",
+          "2"},
          7626},
         {"DeepSeek-V3, 256 GPUs, PP4 EP64",
          {"--model", "deepseek-v3", "--gpus", "8", "--nodes", "32", "--batch-size", "2", "--micro-batch", "1",
           "--pp", "4", "--ep", "64", "--tp", "1"},
          1002},
         {"DeepSeek-V3, 1,024 GPUs, PP4 EP64 (held out)",
-         {"--model", "deepseek-v3", "--gpus", "8", "--nodes", "128", "--batch-size", "8", "--micro-batch", "1",
-          "--pp", "4", "--ep", "64", "--tp", "1"},
+         {"--model", "deepseek-v3", "--gpus", "8", "--nodes", "128", "--batch-size", "8", "--micro-batch",
+          "1", "--pp", "4", "--ep", "64", "--tp", "1"},
          865},
     };
     for (const Row& row : rows) {
         INFO(row.name);
-        std::vector<std::string> args = {"estimate", "--task", "train", "--gpu", "h100-sxm", "--seq-len", "4096",
-                                         "--network-gbps", "3200"};
+        std::vector<std::string> args = {"estimate",  "--task", "train",          "--gpu", "h100-sxm",
+                                         "--seq-len", "4096",   "--network-gbps", "3200"};
         args.insert(args.end(), row.args.begin(), row.args.end());
         const Result r = run(args);
         REQUIRE(r.exit == 0);
         const auto& e = r.json["estimates"][0];
         const auto& p = e["parallelism"];
         const double gpus = p["data"].get<double>() * p["tensor"].get<double>() * p["pipeline"].get<double>();
-        const double ratio = row.published / (e["throughput_per_s"].get<double>() / gpus);  // time est/published
+        const double ratio =
+            row.published / (e["throughput_per_s"].get<double>() / gpus);  // time est/published
         INFO("estimated time / published " << ratio);
         CHECK(ratio > 0.5);
         CHECK(ratio < 2.0);

@@ -129,11 +129,13 @@ TEST_CASE("jobs file: jobs that differ only in name, team and pool share their o
 
 TEST_CASE("jobs file: at most 10,000 jobs and 8 MiB, refused before any job is read", "[io]") {
     std::string text = "jobs:\n";
-    for (std::size_t i = 0; i <= io::kMaxJobs; ++i) text += "  - {name: j" + std::to_string(i) + ", model: bertt}\n";
+    for (std::size_t i = 0; i <= io::kMaxJobs; ++i)
+        text += "  - {name: j" + std::to_string(i) + ", model: bertt}\n";
     const auto e = errors_of(text);  // 10,001 unknown models, but only the bound is reported
     REQUIRE(e.size() == 1);
-    CHECK(e[0].find("jobs.yaml:10002:5: error: jobs[10000]: the file has 10001 jobs, more than the 10000 a plan "
-                    "takes") == 0);
+    CHECK(e[0].find(
+              "jobs.yaml:10002:5: error: jobs[10000]: the file has 10001 jobs, more than the 10000 a plan "
+              "takes") == 0);
     const std::string big = "jobs:\n  - {name: a, model: bert}\n" + std::string(io::kMaxJobsFileBytes, '#');
     CHECK_THROWS_WITH(io::parse_jobs_yaml(big, "jobs.yaml", builtin(), "USD"),
                       Catch::Contains("more than the 8 MiB a jobs file may hold"));

@@ -208,8 +208,8 @@ TEST_CASE("plan_pools: jobs on different GPUs have no common offer unless pooled
 
 TEST_CASE("plan_pools: jobs that share an options key are sized as if each were evaluated", "[core][pool]") {
     const Catalog c = pool_catalog();
-    std::vector<PoolJob> apart = {job(c, "a", 134.4, "any"), job(c, "b", 134.4, "any"), job(c, "c", 60, "day"),
-                                  job(c, "d", 134.4, "any")};
+    std::vector<PoolJob> apart = {job(c, "a", 134.4, "any"), job(c, "b", 134.4, "any"),
+                                  job(c, "c", 60, "day"), job(c, "d", 134.4, "any")};
     std::vector<PoolJob> shared = apart;
     shared[0].options_key = shared[1].options_key = shared[3].options_key = "same";
     shared[2].options_key = "other";

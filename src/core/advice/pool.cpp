@@ -377,8 +377,9 @@ PoolResult plan_pools(const Catalog& catalog, const std::vector<PoolJob>& jobs) 
         for (std::size_t i = 0; i < m.jobs.size() && none.why.empty(); ++i) {
             const JobOptions& o = *m.options[m.group[i]];
             if (o.by_offer.empty())
-                none.why = "job '" + m.jobs[i]->name + "' fits no offer (binding constraint: " +
-                           to_string(o.binding) + "; " + o.nearest_miss + ")";
+                none.why = "job '" + m.jobs[i]->name +
+                           "' fits no offer (binding constraint: " + to_string(o.binding) + "; " +
+                           o.nearest_miss + ")";
         }
         std::optional<OfferPool> best;
         std::size_t common = 0;

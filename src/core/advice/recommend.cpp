@@ -198,8 +198,9 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
                     ? "the best option over several nodes is " + what
                     : "options over several nodes on networks the catalog does not state rank after the "
                       "single-node ones: the cheapest is " +
-                          what + " Ethernet (assumed); --network-gbps states your network, "
-                                 "--allow-unknown-network ranks them by cost");
+                          what +
+                          " Ethernet (assumed); --network-gbps states your network, "
+                          "--allow-unknown-network ranks them by cost");
         }
     }
     out.ranked = std::move(ranked);
