@@ -281,10 +281,10 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
         const std::string path = index_path("providers", i);
         const YAML::Node& n = node[i];
         if (!ctx.expect_map(n, path)) continue;
-        ctx.check_keys(
-            n, path,
-            {"id", "name", "currency", "kind", "network_gbps", "rdma", "rdma_gbps", "images", "features",
-             "driver_version", "as_of", "source", "offers", "tables", "billing", "pue", "pue_source"});
+        ctx.check_keys(n, path,
+                       {"id", "name", "currency", "kind", "network_gbps", "rdma", "rdma_gbps", "images",
+                        "features", "driver_version", "as_of", "source", "offers", "tables", "billing", "pue",
+                        "pue_source", "marketplace"});
         Provider p;
         p.where = ctx.where(n);
         p.id = ctx.text(n, path, "id", true).value_or("");
@@ -307,6 +307,7 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
         p.network_gbps = ctx.number(n, path, "network_gbps", false, 0, 1e6);
         p.rdma = ctx.boolean(n, path, "rdma").value_or(false);
         p.rdma_gbps = ctx.number(n, path, "rdma_gbps", false, 0, 1e6);
+        p.marketplace = ctx.boolean(n, path, "marketplace").value_or(false);
         p.images = ctx.text_list(n, path, "images");
         p.features = ctx.text_list(n, path, "features");
         p.driver_version = ctx.text(n, path, "driver_version");

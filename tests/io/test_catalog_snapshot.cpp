@@ -92,6 +92,7 @@ io::BuiltinCatalog every_field_set() {
                100,
                true,
                400,
+               true,
                {"pytorch"},
                {"free egress"},
                "535.104.05",

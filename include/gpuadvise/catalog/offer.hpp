@@ -58,6 +58,9 @@ struct Provider {
     std::optional<double> network_gbps;  // between nodes
     bool rdma = false;
     std::optional<double> rdma_gbps;
+    // A marketplace of independent hosts (vast.ai): the nodes of a multi-node option are separate
+    // machines, so a network the catalog does not state is assumed to be the hosts' ordinary Ethernet.
+    bool marketplace = false;
     std::vector<std::string> images;            // preinstalled images: "pytorch", "cuda"
     std::vector<std::string> features;          // free text: "free data migration"
     std::optional<std::string> driver_version;  // host driver when known

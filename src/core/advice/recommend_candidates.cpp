@@ -86,11 +86,15 @@ LinkSpec offer_network(const Catalog& catalog, const Provider* p, const Offer& o
         link.inter_node_gbps = catalog.policy.get("unknown_network_gbps");
         link.network_kind = r.rdma.value_or(false) ? NetworkKind::rdma : NetworkKind::ethernet;
         link.assumed = true;
+        // The default is stated for the kind of provider it stands in for.
         if (with_source)
-            link.network_source = "assumed: the catalog states no network for " + o.provider + " " +
-                                  o.instance_type + " (policy unknown_network_gbps, Ethernet" +
-                                  (r.rdma.value_or(false) ? " with RDMA (--rdma yes)" : " without RDMA") +
-                                  "; --network-gbps states it)";
+            link.network_source =
+                "assumed: the catalog states no network for " + o.provider + " " + o.instance_type +
+                (p && p->marketplace ? "; " + o.provider + " is a marketplace, its nodes separate hosts"
+                                     : "; a cloud instance whose fabric the catalog does not list") +
+                " (policy unknown_network_gbps, ordinary Ethernet" +
+                (r.rdma.value_or(false) ? " with RDMA (--rdma yes)" : " without RDMA") +
+                "; --network-gbps states it)";
     }
     return link;
 }
