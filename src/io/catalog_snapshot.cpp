@@ -373,7 +373,6 @@ CEREAL_SETUP_ARCHIVE_TRAITS(gpuadvise::io::MemoryInputArchive, gpuadvise::io::Me
 
 namespace gpuadvise {
 namespace io {
-namespace {}  // namespace
 
 std::string write_builtin_snapshot(const BuiltinCatalog& builtin) {
     std::ostringstream out(std::ios::binary);
