@@ -143,7 +143,7 @@ public:
                 // reservation would double the offers (both copies held at once: 1M offers, +300 MB).
                 streamed = true;
                 const std::string_view head = s.stream->peek();
-                const auto head_lines = static_cast<double>(std::count(head.begin(), head.end(), '\n') + 1);
+                const auto head_lines = static_cast<double>(count_newlines(head) + 1);
                 lines +=
                     static_cast<std::size_t>(1.25 * static_cast<double>(s.stream->size()) * head_lines /
                                              static_cast<double>(std::max<std::size_t>(1, head.size()))) +
@@ -317,8 +317,7 @@ private:
             }
             first = false;
             if (auto nul = piece.find('\0'); nul != std::string_view::npos) {
-                nul_line = lines_before + 1 +
-                           std::count(piece.begin(), piece.begin() + static_cast<long>(nul), '\n');
+                nul_line = lines_before + 1 + static_cast<long>(count_newlines(piece.substr(0, nul)));
                 break;
             }
             if (!bad_utf8)
@@ -329,7 +328,7 @@ private:
             if (!bad_utf8 && csv.active()) csv.feed(piece);
             if (src.stream && lines_before == 0 && filter_)
                 reserve_from_sample(piece.size(), src.stream->size());
-            if (src.stream) lines_before += std::count(piece.begin(), piece.end(), '\n');
+            if (src.stream) lines_before += static_cast<long>(count_newlines(piece));
         }
         out_ = &diags_;
         if (nul_line) {

@@ -157,6 +157,15 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
     return std::nullopt;
 }
 
+std::size_t count_newlines(std::string_view text) {
+    std::size_t n = 0;
+    for (const char *p = text.data(), *end = p + text.size();
+         p != end && (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))));
+         ++p)
+        ++n;
+    return n;
+}
+
 std::pair<int, int> line_and_column(std::string_view text, std::size_t offset) {
     int line = 1;
     std::size_t line_start = 0;

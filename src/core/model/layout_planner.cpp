@@ -583,8 +583,12 @@ void for_each_training_layout(const Workload& w, int gpus_per_node, int total, c
             if (w.pins.micro_batch)
                 micro = {std::min(*w.pins.micro_batch, per_rank)};
             else {
-                for (int m = 1; m < per_rank; m *= 2) micro.push_back(m);
+                // Largest first: the fastest micro-batch usually, whose speed then bounds the rest.
                 micro.push_back(per_rank);
+                int m = 1;
+                while (m * 2 < per_rank) m *= 2;
+                for (; m >= 1; m /= 2)
+                    if (m < per_rank) micro.push_back(m);
             }
             for (int ep : expert_choices(w, dp))
                 for (int zero : c.zero) {
