@@ -71,19 +71,12 @@ std::optional<OtherwiseRent> otherwise_rent(const Catalog& catalog, const Recomm
     return best;
 }
 
-std::optional<double> commitment_beats_at(const Catalog& catalog, const RecommendRequest& r, const Option& o,
-                                          const OtherwiseRent& against, std::optional<double> below) {
-    if (!has_commitment(*o.offer, r.plan && r.plan->plan == Plan::reserved ? r.plan->term_months : 0) ||
-        !(against.cost_per_run > 0))
-        return std::nullopt;
-    const BuildContext b = build_context(catalog, r);
-    const BillingAssumptions billing = billing_of(catalog, r, b, o);
-    const double hours = billed_run_hours(b, r, *o.estimate);
-    const int term = r.plan && r.plan->plan == Plan::reserved ? r.plan->term_months : 0;
-    // The commitment's month at x runs a week: cost_plan(reserved)'s figure, its commitments and the
-    // on-demand price converted once for the up to 400 iterates below (not re-costed with the idle
-    // tail's breakdown at each).
-    const ReservedMonth month_of(catalog, *o.offer, o.instances, hours, r.currency, billing);
+namespace {
+
+// commitment_beats_at with the request's context and the option's billing worked out by the caller, from
+// the commitment's month `month_of` (ReservedMonth of the option).
+std::optional<double> beats_at(const ReservedMonth& month_of, int term, const OtherwiseRent& against,
+                               std::optional<double> below) {
     auto reserved = [&](double x) -> std::optional<double> {
         auto c = month_of.at(x, term);
         return c ? std::optional<double>(c->cost_per_month) : std::nullopt;
@@ -106,25 +99,74 @@ std::optional<double> commitment_beats_at(const Catalog& catalog, const Recommen
     return std::nullopt;  // approaches it without crossing: never within the range
 }
 
+int flip_term(const RecommendRequest& r) {
+    return r.plan && r.plan->plan == Plan::reserved ? r.plan->term_months : 0;
+}
+
+}  // namespace
+
+std::optional<double> commitment_beats_at(const Catalog& catalog, const RecommendRequest& r, const Option& o,
+                                          const OtherwiseRent& against, std::optional<double> below) {
+    const int term = flip_term(r);
+    if (!has_commitment(*o.offer, term) || !(against.cost_per_run > 0)) return std::nullopt;
+    const BuildContext b = build_context(catalog, r);
+    // The commitment's month at x runs a week: cost_plan(reserved)'s figure, its commitments and the
+    // on-demand price converted once for the up to 400 iterates (not re-costed with the idle tail's
+    // breakdown at each).
+    const ReservedMonth month_of(catalog, *o.offer, o.instances, billed_run_hours(b, r, *o.estimate),
+                                 r.currency, billing_of(catalog, r, b, o));
+    return beats_at(month_of, term, against, below);
+}
+
 std::optional<PlanFlip> plan_flip(const Catalog& catalog, const RecommendRequest& r,
-                                  const std::vector<Option>& options) {
-    const auto against = otherwise_rent(catalog, r, options);
-    if (!against) return std::nullopt;
+                                  const std::vector<Option>& options,
+                                  const std::optional<OtherwiseRent>& against) {
+    if (!against || !(against->cost_per_run > 0)) return std::nullopt;
+    const int term = flip_term(r);
+    const BuildContext b = build_context(catalog, r);
+    BillingRun billings;
+    // Every commitment's month has a floor (one slot per instance at its cheapest price), so its crossing
+    // lies at or above the runs at which the other plan's month reaches that floor. The options are searched
+    // from the lowest such bound up, each cut off at the best crossing so far: most stop at their bound, with
+    // no iterate (searched in the options' order, each ran its iterates until it passed the best: 2.6 each).
+    struct Bounded {
+        std::size_t index;
+        double bound;
+        ReservedMonth month;
+    };
+    std::vector<Bounded> bounded;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const Option& o = options[i];
+        if (!o.in_filter || !has_commitment(*o.offer, term)) continue;
+        ReservedMonth month(catalog, *o.offer, o.instances, billed_run_hours(b, r, *o.estimate), r.currency,
+                            billings.of(catalog, r, b, o));
+        const std::optional<double> floor = month.floor(term);
+        if (!floor) continue;  // at() has no month either
+        bounded.push_back({i, runs_per_week_of_month(*floor / against->cost_per_run), std::move(month)});
+    }
+    std::sort(bounded.begin(), bounded.end(), [](const Bounded& x, const Bounded& y) {
+        return x.bound != y.bound ? x.bound < y.bound : x.index < y.index;
+    });
+    // The smallest crossing; of crossings within 1e-12 of each other, the option first in `options` (as a
+    // search in their order keeps the first it finds).
     std::optional<PlanFlip> best;
-    for (const auto& o : options) {
-        if (!o.in_filter) continue;
-        if (auto x = commitment_beats_at(catalog, r, o, *against,
-                                         best ? std::optional<double>(best->runs_per_week) : std::nullopt);
-            x && (!best || *x < best->runs_per_week - 1e-12))
-            best = PlanFlip{&o, *against, *x, {}};
+    std::size_t best_index = 0;
+    for (const Bounded& c : bounded) {
+        if (best && c.bound > best->runs_per_week + 1e-12) break;  // so are the rest
+        const auto x = beats_at(c.month, term, *against,
+                                best ? std::optional<double>(best->runs_per_week + 2e-12) : std::nullopt);
+        if (!x) continue;
+        if (!best || *x < best->runs_per_week - 1e-12 ||
+            (*x <= best->runs_per_week + 1e-12 && c.index < best_index)) {
+            best = PlanFlip{&options[c.index], *against, *x, {}};
+            best_index = c.index;
+        }
     }
     if (best) {
-        const BuildContext b = build_context(catalog, r);
         const Option& o = *best->reserved;
-        if (auto c = cost_plan(catalog, *o.offer, o.instances, Plan::reserved,
-                               billed_run_hours(b, r, *o.estimate), best->runs_per_week, b.spot, r.currency,
-                               r.plan && r.plan->plan == Plan::reserved ? r.plan->term_months : 0,
-                               billing_of(catalog, r, b, o)))
+        if (auto c =
+                cost_plan(catalog, *o.offer, o.instances, Plan::reserved, billed_run_hours(b, r, *o.estimate),
+                          best->runs_per_week, b.spot, r.currency, term, billing_of(catalog, r, b, o)))
             best->commitment = *c;
     }
     return best;

@@ -34,7 +34,7 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     }
     const std::vector<detail::Option>& priced = all_plans ? all_plans->options : options;
     const std::optional<detail::OtherwiseRent> against = detail::otherwise_rent(catalog, request, priced);
-    const std::optional<detail::PlanFlip> flip = detail::plan_flip(catalog, request, priced);
+    const std::optional<detail::PlanFlip> flip = detail::plan_flip(catalog, request, priced, against);
     auto candidate = [&](std::size_t position) {
         const std::size_t i = ranking.order[position];
         Candidate c = detail::materialize(catalog, request, options[i]);

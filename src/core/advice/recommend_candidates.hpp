@@ -210,6 +210,7 @@ struct PlanFlip {
     PlanCost commitment;  // the commitment at the flip (its term, break-even and own crossover)
 };
 std::optional<PlanFlip> plan_flip(const Catalog& catalog, const RecommendRequest& request,
-                                  const std::vector<Option>& options);
+                                  const std::vector<Option>& options,
+                                  const std::optional<OtherwiseRent>& against);
 
 }  // namespace gpuadvise::detail
