@@ -34,9 +34,11 @@ const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec
 // estimate_job leaves min_gpu_count unset when the precision is not supported, else sets it to
 // speeds.minimum_gpus(gpu, precision).
 int EstimateCache::min_gpus(const Gpu& gpu) {
+    if (auto it = min_gpus_.find(&gpu); it != min_gpus_.end()) return it->second;
     const Precision p = resolve_precision(speeds_.workload(), gpu);
-    if (!precision_supported(gpu, p)) return 0;
-    return speeds_.minimum_gpus(gpu, p).value_or(0);
+    const int n = precision_supported(gpu, p) ? speeds_.minimum_gpus(gpu, p).value_or(0) : 0;
+    min_gpus_.emplace(&gpu, n);
+    return n;
 }
 
 namespace {
