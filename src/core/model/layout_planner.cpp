@@ -172,6 +172,44 @@ private:
     std::vector<Seen> seen_;
 };
 
+// One micro-batch's activations at a layer boundary (the tensor all-reduces and the pipeline sends move them).
+double micro_batch_activation_bytes(const Workload& w, Precision p, const Parallelism& l) {
+    return static_cast<double>(l.micro_batch) * w.seq_len * w.shape.hidden * activation_element_bytes(p);
+}
+
+// The sends of one micro-batch that model parallelism adds, on one stage (training_timing's t_tp and t_p2p;
+// the planner's speed bound reads them too).
+struct ModelParallelSends {
+    double tensor_s = 0, pipeline_s = 0;
+};
+ModelParallelSends model_parallel_sends(const Workload& w, Precision p, const Parallelism& l,
+                                        int gpus_per_node, int nodes, const Links& links) {
+    ModelParallelSends s;
+    if (l.tensor <= 1 && l.pipeline <= 1) return s;
+    const double act_bytes = micro_batch_activation_bytes(w, p, l);
+    // Tensor parallel: 2 all-reduces of the layer's activations forward and 2 backward per layer
+    // (Megatron-LM; sequence parallelism moves the same volume as reduce-scatter + all-gather), one
+    // more pair when the forward is recomputed.
+    if (l.tensor > 1) {
+        const double layers_per_stage =
+            has_transformer_shape(w) ? static_cast<double>(w.shape.layers) / l.pipeline : 0;
+        const double tp = l.tensor;
+        const double per =
+            2 * (tp - 1) / tp * act_bytes / (links.intra_gb_per_s * 1e9) + kIntraAllReduceLatencyS;
+        s.tensor_s = (l.checkpointing ? 6 : 4) * layers_per_stage * per;
+    }
+    // Pipeline: the activation (and its gradient) of each micro-batch crosses each stage boundary;
+    // stages on different nodes share the node's network.
+    if (l.pipeline > 1) {
+        const bool across = nodes > 1;
+        const double bw = across ? links.inter_node_gb_per_s / gpus_per_node : links.intra_gb_per_s;
+        s.pipeline_s =
+            2 * (act_bytes / l.tensor / (bw * 1e9) + (across ? kNetHopLatencyS : kIntraAllReduceLatencyS));
+        s.pipeline_s *= virtual_stages(w, l);
+    }
+    return s;
+}
+
 // Where a layout's time comes from (a measurement or the model) and its band: the single-GPU
 // speed's. Copied for the chosen layout only (a string per timed layout was a tenth of a plan).
 void set_basis(LayoutTiming& t, const SingleGpuSpeed& sp) {
@@ -222,30 +260,11 @@ LayoutTiming training_timing(const Workload& w, const Gpu& gpu, Precision p, con
             t_mb += std::max(0.0, bytes / bw - t_experts);
         }
     }
-    // Tensor parallel: 2 all-reduces of the layer's activations forward and 2 backward per layer
-    // (Megatron-LM; sequence parallelism moves the same volume as reduce-scatter + all-gather), one
-    // more pair when the forward is recomputed.
-    const double act_bytes =
-        static_cast<double>(l.micro_batch) * w.seq_len * w.shape.hidden * activation_element_bytes(p);
+    const double act_bytes = micro_batch_activation_bytes(w, p, l);
     const double layers_per_stage =
         has_transformer_shape(w) ? static_cast<double>(w.shape.layers) / l.pipeline : 0;
-    double t_tp = 0;
-    if (l.tensor > 1) {
-        const double tp = l.tensor;
-        const double per =
-            2 * (tp - 1) / tp * act_bytes / (links.intra_gb_per_s * 1e9) + kIntraAllReduceLatencyS;
-        t_tp = (l.checkpointing ? 6 : 4) * layers_per_stage * per;
-    }
-    // Pipeline: the activation (and its gradient) of each micro-batch crosses each stage boundary;
-    // stages on different nodes share the node's network.
-    double t_p2p = 0;
-    if (l.pipeline > 1) {
-        const bool across = nodes > 1;
-        const double bw = across ? links.inter_node_gb_per_s / gpus_per_node : links.intra_gb_per_s;
-        t_p2p =
-            2 * (act_bytes / l.tensor / (bw * 1e9) + (across ? kNetHopLatencyS : kIntraAllReduceLatencyS));
-        t_p2p *= virtual_stages(w, l);
-    }
+    const ModelParallelSends sends = model_parallel_sends(w, p, l, gpus_per_node, nodes, links);
+    const double t_tp = sends.tensor_s, t_p2p = sends.pipeline_s;
     const Placement pl = data_placement(l, gpus_per_node);
     // Expert parallelism: a rank holds 1/ep of the routed experts, replicated on only dp/ep ranks, so
     // the data-parallel collectives move the dense share plus the experts' share / ep among those.
@@ -772,9 +791,16 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
     const double loss = total > 1 ? kOtherMultiGpuLoss : 1.0;
     const double interruptions =
         nodes > 1 ? 1 + kInterruptionsPerGpuHour * total * kHoursLostPerInterruption : 1.0;
-    // The speed bound of a layout (see below): perfect scaling of its micro-batch.
+    // The speed bound of a layout (see below): its micro-batch's compute scaled perfectly, plus what
+    // model parallelism adds to every micro-batch whatever else it does (the tensor all-reduces, the
+    // pipeline sends, the bubble). Without model parallelism: perfect scaling, gpus x speed.
     auto bound_of = [&](const Parallelism& l, const SingleGpuSpeed& sp) {
-        return l.gpus() * sp.samples_per_s * loss / interruptions;
+        if (l.tensor <= 1 && l.pipeline <= 1) return l.gpus() * sp.samples_per_s * loss / interruptions;
+        if (sp.samples_per_s <= 0) return 0.0;
+        const ModelParallelSends s = model_parallel_sends(w, p, l, gpus_per_node, nodes, links);
+        const double t_mb = l.micro_batch / sp.samples_per_s / (static_cast<double>(l.tensor) * l.pipeline);
+        const double slots = l.grad_accumulation + (l.pipeline - 1) / virtual_stages(w, l);
+        return l.global_batch() / (slots * (t_mb + s.tensor_s + s.pipeline_s)) * loss / interruptions;
     };
     auto bound = [&](const Parallelism& l) {
         return bound_of(l, speeds.get(l.micro_batch, l.checkpointing));
@@ -801,11 +827,12 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
             (best.memory.total_gb() <= comfortable_gb || x.memory.total_gb() > comfortable_gb)) {
             // A fitting layout that cannot beat the best so far is not timed. better() then decides
             // on speed (both fit; the layout is not comfortable where the best is not), and
-            // training_timing's step is at least grad_accumulation x t_mb / loss x interruptions
-            // (every other term, the bubble, tensor and pipeline sends, exposed ZeRO and gradient
-            // synchronisation, is >= 0), so its samples/s = data x micro_batch x grad_accumulation /
-            // step is at most data x tensor x pipeline x the single-GPU speed x loss / interruptions,
-            // the perfect scaling of this micro-batch. Below the best's speed by more than a
+            // training_timing's step is at least (grad_accumulation + bubble slots) x (t_mb + the
+            // tensor and pipeline sends) / loss x interruptions (every other term, exposed ZeRO, the
+            // experts' reads and all-to-alls, offload and gradient synchronisation, is >= 0), so its
+            // samples/s = data x micro_batch x grad_accumulation / step is at most bound_of(); with
+            // no model parallelism that is data x the single-GPU speed x loss / interruptions, the
+            // perfect scaling of this micro-batch. Below the best's speed by more than a
             // millionth (far beyond rounding, and beyond better()'s 1e-9 tie) it is slower than
             // the best and not a tie: better() would keep the best, as it does here.
             if (bound(l) < best.timing.samples_per_s * (1 - 1e-6)) return;
