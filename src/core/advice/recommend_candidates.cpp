@@ -332,13 +332,19 @@ private:
         // The layout planner lays the job out over the instances. --nodes fixes the instances.
         const int needed = std::max(min_gpus, r_.gpus_now.value_or(0));
         int instances = r_.nodes ? *r_.nodes : std::max(1, (needed + o.gpu_count - 1) / o.gpu_count);
-        link = offer_network(catalog_, provider_, o, instances, r_, false, &networks_);
+        // One node has no network between nodes (the estimate does not read it): it is looked up once a
+        // job spans nodes (here, or in fits_host for a service's copies).
+        link = instances > 1 ? offer_network(catalog_, provider_, o, instances, r_, false, &networks_)
+                             : LinkSpec{};
+        link.nodes = instances;
         c.estimate = &estimates_.get(gpu, o.gpu_count, link);
         // Nodes of few GPUs may need more of them than the count on 8-GPU nodes (tensor parallelism
         // stays inside a node): add nodes until the job fits, up to twice the first guess.
         for (int limit = instances * 2 + 2;
              !r_.nodes && !c.estimate->fits && c.estimate->precision_supported && instances < limit;) {
             ++instances;
+            if (instances == 2)
+                link = offer_network(catalog_, provider_, o, instances, r_, false, &networks_);
             link.nodes = instances;
             c.estimate = &estimates_.get(gpu, o.gpu_count, link);
         }
@@ -395,9 +401,17 @@ private:
     }
 
     // The host's RAM, the scaling over several nodes and the network between them.
-    bool fits_host(const Current& at, Option& c, const LinkSpec& link) {
+    bool fits_host(const Current& at, Option& c, const LinkSpec& one_or_more) {
         const Offer& o = at.o;
         const int instances = c.instances;
+        // A service's copies of a one-node configuration: the network between them, as for a job over
+        // as many nodes (size left it unread).
+        LinkSpec between;
+        if (instances > 1 && one_or_more.nodes <= 1) {
+            between = offer_network(catalog_, c.provider, o, instances, r_);
+            c.inter_node_gbps = between.inter_node_gbps;
+        }
+        const LinkSpec& link = instances > 1 && one_or_more.nodes <= 1 ? between : one_or_more;
         // Step 3 (#13): a host whose RAM cannot hold its share of the checkpoint cannot load the model.
         if (o.ram_gb) {
             const double need = checkpoint_host_ram_gb(catalog_, r_.workload, *c.estimate);
