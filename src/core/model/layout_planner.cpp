@@ -795,15 +795,18 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
     // model parallelism adds to every micro-batch whatever else it does (the tensor all-reduces, the
     // pipeline sends, the bubble). Without model parallelism: perfect scaling, gpus x speed.
     auto bound_of = [&](const Parallelism& l, const SingleGpuSpeed& sp) {
-        if (l.tensor <= 1 && l.pipeline <= 1) return l.gpus() * sp.samples_per_s * loss / interruptions;
         if (sp.samples_per_s <= 0) return 0.0;
         const ModelParallelSends s = model_parallel_sends(w, p, l, gpus_per_node, nodes, links);
         const double t_mb = l.micro_batch / sp.samples_per_s / (static_cast<double>(l.tensor) * l.pipeline);
         const double slots = l.grad_accumulation + (l.pipeline - 1) / virtual_stages(w, l);
         return l.global_batch() / (slots * (t_mb + s.tensor_s + s.pipeline_s)) * loss / interruptions;
     };
-    auto bound = [&](const Parallelism& l) {
-        return bound_of(l, speeds.get(l.micro_batch, l.checkpointing));
+    // Whether a layout's bound is below the best so far by more than a millionth: perfect scaling first
+    // (a multiply), the sends only when that does not settle it.
+    auto below_best = [&](const Parallelism& l, const SingleGpuSpeed& sp) {
+        const double beat = best.timing.samples_per_s * (1 - 1e-6);
+        if (l.gpus() * sp.samples_per_s * loss / interruptions < beat) return true;
+        return (l.tensor > 1 || l.pipeline > 1) && bound_of(l, sp) < beat;
     };
     for_each_training_layout(w, gpus_per_node, total, links, [&](const Parallelism& l) {
         // With a fitting best within the tight share, a layout below its speed (bound below) loses
@@ -812,7 +815,7 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
         // plan has its single-GPU speed already: computing one costs more than the memory).
         if (have && best.fits && best.memory.total_gb() <= comfortable_gb)
             if (const SingleGpuSpeed* sp = speeds.find(l.micro_batch, l.checkpointing);
-                sp && bound_of(l, *sp) < best.timing.samples_per_s * (1 - 1e-6))
+                sp && below_best(l, *sp))
                 return;
         PlannedLayout x;
         x.layout = l;
@@ -835,7 +838,7 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
             // perfect scaling of this micro-batch. Below the best's speed by more than a
             // millionth (far beyond rounding, and beyond better()'s 1e-9 tie) it is slower than
             // the best and not a tie: better() would keep the best, as it does here.
-            if (bound(l) < best.timing.samples_per_s * (1 - 1e-6)) return;
+            if (below_best(l, speeds.get(l.micro_batch, l.checkpointing))) return;
         }
         x.timing = training_timing(w, gpu, p, l, gpus_per_node, nodes, links, speeds, model_flops);
         consider(std::move(x));
