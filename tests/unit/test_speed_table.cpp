@@ -180,4 +180,29 @@ TEST_CASE("plans and estimates through one shared speed table equal fresh ones",
     CHECK(on_h100.basis_detail.find("roofline model") == 0);
 }
 
+// The layout planner bounds a micro-batch's speed by a larger one's it has read (SpeedCache::at_least):
+// the single-GPU speed may not fall as the micro-batch grows, with or without recompute, measured
+// (bert on the a100) or modelled, for a transformer and a model of another kind.
+TEST_CASE("the single-GPU speed does not fall as the micro-batch grows", "[planner]") {
+    Catalog c = speed_catalog();
+    c.models.push_back(enginetest::make_cnn("cnn", 25e6, 1.2e6));
+    for (const char* model : {"bert", "llama-2-7b", "cnn"}) {
+        const Workload w = workload(c, model);
+        SpeedTable table(c, w);
+        for (const Gpu& g : c.gpus)
+            for (bool checkpointing : {false, true}) {
+                const Precision p = resolve_precision(w, g);
+                double last = 0;
+                for (int micro : {1, 2, 3, 4, 8, 16, 24, 32, 64, 256, 1024}) {
+                    INFO(model << " on " << g.id << ", micro-batch " << micro << ", recompute "
+                               << checkpointing);
+                    const double speed = table.get(g, p, micro, checkpointing).samples_per_s;
+                    CHECK(speed > 0);
+                    CHECK(speed >= last);
+                    last = speed;
+                }
+            }
+    }
+}
+
 }  // namespace unit_test_speed_table

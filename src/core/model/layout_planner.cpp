@@ -159,6 +159,18 @@ public:
             if (s.micro_batch == micro_batch && s.checkpointing == checkpointing) return s.speed;
         return nullptr;
     }
+    // A speed at least this micro-batch's, when this plan has read one: the speed at the smallest larger
+    // micro-batch read (with the same recompute), else nullptr. The single-GPU speed does not fall as the
+    // micro-batch grows (time_model.cpp: the job's speed scaled by the roofline's B / (a B + c), c > 0 the
+    // per-step overheads; tests/unit/test_speed_table.cpp holds it to that).
+    const SingleGpuSpeed* at_least(int micro_batch, bool checkpointing) const {
+        const Seen* best = nullptr;
+        for (const Seen& s : seen_)
+            if (s.checkpointing == checkpointing && s.micro_batch >= micro_batch &&
+                (!best || s.micro_batch < best->micro_batch))
+                best = &s;
+        return best ? best->speed : nullptr;
+    }
 
 private:
     struct Seen {
@@ -812,9 +824,10 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
         // With a fitting best within the tight share, a layout below its speed (bound below) loses
         // whatever its memory: fitting, it is slower in the same class or in a worse one; not
         // fitting, it loses to any fitting layout. So its memory is not even computed (when the
-        // plan has its single-GPU speed already: computing one costs more than the memory).
+        // plan has its single-GPU speed, or a larger micro-batch's, already: computing one costs more
+        // than the memory).
         if (have && best.fits && best.memory.total_gb() <= comfortable_gb)
-            if (const SingleGpuSpeed* sp = speeds.find(l.micro_batch, l.checkpointing);
+            if (const SingleGpuSpeed* sp = speeds.at_least(l.micro_batch, l.checkpointing);
                 sp && below_best(l, *sp))
                 return;
         PlannedLayout x;
@@ -838,6 +851,11 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
             // perfect scaling of this micro-batch. Below the best's speed by more than a
             // millionth (far beyond rounding, and beyond better()'s 1e-9 tie) it is slower than
             // the best and not a tie: better() would keep the best, as it does here.
+            // A larger micro-batch's speed read already bounds this one's (SpeedCache::at_least): the
+            // exact speed is computed only when that does not settle it.
+            if (const SingleGpuSpeed* up = speeds.at_least(l.micro_batch, l.checkpointing);
+                up && below_best(l, *up))
+                return;
             if (below_best(l, speeds.get(l.micro_batch, l.checkpointing))) return;
         }
         x.timing = training_timing(w, gpu, p, l, gpus_per_node, nodes, links, speeds, model_flops);
