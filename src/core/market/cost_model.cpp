@@ -188,9 +188,16 @@ ReservedMonth::ReservedMonth(const Catalog& catalog, const Offer& offer, int ins
 
 std::optional<ReservedMonth::At> ReservedMonth::at(double runs_per_week, int term_months) const {
     const double busy_hours = runs_per_month(runs_per_week) * hours_;
+    // As cost_reserved_at: a dearer commitment never costs less a month, so only those priced at the
+    // cheapest of the term (within its margin) are costed.
+    std::optional<double> cheapest;
+    for (const auto& q : quotes_)
+        if ((term_months == 0 || q.term_months == term_months) && (!cheapest || q.per_month < *cheapest))
+            cheapest = q.per_month;
     std::optional<At> best;
     for (const auto& q : quotes_) {
         if (term_months != 0 && q.term_months != term_months) continue;
+        if (q.per_month - *cheapest > 1e-6) continue;
         const double month =
             committed_month(q.per_month, od_, instances_, busy_hours, hours_per_month_).cost.total_per_month;
         // cost_reserved_at's choice: clearly cheaper, or as cheap on a shorter term.
