@@ -595,8 +595,12 @@ bool better(const PlannedLayout& a, const PlannedLayout& b, double comfortable_g
     return key(a.layout) < key(b.layout);
 }
 
+// What a layout visit asks of the walk: go on, skip the smaller micro-batches of the same layout
+// otherwise (they are visited largest first), or stop.
+enum class Walk { next, skip_smaller_micro_batches, stop };
+
 // Training layouts of `total` GPUs over `gpus_per_node` per node; calls `visit` for each (a `visit`
-// returning bool stops the walk when it returns false).
+// returning bool stops the walk when it returns false; one returning Walk steers it).
 template <typename Visit>
 void for_each_training_layout(const Workload& w, int gpus_per_node, int total, const Links& links,
                               Visit&& visit) {
@@ -636,9 +640,13 @@ void for_each_training_layout(const Workload& w, int gpus_per_node, int total, c
                             l.grad_accumulation =
                                 static_cast<int>(std::ceil(static_cast<double>(per_rank) / m - 1e-9));
                             l.checkpointing = ckpt;
-                            if constexpr (std::is_same_v<std::invoke_result_t<Visit&, const Parallelism&>,
-                                                         bool>) {
+                            using Result = std::invoke_result_t<Visit&, const Parallelism&>;
+                            if constexpr (std::is_same_v<Result, bool>) {
                                 if (!visit(l)) return;
+                            } else if constexpr (std::is_same_v<Result, Walk>) {
+                                const Walk next = visit(l);
+                                if (next == Walk::stop) return;
+                                if (next == Walk::skip_smaller_micro_batches) break;
                             } else {
                                 visit(l);
                             }
@@ -825,11 +833,16 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
         // whatever its memory: fitting, it is slower in the same class or in a worse one; not
         // fitting, it loses to any fitting layout. So its memory is not even computed (when the
         // plan has its single-GPU speed, or a larger micro-batch's, already: computing one costs more
-        // than the memory).
+        // than the memory). Such a best stays one (better() puts fitting, comfortable layouts first)
+        // and only gets faster, and a smaller micro-batch is no faster: when perfect scaling at this
+        // micro-batch's speed bound is below it, so is every smaller micro-batch's of the layout.
         if (have && best.fits && best.memory.total_gb() <= comfortable_gb)
-            if (const SingleGpuSpeed* sp = speeds.at_least(l.micro_batch, l.checkpointing);
-                sp && below_best(l, *sp))
-                return;
+            if (const SingleGpuSpeed* sp = speeds.at_least(l.micro_batch, l.checkpointing)) {
+                if (l.gpus() * sp->samples_per_s * loss / interruptions <
+                    best.timing.samples_per_s * (1 - 1e-6))
+                    return Walk::skip_smaller_micro_batches;
+                if (below_best(l, *sp)) return Walk::next;
+            }
         PlannedLayout x;
         x.layout = l;
         x.memory = layout_memory(w, att, p, l);
@@ -837,7 +850,7 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
         // Time only what can win: fitting layouts (or any, while nothing fits yet).
         if (!x.fits) {
             consider(std::move(x));
-            return;
+            return Walk::next;
         }
         if (have && best.fits &&
             (best.memory.total_gb() <= comfortable_gb || x.memory.total_gb() > comfortable_gb)) {
@@ -855,11 +868,12 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
             // exact speed is computed only when that does not settle it.
             if (const SingleGpuSpeed* up = speeds.at_least(l.micro_batch, l.checkpointing);
                 up && below_best(l, *up))
-                return;
-            if (below_best(l, speeds.get(l.micro_batch, l.checkpointing))) return;
+                return Walk::next;
+            if (below_best(l, speeds.get(l.micro_batch, l.checkpointing))) return Walk::next;
         }
         x.timing = training_timing(w, gpu, p, l, gpus_per_node, nodes, links, speeds, model_flops);
         consider(std::move(x));
+        return Walk::next;
     });
     if (!have) {  // nothing expressible (e.g. pins that do not divide the count): the plain layout
         best.layout.data = total;
