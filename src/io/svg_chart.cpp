@@ -5,17 +5,14 @@
 #include <cstdio>
 #include <limits>
 
+#include "gpuadvise/base/format.hpp"
 #include "gpuadvise/base/text.hpp"
 
 namespace gpuadvise::io::svg {
 namespace {
 
 // Coordinates with one decimal: enough for a screen pixel, and the same bytes on every machine.
-std::string px(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", std::fabs(v) < 0.05 ? 0.0 : v);
-    return buf;
-}
+std::string px(double v) { return format_fixed(std::fabs(v) < 0.05 ? 0.0 : v, 1); }
 
 std::string marker_svg(Marker m, double x, double y, double r, const std::string& color, bool filled) {
     const std::string fill = filled ? color : "#ffffff";

@@ -1,5 +1,7 @@
 #include "gpuadvise/base/format.hpp"
 
+#include <charconv>
+
 #include <cmath>
 #include <cstdio>
 
@@ -40,8 +42,15 @@ std::string format_duration(double hours) {
 }
 
 std::string format_fixed(double v, int decimals) {
+    // std::to_chars prints what printf's "%.*f" prints (correctly rounded), at a tenth of its cost: a
+    // thousand-point --what-if table or an HTML report formats tens of thousands of numbers.
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    if (decimals >= 0)
+        if (const auto [end, ec] =
+                std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, decimals);
+            ec == std::errc())
+            return std::string(buf, end);
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);  // longer than the buffer: as printf cuts it
     return buf;
 }
 
