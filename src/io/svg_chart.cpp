@@ -41,8 +41,11 @@ std::string marker_svg(Marker m, double x, double y, double r, const std::string
 
 std::string escape(std::string_view text) {
     std::string out;
-    out.reserve(text.size());
-    for (char c : escape_control_chars(text)) switch (c) {
+    const std::string plain = escape_control_chars(text);
+    // Labels seldom hold a character XML must escape: those are copied whole.
+    if (plain.find_first_of("&<>\"'") == std::string::npos) return plain;
+    out.reserve(plain.size() + 16);
+    for (char c : plain) switch (c) {
             case '&': out += "&amp;"; break;
             case '<': out += "&lt;"; break;
             case '>': out += "&gt;"; break;

@@ -184,9 +184,18 @@ void append_hex(std::string& out, unsigned char byte, bool upper) {
 }
 
 std::string escape_control_chars(std::string_view text) {
+    // Most text has nothing to escape: copied whole, up to the first byte that may need it.
+    std::size_t first = 0;
+    while (first < text.size()) {
+        const auto c = static_cast<unsigned char>(text[first]);
+        if (c < 0x20 || c == 0x7F || c == 0xC2) break;
+        ++first;
+    }
+    if (first == text.size()) return std::string(text);
     std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
+    out.reserve(text.size() + 8);
+    out.append(text.substr(0, first));
+    for (std::size_t i = first; i < text.size(); ++i) {
         const auto c = static_cast<unsigned char>(text[i]);
         if (c < 0x20 || c == 0x7F) {
             out += "\\x";
