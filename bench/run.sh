@@ -73,6 +73,21 @@ rec = sys.argv[2]
 print(f"| `gpuadvise {rec} --what-if runs-per-week=0.1:100:0.1` (1,000 points) | {what_if:.1f} ({what_if / plain:.2f}x the plain recommend, at most 3x; CPU {cpu[1] / cpu[0]:.2f}x) | {sys.argv[3]} |")
 print(f"| `gpuadvise {rec} --format html` | {html:.1f} ({html / plain:.2f}x the table, at most 2x; CPU {cpu[2] / cpu[0]:.2f}x) | {sys.argv[4]} |")
 PY
+# Issue 32: the common question against `gpuadvise --version` (the process start and the command line set
+# up) in one hyperfine run, at most 2x in wall time; and its instructions (callgrind, where valgrind is
+# installed), at most 20 M.
+echo "==> built-in: ${REC[*]} against --version" >&2
+hyperfine -N --warmup 3 --runs $((RUNS * 4)) --export-json out/version.json "$BIN --version" "$BIN ${REC[*]}" >&2
+python3 - out/version.json "${REC[*]}" >>"$RESULTS" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+version, rec = (r["median"] * 1000 for r in results)
+print(f"| `gpuadvise {sys.argv[2]}` against `gpuadvise --version` ({version:.1f}) | {rec:.1f} ({rec / version:.2f}x, at most 2x) | |")
+PY
+if command -v valgrind >/dev/null; then
+    instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/Collected/ {print $4}'; }
+    echo "| instructions (callgrind): \`gpuadvise ${REC[*]}\` $(instructions "$BIN" "${REC[@]}") (at most 20 M), \`--version\` $(instructions "$BIN" --version) | | |" >>"$RESULTS"
+fi
 {
     echo
     echo "| offers | CSV MB | gpuadvise offers median ms | peak MB | catalog load (catalog info) median ms | peak MB | Python baseline median ms | peak MB |"
