@@ -83,9 +83,9 @@ struct OfferKey {
 };
 
 std::size_t hash_key(const OfferKey& k) {
-    std::hash<std::string_view> h;
-    std::size_t x = h(k.machine);
-    for (std::size_t v : {h(k.gpu), h(k.region), static_cast<std::size_t>(k.count)}) x = hash_combine(x, v);
+    std::size_t x = hash_text(k.machine);
+    for (std::size_t v : {hash_text(k.gpu), hash_text(k.region), static_cast<std::size_t>(k.count)})
+        x = hash_combine(x, v);
     return x;
 }
 

@@ -19,10 +19,6 @@
 namespace gpuadvise::io {
 
 // Hash for string-keyed maps looked up with a string_view (no temporary string).
-struct TextHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
 
 struct GpuMapping {
     std::string gpu_id;       // canonical id, empty when skipped

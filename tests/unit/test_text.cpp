@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -52,6 +53,33 @@ TEST_CASE("did you mean ranks by edit distance: --model bret suggests bert befor
     // Model ids and aliases in the order the catalog lists them: unet comes first.
     std::vector<std::string> names{"resnet50", "unet", "u-net", "bert-base", "bert-large", "bert", "roberta"};
     CHECK(closest_match("bret", names) == std::optional<std::string>("bert"));
+}
+
+// hash_text keys the zone-merge tables of the table reader, where two offer keys of equal 64-bit hash are
+// taken as the same key: every length path (0-3, 4-7, 8 and longer, overlapping tails) must tell apart
+// keys that differ in one byte anywhere, and equal text must hash equal wherever it is stored.
+TEST_CASE("hash_text tells apart keys that differ in one byte, at every length", "[core]") {
+    std::unordered_set<std::size_t> seen;
+    std::size_t keys = 0;
+    for (std::size_t length = 0; length <= 40; ++length) {
+        const std::string base(length, 'a');
+        CHECK(hash_text(base) == hash_text(std::string_view(std::string(base))));
+        seen.insert(hash_text(base));
+        ++keys;
+        for (std::size_t at = 0; at < length; ++at)
+            for (char c : {'b', 'A', '0', '\0', '\xff'}) {
+                std::string other = base;
+                other[at] = c;
+                seen.insert(hash_text(other));
+                ++keys;
+            }
+    }
+    // Offer-key-like texts: instance types, regions and counts of a million-row table.
+    for (int i = 0; i < 200000; ++i) {
+        seen.insert(hash_text("p4d." + std::to_string(i % 97) + "xlarge|us-east-" + std::to_string(i)));
+        ++keys;
+    }
+    CHECK(seen.size() == keys);
 }
 
 }  // namespace unit_test_text

@@ -11,6 +11,7 @@
 
 #include "gpuadvise/base/diagnostics.hpp"
 #include "gpuadvise/base/policy.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "gpuadvise/catalog/compat_tables.hpp"
 #include "gpuadvise/catalog/gpu.hpp"
 #include "gpuadvise/catalog/models.hpp"
@@ -90,7 +91,7 @@ struct Catalog {
 const ModelPreset* find_model(const Catalog& catalog, std::string_view name);
 
 // GPUs by id, for lookups once per offer (find_gpu scans the list). Views into `catalog.gpus`.
-std::unordered_map<std::string_view, const Gpu*> gpus_by_id(const Catalog& catalog);
+std::unordered_map<std::string_view, const Gpu*, TextHash> gpus_by_id(const Catalog& catalog);
 
 // Providers by id, for lookups once per offer or run of offers (find_provider scans the list: a
 // tree of 10,000 clouds made a query quadratic). An exact id is found in the index; any other

@@ -184,10 +184,9 @@ struct GroupKey {
 
 struct GroupKeyHash {
     std::size_t operator()(const GroupKey& k) const {
-        std::hash<std::string_view> h;
-        std::size_t x = h(k.provider);
-        for (std::size_t v : {h(k.gpu), h(k.instance_type), static_cast<std::size_t>(k.gpu_count),
-                              static_cast<std::size_t>(k.plan)})
+        std::size_t x = hash_text(k.provider);
+        for (std::size_t v : {hash_text(k.gpu), hash_text(k.instance_type),
+                              static_cast<std::size_t>(k.gpu_count), static_cast<std::size_t>(k.plan)})
             x = hash_combine(x, v);
         return x;
     }
@@ -498,7 +497,7 @@ private:
     const std::set<std::string> gpu_ids_;
     const BuildContext b_;
     const bool exclude_slow_;
-    const std::unordered_map<std::string_view, const Gpu*> gpus_;
+    const std::unordered_map<std::string_view, const Gpu*, TextHash> gpus_;
     const ProviderIndex providers_;
     std::vector<const InstanceNetwork*> networks_;  // the current provider's instance_networks rows
     const bool serving_;

@@ -10,8 +10,8 @@ const Gpu* Catalog::find_gpu(std::string_view id) const {
     return nullptr;
 }
 
-std::unordered_map<std::string_view, const Gpu*> gpus_by_id(const Catalog& catalog) {
-    std::unordered_map<std::string_view, const Gpu*> index;
+std::unordered_map<std::string_view, const Gpu*, TextHash> gpus_by_id(const Catalog& catalog) {
+    std::unordered_map<std::string_view, const Gpu*, TextHash> index;
     for (const auto& g : catalog.gpus) index.emplace(g.id, &g);
     return index;
 }

@@ -24,11 +24,10 @@ std::string money(double v) {
 // Offers that are the same (provider, GPU, count, region, instance type): compared in place, no copies.
 struct SameOfferHash {
     std::size_t operator()(const Offer* o) const {
-        std::hash<std::string_view> h;
-        std::size_t seed = std::hash<int>{}(o->gpu_count);
+        std::size_t seed = static_cast<std::size_t>(o->gpu_count);
         for (std::string_view part : {std::string_view(o->provider), std::string_view(o->gpu),
                                       std::string_view(o->region), std::string_view(o->instance_type)})
-            seed = hash_combine(seed, h(part));
+            seed = hash_combine(seed, hash_text(part));
         return seed;
     }
 };
