@@ -55,17 +55,23 @@ std::optional<OtherwiseRent> otherwise_rent(const Catalog& catalog, const Recomm
         const double hours = billed_run_hours(b, r, *o.estimate);
         for (Plan p : {Plan::on_demand, Plan::spot}) {
             if (p == Plan::spot && !r.interruptible) continue;
-            auto c = cost_plan(catalog, *o.offer, o.instances, p, hours, r.runs_per_week, b.spot, r.currency,
-                               0, billing);
-            if (!c) continue;
-            if (r.deadline_hours &&
-                flip_deadline_hours(c->hours_per_run, o.high_ratio, r) > *r.deadline_hours)
+            // The option's own plan was costed so when it was ranked (the same hours, billing and runs;
+            // an on-demand or spot cost has no term): taken as it is.
+            double cost_per_run = o.cost.cost_per_run, hours_per_run = o.cost.hours_per_run;
+            if (o.cost.plan != p) {
+                auto c = cost_plan(catalog, *o.offer, o.instances, p, hours, r.runs_per_week, b.spot,
+                                   r.currency, 0, billing);
+                if (!c) continue;
+                cost_per_run = c->cost_per_run;
+                hours_per_run = c->hours_per_run;
+            }
+            if (r.deadline_hours && flip_deadline_hours(hours_per_run, o.high_ratio, r) > *r.deadline_hours)
                 continue;
             // A price of the GPU alone (the host VM extra) only when no complete one is left, as ranked.
             const bool complete = o.price_complete, best_complete = best && best->option->price_complete;
             if (!best || (complete && !best_complete) ||
-                (complete == best_complete && c->cost_per_run < best->cost_per_run - 1e-12))
-                best = OtherwiseRent{&o, p, c->cost_per_run};
+                (complete == best_complete && cost_per_run < best->cost_per_run - 1e-12))
+                best = OtherwiseRent{&o, p, cost_per_run};
         }
     }
     return best;
