@@ -6,8 +6,10 @@
 #include "gpuadvise/model/layout_planner.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
+#include <span>
 #include <sstream>
 #include <tuple>
 #include <type_traits>
@@ -614,17 +616,21 @@ void for_each_training_layout(const Workload& w, int gpus_per_node, int total, c
             const int dp = total / (tp * pp);
             if (dp > global) continue;  // fewer sequences than data ranks: needs more model parallelism
             const int per_rank = static_cast<int>(std::ceil(global / dp - 1e-9));
-            std::vector<int> micro;
+            // The micro-batches: at most the per-rank batch and the powers of two below it (33 for an
+            // int), on the stack (a vector per split was a tenth of the plan's allocations).
+            std::array<int, 34> micro_at{};
+            std::size_t micro_count = 0;
             if (w.pins.micro_batch)
-                micro = {std::min(*w.pins.micro_batch, per_rank)};
+                micro_at[micro_count++] = std::min(*w.pins.micro_batch, per_rank);
             else {
                 // Largest first: the fastest micro-batch usually, whose speed then bounds the rest.
-                micro.push_back(per_rank);
+                micro_at[micro_count++] = per_rank;
                 int m = 1;
-                while (m * 2 < per_rank) m *= 2;
-                for (; m >= 1; m /= 2)
-                    if (m < per_rank) micro.push_back(m);
+                while (m < per_rank / 2 + per_rank % 2) m *= 2;  // the largest power of two below per_rank
+                if (m >= per_rank) m /= 2;
+                for (; m >= 1; m /= 2) micro_at[micro_count++] = m;
             }
+            const auto micro = std::span<const int>(micro_at.data(), micro_count);
             for (int ep : expert_choices(w, dp))
                 for (int zero : c.zero) {
                     if (pp > 1 && zero >= 2) continue;  // DeepSpeed: ZeRO-2/3 do not combine with pipelines
