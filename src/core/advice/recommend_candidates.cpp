@@ -413,7 +413,9 @@ private:
         const LinkSpec& link = instances > 1 && one_or_more.nodes <= 1 ? between : one_or_more;
         // Step 3 (#13): a host whose RAM cannot hold its share of the checkpoint cannot load the model.
         if (o.ram_gb) {
-            const double need = checkpoint_host_ram_gb(catalog_, r_.workload, *c.estimate);
+            auto [known, fresh] = host_ram_.try_emplace(c.estimate, 0.0);
+            if (fresh) known->second = checkpoint_host_ram_gb(catalog_, r_.workload, *c.estimate);
+            const double need = known->second;
             if (*o.ram_gb < need) {
                 reject(at, Constraint::host_ram,
                        "host RAM " + std::to_string(static_cast<int>(std::lround(*o.ram_gb))) +
@@ -508,7 +510,9 @@ private:
     BillingAssumptions billing_;                                      // the provider's, looked up with it
     SizedPool* sized_ = nullptr;  // size_candidates, a kept basis: the sized options are kept here ...
     bool price_sized_ = false;    // ... and priced too (build_candidates keeping its basis)
-    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_;  // read in catalog order: cache-friendly
+    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_;
+    std::unordered_map<const Estimate*, double>
+        host_ram_;  // checkpoint_host_ram_gb per estimate  // read in catalog order: cache-friendly
 };
 
 }  // namespace
