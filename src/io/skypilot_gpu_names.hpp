@@ -18,8 +18,6 @@
 
 namespace gpuadvise::io {
 
-// Hash for string-keyed maps looked up with a string_view (no temporary string).
-
 struct GpuMapping {
     std::string gpu_id;       // canonical id, empty when skipped
     std::string skip_reason;  // why not, e.g. "not a GPU (TPU)"

@@ -40,10 +40,10 @@ std::string marker_svg(Marker m, double x, double y, double r, const std::string
 }  // namespace
 
 std::string escape(std::string_view text) {
-    std::string out;
     const std::string plain = escape_control_chars(text);
     // Labels seldom hold a character XML must escape: those are copied whole.
     if (plain.find_first_of("&<>\"'") == std::string::npos) return plain;
+    std::string out;
     out.reserve(plain.size() + 16);
     for (char c : plain) switch (c) {
             case '&': out += "&amp;"; break;

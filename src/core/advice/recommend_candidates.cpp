@@ -510,9 +510,8 @@ private:
     BillingAssumptions billing_;                                      // the provider's, looked up with it
     SizedPool* sized_ = nullptr;  // size_candidates, a kept basis: the sized options are kept here ...
     bool price_sized_ = false;    // ... and priced too (build_candidates keeping its basis)
-    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_;
-    std::unordered_map<const Estimate*, double>
-        host_ram_;  // checkpoint_host_ram_gb per estimate  // read in catalog order: cache-friendly
+    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_;  // read in catalog order: cache-friendly
+    std::unordered_map<const Estimate*, double> host_ram_;            // checkpoint_host_ram_gb per estimate
 };
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "gpuadvise/base/format.hpp"
 
 #include <charconv>
-
 #include <cmath>
 #include <cstdio>
 

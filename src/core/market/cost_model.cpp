@@ -42,6 +42,10 @@ double billed_hours(const BillingAssumptions& billing, double hours, double idle
 namespace {
 
 // A capacity block is bought for one window, not for always-on use: never a term commitment here.
+// A commitment priced more than this above the cheapest of its term (output currency a month) is never the
+// cheapest month (cost_reserved_at, ReservedMonth::at): far above the 1e-9 tie of their choice.
+constexpr double kDearerCommitment = 1e-6;
+
 bool term_matches(const Commitment& c, int term_months) {
     return prices_always_on(c) && (term_months == 0 || c.term_months == term_months);
 }
@@ -123,7 +127,7 @@ std::optional<PlanCost> cost_reserved_at(const Catalog& catalog, const Offer& of
     std::optional<PlanCost> best;
     for (const auto& k : offer.commitments) {
         if (!term_matches(k, term_months)) continue;
-        if (cheapest && factor && (k.price_per_month - *cheapest) * *factor > 1e-6) continue;
+        if (cheapest && factor && (k.price_per_month - *cheapest) * *factor > kDearerCommitment) continue;
         auto c = cost_commitment(catalog, offer, &k, k.price_per_month, k.term_months, instances,
                                  hours_per_run, runs_per_week, currency);
         if (c && (!best || c->cost_per_month < best->cost_per_month - 1e-9 ||
@@ -197,7 +201,7 @@ std::optional<ReservedMonth::At> ReservedMonth::at(double runs_per_week, int ter
     std::optional<At> best;
     for (const auto& q : quotes_) {
         if (term_months != 0 && q.term_months != term_months) continue;
-        if (q.per_month - *cheapest > 1e-6) continue;
+        if (q.per_month - *cheapest > kDearerCommitment) continue;
         const double month =
             committed_month(q.per_month, od_, instances_, busy_hours, hours_per_month_).cost.total_per_month;
         // cost_reserved_at's choice: clearly cheaper, or as cheap on a shorter term.

@@ -155,12 +155,6 @@ public:
         seen_.push_back({micro_batch, checkpointing, &speed});
         return speed;
     }
-    // The speed when this plan has read it already, else nullptr (never computes one).
-    const SingleGpuSpeed* find(int micro_batch, bool checkpointing) const {
-        for (const Seen& s : seen_)
-            if (s.micro_batch == micro_batch && s.checkpointing == checkpointing) return s.speed;
-        return nullptr;
-    }
     // A speed at least this micro-batch's, when this plan has read one: the speed at the smallest larger
     // micro-batch read (with the same recompute), else nullptr. The single-GPU speed does not fall as the
     // micro-batch grows (time_model.cpp: the job's speed scaled by the roofline's B / (a B + c), c > 0 the
@@ -597,9 +591,9 @@ bool better(const PlannedLayout& a, const PlannedLayout& b, double comfortable_g
     return key(a.layout) < key(b.layout);
 }
 
-// What a layout visit asks of the walk: go on, skip the smaller micro-batches of the same layout
-// otherwise (they are visited largest first), or stop.
-enum class Walk { next, skip_smaller_micro_batches, stop };
+// What a layout visit asks of the walk: go on, or skip the smaller micro-batches of the same layout
+// otherwise (they are visited largest first).
+enum class Walk { next, skip_smaller_micro_batches };
 
 // Training layouts of `total` GPUs over `gpus_per_node` per node; calls `visit` for each (a `visit`
 // returning bool stops the walk when it returns false; one returning Walk steers it).
@@ -650,9 +644,7 @@ void for_each_training_layout(const Workload& w, int gpus_per_node, int total, c
                             if constexpr (std::is_same_v<Result, bool>) {
                                 if (!visit(l)) return;
                             } else if constexpr (std::is_same_v<Result, Walk>) {
-                                const Walk next = visit(l);
-                                if (next == Walk::stop) return;
-                                if (next == Walk::skip_smaller_micro_batches) break;
+                                if (visit(l) == Walk::skip_smaller_micro_batches) break;
                             } else {
                                 visit(l);
                             }
@@ -829,10 +821,12 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
     };
     // Whether a layout's bound is below the best so far by more than a millionth: perfect scaling first
     // (a multiply), the sends only when that does not settle it.
+    auto perfect_below = [&](const Parallelism& l, const SingleGpuSpeed& sp, double beat) {
+        return l.gpus() * sp.samples_per_s * loss / interruptions < beat;
+    };
     auto below_best = [&](const Parallelism& l, const SingleGpuSpeed& sp) {
         const double beat = best.timing.samples_per_s * (1 - 1e-6);
-        if (l.gpus() * sp.samples_per_s * loss / interruptions < beat) return true;
-        return (l.tensor > 1 || l.pipeline > 1) && bound_of(l, sp) < beat;
+        return perfect_below(l, sp, beat) || ((l.tensor > 1 || l.pipeline > 1) && bound_of(l, sp) < beat);
     };
     for_each_training_layout(w, gpus_per_node, total, links, [&](const Parallelism& l) {
         // With a fitting best within the tight share, a layout below its speed (bound below) loses
@@ -844,8 +838,7 @@ PlannedLayout plan_layout(SpeedTable& table, const Gpu& gpu, Precision p, int gp
         // micro-batch's speed bound is below it, so is every smaller micro-batch's of the layout.
         if (have && best.fits && best.memory.total_gb() <= comfortable_gb)
             if (const SingleGpuSpeed* sp = speeds.at_least(l.micro_batch, l.checkpointing)) {
-                if (l.gpus() * sp->samples_per_s * loss / interruptions <
-                    best.timing.samples_per_s * (1 - 1e-6))
+                if (perfect_below(l, *sp, best.timing.samples_per_s * (1 - 1e-6)))
                     return Walk::skip_smaller_micro_batches;
                 if (below_best(l, *sp)) return Walk::next;
             }
