@@ -602,6 +602,19 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
         if (want("rates"))
             outcomes.push_back(u.file_source("rates", src.rates_url, fs::path(dir) / "rates", "rates.yaml"));
         failures = u.failures;
+        // The compact stores of the tables just written (vms.store beside each vms.csv), made by reading
+        // the cache once as every command will, under the lock this update holds. A table the load
+        // rejects gets none: the next command reads its CSV and reports it.
+        if (!opt.dry_run && std::any_of(outcomes.begin(), outcomes.end(),
+                                        [](const Outcome& o) { return o.result == UpdateResult::updated; })) {
+            io::CatalogOptions stores;
+            stores.sky_catalogs = false;
+            stores.write_cache_stores = true;
+            try {
+                (void)io::load_catalog(stores);
+            } catch (const std::exception&) {
+            }
+        }
     }
 
     // --format csv/tsv: the tables of this output, the first by default (--section NAME; docs/json.md).

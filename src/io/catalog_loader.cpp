@@ -150,13 +150,43 @@ bool provider_stamp_holds(const BuiltinTable& t, const Catalog& catalog) {
     return provider && provider->as_of == t.provider_as_of && provider->source == t.provider_source;
 }
 
-BuiltinTable* reusable_table(const TableRef& ref, std::vector<BuiltinTable>& prepared, const Catalog& catalog,
+// The built-in tables as the snapshot holds them: decoded already (read_builtin_catalog), or indexed by
+// ref and each decoded only when a load reads it (a cache of every cloud leaves only the commitment
+// tables to read: decoding all cost a sixth of such a `recommend`).
+class PreparedTables {
+public:
+    PreparedTables() = default;
+    explicit PreparedTables(std::vector<BuiltinTable> tables) {
+        for (auto& t : tables) {
+            parts_.push_back({t.ref, {}});
+            tables_.emplace_back(std::move(t));
+        }
+    }
+    explicit PreparedTables(std::vector<SnapshotTablePart> parts)
+        : parts_(std::move(parts)), tables_(parts_.size()) {}
+
+    BuiltinTable* find(const TableRef& ref) {
+        for (std::size_t i = 0; i < parts_.size(); ++i)
+            if (parts_[i].ref == ref) {
+                if (!tables_[i]) tables_[i] = read_snapshot_table(parts_[i]);
+                return &*tables_[i];
+            }
+        return nullptr;
+    }
+
+private:
+    std::vector<SnapshotTablePart> parts_;
+    std::vector<std::optional<BuiltinTable>> tables_;
+};
+
+BuiltinTable* reusable_table(const TableRef& ref, PreparedTables& prepared, const Catalog& catalog,
                              bool gpus_unchanged) {
     if (!gpus_unchanged) return nullptr;
-    auto it =
-        std::find_if(prepared.begin(), prepared.end(), [&](const BuiltinTable& t) { return t.ref == ref; });
-    if (it == prepared.end() || !provider_stamp_holds(*it, catalog)) return nullptr;
-    return &*it;
+    BuiltinTable* t = prepared.find(ref);
+    // A commitment table's rows carry their own dates and sources (commitments_tables.cpp): its
+    // provider's stamp does not change them (a cached offer table restamps the provider).
+    if (!t || (!is_commitment_table_format(ref.format) && !provider_stamp_holds(*t, catalog))) return nullptr;
+    return t;
 }
 
 // Tables given directly (--catalog, ~/.sky/catalogs, the cache): their texts, or streams for the large
@@ -166,17 +196,54 @@ struct DirectTables {
     std::map<std::string, std::unique_ptr<LineChunks>> streams;
     const OfferFilter* filter = nullptr;
     std::vector<PrunedOffers> pruned;  // what the filter left out, per table (for lint_catalog)
+    // The cache tables' compact stores, by the table's path: the table read back from its vms.store
+    // (io/builtin_catalog.hpp), or whether to write one when the CSV is read.
+    struct Store {
+        std::optional<BuiltinTable> table;
+        std::string path, cache;  // the vms.store; the cache directory (for its lock)
+        TableStoreKey key;
+        bool write = false;
+        bool locked = false;  // the caller holds the cache lock (CatalogOptions::write_cache_stores)
+    };
+    std::map<std::string, Store> stores;
 };
 
-void load_one_table(const TableRef& ref, DirectTables& direct, std::vector<BuiltinTable>& prepared,
-                    bool gpus_unchanged, Catalog& catalog, Diagnostics& diags, const Provider* provider);
+// A cache table read from its CSV whose store is to be written: the rows it added (from `first_offer`
+// and `first_skipped` on) and its diagnostics, as the next load will take them from the store. Nothing
+// is written for a table with errors, nor when the provider's stamp is not the one it was read with, nor
+// while another process holds the cache lock; a failed write is a warning (the CSV stays the truth).
+void write_store(const DirectTables::Store& st, const TableRef& ref, const Catalog& catalog,
+                 std::size_t first_offer, std::size_t first_skipped, const Diagnostics& table_diags,
+                 Diagnostics& diags) {
+    if (table_diags.has_errors()) return;
+    BuiltinTable t;
+    t.ref = ref;
+    for (const auto& p : catalog.providers)
+        if (p.id == ref.provider) {  // the last of the id, as provider_stamp_holds finds it
+            t.provider_as_of = p.as_of;
+            t.provider_source = p.source;
+        }
+    t.offers.assign(catalog.offers.begin() + static_cast<long>(first_offer), catalog.offers.end());
+    t.skipped.assign(catalog.skipped.begin() + static_cast<long>(first_skipped), catalog.skipped.end());
+    t.diagnostics = table_diags.all();
+    std::optional<CacheLock> lock;
+    if (!st.locked) {
+        lock.emplace(st.cache);
+        if (!lock->held()) return;  // an update is writing the cache: it writes the stores itself
+    }
+    if (std::string err = write_file_atomically(st.path, write_table_store(t, st.key)); !err.empty())
+        diags.warning({st.path, 0, 0},
+                      "price cache store not written (the table is read from its CSV): " + err);
+}
+
+void load_one_table(const TableRef& ref, DirectTables& direct, PreparedTables& prepared, bool gpus_unchanged,
+                    Catalog& catalog, Diagnostics& diags, const Provider* provider);
 
 // `already_read`: tables given directly with --catalog, by path (read once to recognise them).
 // `prepared`: the built-in tables as read from the snapshot; `gpus_unchanged`: the GPU list is still the
 // built-in one. A prepared table whose inputs changed is read again from the embedded CSV.
-void load_tables(const std::vector<TableRef>& tables, DirectTables& already_read,
-                 std::vector<BuiltinTable>& prepared, bool gpus_unchanged, Catalog& catalog,
-                 Diagnostics& diags) {
+void load_tables(const std::vector<TableRef>& tables, DirectTables& already_read, PreparedTables& prepared,
+                 bool gpus_unchanged, Catalog& catalog, Diagnostics& diags) {
     // A commitment table follows its provider's offer tables: its rows land at the end of the offers
     // read so far and are attached at once (before a large table after it is read, so that nothing big moves).
     const ProviderIndex providers(catalog);  // reading tables adds offers, not providers
@@ -190,8 +257,8 @@ void load_tables(const std::vector<TableRef>& tables, DirectTables& already_read
     }
 }
 
-void load_one_table(const TableRef& ref, DirectTables& direct, std::vector<BuiltinTable>& prepared,
-                    bool gpus_unchanged, Catalog& catalog, Diagnostics& diags, const Provider* provider) {
+void load_one_table(const TableRef& ref, DirectTables& direct, PreparedTables& prepared, bool gpus_unchanged,
+                    Catalog& catalog, Diagnostics& diags, const Provider* provider) {
     {
         std::string bytes;
         if (auto it = direct.streams.find(ref.resolved_path); !ref.builtin && it != direct.streams.end()) {
@@ -204,6 +271,26 @@ void load_one_table(const TableRef& ref, DirectTables& direct, std::vector<Built
         if (auto it = direct.texts.find(ref.resolved_path); !ref.builtin && it != direct.texts.end()) {
             bytes = std::move(it->second);
             direct.texts.erase(it);
+            const auto store = direct.stores.find(ref.resolved_path);
+            if (store != direct.stores.end() && gpus_unchanged) {
+                // A cache table: its store when it holds what reading the CSV now would add.
+                if (BuiltinTable* t = store->second.table ? &*store->second.table : nullptr;
+                    t && provider_stamp_holds(*t, catalog)) {
+                    std::move(t->offers.begin(), t->offers.end(), std::back_inserter(catalog.offers));
+                    std::move(t->skipped.begin(), t->skipped.end(), std::back_inserter(catalog.skipped));
+                    for (auto& d : t->diagnostics) diags.add(std::move(d));
+                    return;
+                }
+                if (store->second.write) {  // read whole (without the filter), as the store keeps it
+                    const std::size_t first_offer = catalog.offers.size(),
+                                      first_skipped = catalog.skipped.size();
+                    Diagnostics table_diags;
+                    load_offer_tables({TableSource{ref, bytes, nullptr, provider}}, catalog, table_diags);
+                    write_store(store->second, ref, catalog, first_offer, first_skipped, table_diags, diags);
+                    diags.append(table_diags);
+                    return;
+                }
+            }
             load_offer_tables({TableSource{ref, bytes, nullptr, provider}}, catalog, diags, direct.filter,
                               &direct.pruned);
             return;
@@ -425,7 +512,7 @@ BuiltinCatalog read_builtin_catalog() {
     for (const auto& t : builtin.tables)
         joined.stamps.push_back({t.ref, t.provider_as_of, t.provider_source, {}, {}, {}});
     Catalog scratch = builtin.base;
-    std::vector<BuiltinTable> prepared = builtin.tables;
+    PreparedTables prepared(builtin.tables);
     DirectTables no_texts;
     Diagnostics joined_diags;
     load_tables(tables, no_texts, prepared, true, scratch, joined_diags);
@@ -447,10 +534,11 @@ struct CatalogLoad {
     Diagnostics diags;
     std::vector<TableRef> tables;
     DirectTables direct;  // tables given directly, by path (see load_tables)
-    std::vector<BuiltinTable> prepared;
+    PreparedTables prepared;
     std::vector<Gpu> builtin_gpus;
     std::optional<JoinedTables> joined;  // the built-in tables joined (BuiltinCatalog::joined)
     std::string_view prepared_bytes;     // `prepared` not decoded yet (BuiltinCatalog::tables_bytes)
+    std::uint64_t store_key = 0;         // BuiltinCatalog::store_key: 0 = no cache table stores
     // catalog.providers by id, for the tables read directly (a tree of 10,000 clouds scanned the
     // providers and every offer once per table: 10,000 clouds took 17 s). Indexes the first
     // `indexed` providers; rebuilt when providers were added elsewhere.
@@ -478,9 +566,10 @@ void start_from_builtin(CatalogLoad& s, std::optional<BuiltinCatalog>& builtin) 
             for (const auto& t : builtin->joined->stamps) s.tables.push_back(t.ref);
         else
             for (const auto& t : builtin->tables) s.tables.push_back(t.ref);
-        s.prepared = std::move(builtin->tables);
+        s.prepared = PreparedTables(std::move(builtin->tables));
         s.joined = std::move(builtin->joined);
         s.prepared_bytes = builtin->tables_bytes;
+        s.store_key = builtin->store_key;
         if (!s.options.files.empty()) s.builtin_gpus = s.catalog.gpus;  // a layer may change them
     } else if (s.options.builtin) {
         parse_builtin_yaml(s.catalog, s.tables, s.diags);
@@ -516,14 +605,24 @@ void add_direct_table(CatalogLoad& s, const std::string& file, const std::string
     // (the built-in aws table, say, when `--catalog vms.csv --provider-name aws`).
     // A provider new to the catalog has neither (offers and tables name a defined provider; the
     // catalog's lint reports any other).
+    // A newer copy of the provider's own price list (the cache, a local SkyPilot copy) keeps the
+    // provider's commitment tables (its published reserved prices), read after it so that they attach to
+    // its offers; a table of the user's own (--catalog) replaces those too.
+    std::vector<TableRef> commitments;
     if (known) {
         catalog.offers.erase(std::remove_if(catalog.offers.begin(), catalog.offers.end(),
                                             [&](const Offer& o) { return o.provider == ref.provider; }),
                              catalog.offers.end());
-        std::erase_if(s.tables, [&](const TableRef& t) { return t.provider == ref.provider; });
+        std::erase_if(s.tables, [&](const TableRef& t) {
+            if (t.provider != ref.provider) return false;
+            if (origin != PriceOrigin::catalog && is_commitment_table_format(t.format))
+                commitments.push_back(t);
+            return true;
+        });
     }
     catalog.files.push_back(file);
     s.tables.push_back(ref);
+    s.tables.insert(s.tables.end(), commitments.begin(), commitments.end());
     if (stream)
         s.direct.streams[file] = std::move(stream);
     else
@@ -566,6 +665,47 @@ void add_sky_local_copies(CatalogLoad& s) {
     }
 }
 
+// A cache table's compact store (vms.store beside its vms.csv), kept when it holds this table as it is
+// now (the CSV's bytes, this build, the path and the provider's stamp); a stale or corrupt one is said and
+// written again from the CSV (load_one_table).
+void read_store(CatalogLoad& s, const std::string& dir, const TreeTable& t, std::string_view text,
+                const std::string& as_of, const std::string& source) {
+    DirectTables::Store st;
+    st.path = (fs::path(t.path).parent_path() / "vms.store").string();
+    st.cache = dir;
+    st.key = {s.store_key, hash_text(text), text.size()};
+    st.locked = s.options.write_cache_stores;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(st.path, ec))) {
+        // None yet: written by `catalog update`, or by the first command after one that did not (an
+        // older gpuadvise, a killed update), when the folder is an update's (a link to its version);
+        // a folder someone made by hand is only read.
+        st.write = s.options.write_cache_stores || fs::is_symlink(fs::path(t.path).parent_path(), ec);
+        s.direct.stores[t.path] = std::move(st);
+        return;
+    }
+    std::string why;
+    try {
+        if (auto table = read_table_store(read_file(st.path), st.key, why)) {
+            if (!(table->ref == TableRef{t.provider, "skypilot", t.path, t.path, false, {t.path, 0, 0}}))
+                why = "stale: written for another path or provider";
+            else if (table->provider_as_of != as_of || table->provider_source != source)
+                why = "stale: written for another date or source (meta.json)";
+            else
+                st.table = std::move(table);
+        }
+    } catch (const DataError& e) {
+        why = std::string("corrupt: ") + e.what();
+    }
+    if (!st.table) {
+        s.diags.warning({st.path, 0, 0}, "price cache store " + why + "; the table is read from " + t.path +
+                                             " and the store "
+                                             "written again");
+        st.write = true;
+    }
+    s.direct.stores[t.path] = std::move(st);
+}
+
 // The tables of `gpuadvise catalog update`'s cache replace a provider's when they are at least as new.
 void add_cached_tables(CatalogLoad& s, const std::string& dir) {
     std::error_code ec;
@@ -582,11 +722,12 @@ void add_cached_tables(CatalogLoad& s, const std::string& dir) {
             s.diags.warning({t.path, 0, 0}, std::string("cached table skipped: ") + e.what());
             continue;
         }
-        add_direct_table(
-            s, t.path, t.provider, std::move(text), meta->as_of,
+        const std::string source =
             "gpuadvise cache (catalog update): " + meta->url + ", fetched " + meta->fetched_at +
-                (meta->last_modified.empty() ? "" : ", upstream Last-Modified " + meta->last_modified),
-            PriceOrigin::update_cache);
+            (meta->last_modified.empty() ? "" : ", upstream Last-Modified " + meta->last_modified);
+        if (s.store_key) read_store(s, dir, t, text, meta->as_of, source);
+        add_direct_table(s, t.path, t.provider, std::move(text), meta->as_of, source,
+                         PriceOrigin::update_cache);
     }
 }
 
@@ -757,7 +898,7 @@ bool take_joined(CatalogLoad& s) {
 }  // namespace
 
 Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog> builtin) {
-    CatalogLoad s{options, {}, {}, {}, {}, {}, {}, {}, {}, {}, 0};
+    CatalogLoad s{options, {}, {}, {}, {}, {}, {}, {}, {}, 0, {}, 0};
     start_from_builtin(s, builtin);
     if (options.builtin && options.sky_catalogs) add_sky_local_copies(s);
     if (options.builtin && options.cache) {
@@ -773,8 +914,7 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
         s.direct.filter = &*filter;
     }
     if (!take_joined(s)) {
-        if (s.prepared.empty() && !s.prepared_bytes.empty())
-            s.prepared = read_snapshot_tables(s.prepared_bytes);
+        if (!s.prepared_bytes.empty()) s.prepared = PreparedTables(index_snapshot_tables(s.prepared_bytes));
         load_tables(s.tables, s.direct, s.prepared, options.files.empty() || s.catalog.gpus == s.builtin_gpus,
                     s.catalog, s.diags);
     }

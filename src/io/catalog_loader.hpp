@@ -37,6 +37,10 @@ struct CatalogOptions {
     // A SkyPilot table given with --catalog that is larger than this is read in pieces of about this
     // size (LineChunks) instead of whole; 0 = always whole.
     std::size_t stream_chunk_bytes = std::size_t{4} << 20;
+    // Write the compact store (vms.store) of every cache table that has none or a stale one, without
+    // taking the cache lock: `catalog update`, which holds it, after it wrote new tables. Otherwise only
+    // a stale or corrupt store is written again, under the lock.
+    bool write_cache_stores = false;
 };
 
 // Rows kept with an assumed GPU variant (a bare "A100"), over all tables: the "variant assumed"

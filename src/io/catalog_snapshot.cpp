@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/text.hpp"
 #include "io/builtin_catalog.hpp"
 
 namespace gpuadvise {
@@ -289,14 +290,15 @@ void serialize(Archive& ar, JoinedTables& x) {
     ar(x.stamps, x.offers, x.skipped, x.diagnostics);
 }
 
-// BuiltinCatalog (5 members) is written in two archives, by write_builtin_snapshot below: base,
-// diagnostics and joined, then the tables, so that a start-up that has no use for the tables skips them.
-GPUADVISE_MEMBERS(BuiltinCatalog, 5);
+// BuiltinCatalog (6 members) is written in two archives, by write_builtin_snapshot below: base,
+// diagnostics and joined, then the tables, so that a start-up that has no use for the tables skips them
+// (tables_bytes and store_key are not stored).
+GPUADVISE_MEMBERS(BuiltinCatalog, 6);
 
 namespace {
 
 // Names the format; bump the digits when the layout changes without a struct changing.
-constexpr std::string_view kMagic("gpuadvise-snapshot-3\n", 21);
+constexpr std::string_view kMagic("gpuadvise-snapshot-4\n", 21);
 
 }  // namespace
 }  // namespace io
@@ -381,9 +383,29 @@ std::string write_builtin_snapshot(const BuiltinCatalog& builtin) {
         cereal::BinaryOutputArchive archive(out);
         snapshot_detail::shared_texts() = {};
         archive(builtin.base, builtin.diagnostics, builtin.joined);
-        snapshot_detail::shared_texts() = {};  // the tables' texts are numbered on their own
-        archive(builtin.tables);
     }
+    // The tables: their count, then each as its own archive (its texts numbered on their own) behind its
+    // size, so that a load decodes only the tables it reads (index_snapshot_tables).
+    std::string tables;
+    const auto put_size = [&tables](std::uint64_t v) {
+        char bytes[sizeof v];
+        std::memcpy(bytes, &v, sizeof v);
+        tables.append(bytes, sizeof v);
+    };
+    put_size(builtin.tables.size());
+    for (const BuiltinTable& t : builtin.tables) {
+        std::ostringstream one(std::ios::binary);
+        {
+            cereal::BinaryOutputArchive archive(one);
+            snapshot_detail::shared_texts() = {};
+            archive(t);
+        }
+        const std::string bytes = std::move(one).str();
+        put_size(bytes.size());
+        tables += bytes;
+    }
+    snapshot_detail::shared_texts() = {};
+    out << tables;
     return std::move(out).str();
 }
 
@@ -399,9 +421,11 @@ void read_snapshot_part(std::string_view bytes, Read&& read) {
         MemoryInputArchive archive(bytes);
         read(archive);
     } catch (const DataError&) {
+        snapshot_detail::shared_texts() = {};
         throw;
     } catch (
         const std::exception& e) {  // cereal::Exception (truncated), bad_alloc, length_error, a policy key
+        snapshot_detail::shared_texts() = {};
         throw DataError(std::string("the built-in catalog snapshot is corrupt: ") + e.what(), kSnapshotHint);
     }
     snapshot_detail::shared_texts() = {};
@@ -432,13 +456,123 @@ BuiltinCatalog read_builtin_snapshot(std::string_view bytes, bool tables_now) {
     return builtin;
 }
 
-std::vector<BuiltinTable> read_snapshot_tables(std::string_view tables_bytes) {
-    std::vector<BuiltinTable> tables;
-    read_snapshot_part(tables_bytes, [&](MemoryInputArchive& archive) {
-        archive(tables);
+std::vector<SnapshotTablePart> index_snapshot_tables(std::string_view tables_bytes) {
+    const auto corrupt = [](const std::string& why) {
+        return DataError("the built-in catalog snapshot is corrupt: " + why, kSnapshotHint);
+    };
+    std::uint64_t count = 0;
+    if (tables_bytes.size() < sizeof count) throw corrupt("no table count");
+    std::memcpy(&count, tables_bytes.data(), sizeof count);
+    std::size_t at = sizeof count;
+    std::vector<SnapshotTablePart> parts;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        std::uint64_t size = 0;
+        if (tables_bytes.size() - at < sizeof size)
+            throw corrupt("table " + std::to_string(i) + " has no size");
+        std::memcpy(&size, tables_bytes.data() + at, sizeof size);
+        at += sizeof size;
+        if (tables_bytes.size() - at < size) throw corrupt("table " + std::to_string(i) + " is cut short");
+        SnapshotTablePart& part = parts.emplace_back();
+        part.bytes = tables_bytes.substr(at, size);
+        at += size;
+        // The ref is the table's first member: read alone from the front of its archive.
+        read_snapshot_part(part.bytes, [&](MemoryInputArchive& archive) { archive(part.ref); });
+    }
+    if (at != tables_bytes.size())
+        throw corrupt(std::to_string(tables_bytes.size() - at) + " bytes after its end");
+    return parts;
+}
+
+BuiltinTable read_snapshot_table(const SnapshotTablePart& part) {
+    BuiltinTable table;
+    read_snapshot_part(part.bytes, [&](MemoryInputArchive& archive) {
+        archive(table);
         no_bytes_left(archive);
     });
+    return table;
+}
+
+std::vector<BuiltinTable> read_snapshot_tables(std::string_view tables_bytes) {
+    std::vector<BuiltinTable> tables;
+    for (const SnapshotTablePart& part : index_snapshot_tables(tables_bytes))
+        tables.push_back(read_snapshot_table(part));
     return tables;
+}
+
+// ---- the cache's table stores
+
+namespace {
+
+constexpr std::string_view kStoreMagic("gpuadvise-table-store-1\n", 24);
+constexpr std::size_t kStoreHeader = kStoreMagic.size() + 5 * sizeof(std::uint64_t);
+
+void put_u64(std::string& out, std::uint64_t v) {
+    char bytes[sizeof v];
+    std::memcpy(bytes, &v, sizeof v);
+    out.append(bytes, sizeof v);
+}
+
+std::uint64_t get_u64(std::string_view bytes, std::size_t at) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + at, sizeof v);
+    return v;
+}
+
+}  // namespace
+
+std::string write_table_store(const BuiltinTable& table, const TableStoreKey& key) {
+    std::ostringstream payload(std::ios::binary);
+    {
+        cereal::BinaryOutputArchive archive(payload);
+        snapshot_detail::shared_texts() = {};
+        archive(table);
+        snapshot_detail::shared_texts() = {};
+    }
+    const std::string body = std::move(payload).str();
+    std::string out(kStoreMagic);
+    out.reserve(kStoreHeader + body.size());
+    put_u64(out, key.build);
+    put_u64(out, key.csv_hash);
+    put_u64(out, key.csv_size);
+    put_u64(out, body.size());
+    put_u64(out, hash_text(body));
+    out += body;
+    return out;
+}
+
+std::optional<BuiltinTable> read_table_store(std::string_view bytes, const TableStoreKey& key,
+                                             std::string& why) {
+    if (bytes.size() < kStoreHeader || bytes.substr(0, kStoreMagic.size()) != kStoreMagic) {
+        why = bytes.substr(0, kStoreMagic.size() - 2) == kStoreMagic.substr(0, kStoreMagic.size() - 2)
+                  ? "stale: written in another store format"
+                  : "corrupt: not a gpuadvise table store";
+        return std::nullopt;
+    }
+    const std::size_t at = kStoreMagic.size();
+    if (get_u64(bytes, at) != key.build) {
+        why = "stale: written by another gpuadvise build";
+        return std::nullopt;
+    }
+    if (get_u64(bytes, at + 8) != key.csv_hash || get_u64(bytes, at + 16) != key.csv_size) {
+        why = "stale: vms.csv changed after it was written";
+        return std::nullopt;
+    }
+    const std::string_view body = bytes.substr(kStoreHeader);
+    if (get_u64(bytes, at + 24) != body.size() || get_u64(bytes, at + 32) != hash_text(body)) {
+        why = "corrupt: its size or checksum does not match its contents";
+        return std::nullopt;
+    }
+    BuiltinTable table;
+    try {
+        read_snapshot_part(body, [&](MemoryInputArchive& archive) {
+            archive(table);
+            no_bytes_left(archive);
+        });
+    } catch (const DataError& e) {
+        why = std::string("corrupt: ") + e.what();
+        return std::nullopt;
+    }
+    return table;
 }
 
 }  // namespace io

@@ -4,6 +4,7 @@
 //   (each folder skypilot/<cloud>, rates, gcp is a link to .<folder>.v-SUFFIX: replace_folder)
 //   <cache>/skypilot/<cloud>/vms.csv    the GPU rows of upstream's catalogs/v<N>/<cloud>/vms.csv
 //   <cache>/skypilot/<cloud>/meta.json  url, schema version, ETag, Last-Modified, fetch time, rows read/kept
+//   <cache>/skypilot/<cloud>/vms.store  the table as read, for the next commands (builtin_catalog.hpp)
 //   <cache>/rates/rates.yaml            ECB reference rates as a catalog `rates:` document (+ meta.json)
 //   <cache>/gcp/pricing.yml             the GCP price file with committed-use prices (+ meta.json)
 //   <cache>/.lock                       flock()ed by an update

@@ -215,6 +215,60 @@ TEST_CASE("snapshot: every field survives the round trip", "[io]") {
     CHECK_FALSE(io::BuiltinCatalog{} == original);
 }
 
+TEST_CASE("snapshot: the tables are indexed by ref and decode one by one to the same", "[io]") {
+    const io::BuiltinCatalog original = io::read_builtin_catalog();
+    REQUIRE(original.tables.size() > 10);
+    const std::string bytes = io::write_builtin_snapshot(original);
+    const io::BuiltinCatalog lazy = io::read_builtin_snapshot(bytes, false);
+    const std::vector<io::SnapshotTablePart> parts = io::index_snapshot_tables(lazy.tables_bytes);
+    REQUIRE(parts.size() == original.tables.size());
+    // In any order: each part's ref is its table's, and it decodes alone to that table.
+    for (std::size_t i = parts.size(); i-- > 0;) {
+        CHECK(parts[i].ref == original.tables[i].ref);
+        CHECK(io::read_snapshot_table(parts[i]) == original.tables[i]);
+    }
+    // A part's bytes cut short or a table count past the end are DataErrors.
+    io::SnapshotTablePart cut = parts.front();
+    cut.bytes = cut.bytes.substr(0, cut.bytes.size() / 2);
+    CHECK_THROWS_AS(io::read_snapshot_table(cut), DataError);
+    std::string more(lazy.tables_bytes);
+    more[0] = static_cast<char>(more[0] + 1);
+    CHECK_THROWS_AS(io::index_snapshot_tables(more), DataError);
+}
+
+TEST_CASE("table store: read back only with the key it was written with, damage detected", "[io]") {
+    const io::BuiltinCatalog builtin = io::read_builtin_catalog();
+    REQUIRE_FALSE(builtin.tables.empty());
+    const io::BuiltinTable& table = builtin.tables.front();
+    REQUIRE_FALSE(table.offers.empty());
+    const io::TableStoreKey key{11, 22, 33};
+    const std::string bytes = io::write_table_store(table, key);
+    std::string why;
+    const auto back = io::read_table_store(bytes, key, why);
+    REQUIRE(back);
+    CHECK(*back == table);
+    CHECK(why.empty());
+    auto reason = [&](std::string_view b, io::TableStoreKey k) {
+        std::string w;
+        CHECK_FALSE(io::read_table_store(b, k, w));
+        return w;
+    };
+    CHECK(reason(bytes, {12, 22, 33}) == "stale: written by another gpuadvise build");
+    CHECK(reason(bytes, {11, 23, 33}) == "stale: vms.csv changed after it was written");
+    CHECK(reason(bytes, {11, 22, 34}) == "stale: vms.csv changed after it was written");
+    CHECK(reason("", key) == "corrupt: not a gpuadvise table store");
+    CHECK(reason("gpuadvise-table-store-9\n" + bytes.substr(24), key) ==
+          "stale: written in another store format");
+    for (std::size_t at : {bytes.size() - 1, bytes.size() / 2, std::size_t{64}}) {
+        std::string flipped = bytes;
+        flipped[at] = static_cast<char>(flipped[at] ^ 0x20);
+        CHECK(reason(flipped, key) == "corrupt: its size or checksum does not match its contents");
+    }
+    CHECK(reason(bytes.substr(0, bytes.size() - 1), key) ==
+          "corrupt: its size or checksum does not match its contents");
+    CHECK(reason(bytes + "x", key) == "corrupt: its size or checksum does not match its contents");
+}
+
 TEST_CASE("snapshot: what is compiled in is what data/ reads now", "[io]") {
     CHECK(io::read_builtin_snapshot(io::builtin_snapshot_bytes()) == io::read_builtin_catalog());
 }

@@ -162,6 +162,68 @@ def tree_state(root):
     return state
 
 
+def check_stores(binary, cache, tmp, env, check):
+    """The compact stores (vms.store beside each cached vms.csv, issue #32): `catalog update` writes them;
+    a command reads the table from its store with the same answer as from the CSV; a stale or corrupt store
+    (moved cache, another build, a changed CSV, flipped or missing bytes, a FIFO) is said, the CSV read
+    instead, and the store written again. Runs on a copy of the cache, which it leaves changed."""
+    for cloud in ("aws", "lambda", "oci"):
+        check(os.path.isfile(os.path.join(cache, "skypilot", cloud, "vms.store")),
+              f"catalog update wrote no vms.store for {cloud}")
+    copy = os.path.join(tmp, "cache-stores")
+    shutil.copytree(cache, copy, symlinks=True)
+    store = os.path.join(copy, "skypilot", "aws", "vms.store")
+    args = [["offers", "--json", "--limit", "1000"], ["catalog", "info", "--json"],
+            ["recommend", "--model", "bert", "--provider", "aws", "--json"]]
+
+    def answer(expect_warning=None, what=""):
+        outs = []
+        for a in args:
+            p = subprocess.run([binary, *a], env=env(GPUADVISE_CACHE_DIR=copy), capture_output=True, text=True,
+                               timeout=60)
+            check(p.returncode == 0, f"stores, {what}: {' '.join(a)} exits 0", p)
+            said = " ".join(p.stderr.split())
+            if expect_warning is None:
+                check("price cache store" not in said, f"stores, {what}: unexpected warning", p)
+            else:
+                check("price cache store " + expect_warning in said, f"stores, {what}: not said: {expect_warning}", p)
+            outs.append(p.stdout.replace(copy, "CACHE"))
+            expect_warning = None  # said once: the first command writes the store again
+        return outs
+
+    # The copy's stores name the original path: stale once, then written again and used.
+    first = answer("stale: written for another path or provider", "moved cache")
+    used = answer(None, "after the rewrite")
+    check(used == first, "stores: the answer from the stores differs from the CSV's")
+    for name in ("aws", "lambda", "oci"):
+        os.remove(os.path.join(copy, "skypilot", name, "vms.store"))
+    check(answer(None, "no store") == first, "stores: the answer without stores differs")
+    check(os.path.isfile(store), "stores: a missing store in an update's folder is not written again")
+    check(answer(None, "store written by the command") == first, "stores: the rewritten store answers differently")
+    data = open(store, "rb").read()
+    for what, damaged, said in [
+            ("a flipped byte", data[:-1] + bytes([data[-1] ^ 0xFF]), "corrupt: its size or checksum"),
+            ("truncated", data[:len(data) // 2], "corrupt: its size or checksum"),
+            ("empty", b"", "corrupt: not a gpuadvise table store"),
+            ("another build", data[:24] + bytes(8) + data[32:], "stale: written by another gpuadvise build"),
+            ("an older format", b"gpuadvise-table-store-0\n" + data[24:], "stale: written in another store format")]:
+        with open(store, "wb") as f:
+            f.write(damaged)
+        check(answer(said, what) == first, f"stores, {what}: the answer differs from the CSV's")
+        check(open(store, "rb").read() == data, f"stores, {what}: not written again")
+    os.remove(store)
+    os.mkfifo(store)
+    check(answer("corrupt:", "a FIFO") == first, "stores, a FIFO: the answer differs")
+    check(os.path.isfile(store) and not os.path.islink(store), "stores, a FIFO: not replaced by a store")
+    # The CSV changed after its store was written: the new row is read, not the store's rows.
+    csv = os.path.join(copy, "skypilot", "aws", "vms.csv")
+    with open(csv, "a") as f:
+        f.write(row("g5.2xlarge", "A10G", 1, 22888, "1.212", "us-east-1", "use1-az1"))
+    changed = answer("stale: vms.csv changed after it was written", "changed CSV")
+    check("g5.2xlarge" in changed[0] and "g5.2xlarge" not in first[0], "stores: the changed CSV's row is not read")
+    check(answer(None, "after the changed CSV") == changed, "stores: the store of the changed CSV answers differently")
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -217,6 +279,13 @@ def main():
         check(offers and all(x["instance_type"].startswith("g5.") for x in offers), "A10G offers are g5 rows", o)
         check(offers and all(x["as_of"] == today for x in offers), "offers carry the fetched date", o)
         check(len(offers) == 2, "two g5 offers (zone duplicates merged)", o)
+        # The built-in AWS reserved prices still attach to the cached table's offers (a newer copy of the
+        # provider's price list keeps its commitment tables): g5.xlarge in us-east-1 at 1.006 USD/h.
+        o = subprocess.run([binary, "offers", "--gpu", "A10G", "--provider", "aws", "--plan", "reserved", "--json"],
+                           env=env(), capture_output=True, text=True)
+        reserved = json.loads(o.stdout)["offers"] if o.returncode == 0 else []
+        check(any(x["instance_type"] == "g5.xlarge" and x["commitments"] for x in reserved),
+              "the built-in AWS commitments are not attached to the cached g5.xlarge", o)
         info = subprocess.run([binary, "catalog", "info", "--json"], env=env(), capture_output=True, text=True)
         provs = {x["id"]: x for x in json.loads(info.stdout)["providers"]} if info.returncode == 0 else {}
         check("gpuadvise cache" in provs.get("aws", {}).get("source", ""), "catalog info names the cache for aws", info)
@@ -224,6 +293,8 @@ def main():
         rates = {r["from"]: r for r in json.loads(info.stdout).get("rates", [])} if info.returncode == 0 else {}
         check(rates.get("CNY", {}).get("as_of") == "2026-11-27", "ECB rates layered (CNY dated 2026-11-27)", info)
         check(abs(rates.get("CNY", {}).get("rate", 0) - 1.05 / 7.56) < 1e-9, "CNY rate = USD per EUR / CNY per EUR", info)
+
+        check_stores(binary, cache, tmp, env, check)
 
         # 2. Second update: conditional requests, nothing rewritten (same inodes, same bytes).
         before = tree_state(cache)
