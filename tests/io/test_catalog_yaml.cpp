@@ -118,6 +118,15 @@ TEST_CASE("instance networks are built in and a later file overrides one by prov
     REQUIRE(p5en);
     CHECK(p5en->instance_type == "p5en");  // the longest prefix, not p5e
     CHECK_FALSE(instance_network(builtin, "aws", "g5.xlarge"));
+    // Nebius groups only its 8-GPU H100/H200/B200 VMs into an InfiniBand GPU cluster.
+    for (const char* vm : {"gpu-h100-sxm_8gpu-128vcpu-1600gb", "gpu-h200-sxm_8gpu-128vcpu-1600gb",
+                           "gpu-b200-sxm_8gpu-160vcpu-1792gb"}) {
+        const InstanceNetwork* n = instance_network(builtin, "nebius", vm);
+        REQUIRE(n);
+        CHECK(n->kind == NetworkKind::infiniband);
+        CHECK(n->gbps == Approx(3200));
+    }
+    CHECK_FALSE(instance_network(builtin, "nebius", "gpu-h100-sxm_1gpu-16vcpu-200gb"));
 
     options.files = {std::string(GPUADVISE_SOURCE_DIR) + "/tests/fixtures/instance_network_override.yaml"};
     const Catalog c = io::load_catalog(options);
