@@ -192,6 +192,31 @@ TEST_CASE("offers in another currency convert with the catalog's rate", "[core]"
     CHECK(*list.rows[0].on_demand_per_hour == Approx(0.35 / 0.14));
 }
 
+TEST_CASE("a limit keeps the rows a stable sort puts first, over many ties and several batches", "[core]") {
+    // More matching rows than the query's batch (4,096): the rows kept while scanning are cut back
+    // to the limit several times; ties (one price, one region) must keep catalog order.
+    Catalog c = sample();
+    c.offers.clear();
+    for (int i = 0; i < 20000; ++i) {
+        Offer o = offer("cheapco", "t4", 1 + i % 3, 0.30 + 0.01 * (i % 7));
+        o.instance_type = "vm-" + std::to_string(i % 11);
+        o.region = "r" + std::to_string(i % 5);
+        c.offers.push_back(o);
+    }
+    OfferQuery q;
+    q.gpu = parse_gpu_spec("t4");
+    q.sort = OfferSort::price_per_gpu;
+    const OfferList all = query_offers(c, q);
+    REQUIRE(all.rows.size() == 20000);
+    for (std::size_t limit : {std::size_t{1}, std::size_t{7}, std::size_t{3000}, std::size_t{19999}}) {
+        q.limit = limit;
+        const OfferList first = query_offers(c, q);
+        CHECK(first.matched == 20000);
+        REQUIRE(first.rows.size() == limit);
+        for (std::size_t i = 0; i < limit; ++i) CHECK(first.rows[i].offer == all.rows[i].offer);
+    }
+}
+
 TEST_CASE("max price and an unknown provider", "[core]") {
     Catalog c = sample();
     OfferQuery q;
