@@ -8,11 +8,16 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <exception>
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "gpuadvise/base/dates.hpp"
@@ -54,6 +59,97 @@ struct Row {
     bool on_demand_empty = false;
     int line = 0;
     std::size_t source = 0;
+    std::string_view notes;
+};
+
+constexpr std::size_t kBatchRows = 2048;
+constexpr std::size_t kBatchText = std::size_t{512} << 10;
+
+// Rows from the read stage to the offer stage. Their fields point into `text`, which never
+// reallocates while the batch fills: a record that would not fit ends the batch first (fits()).
+struct RowBatch {
+    std::string text;
+    std::vector<Row> rows;
+    std::size_t piece_bytes = 0;  // > 0: a piece of the table ends with this batch (its size)
+
+    bool fits(const CsvRecord& rec) {
+        std::size_t bytes = 0;
+        for (std::string_view f : rec.fields) bytes += f.size();
+        if (rows.empty() && text.size() + bytes > text.capacity()) {
+            text.clear();  // an empty batch: nothing points into it yet (a new one: only SSO room)
+            text.reserve(std::max(kBatchText, bytes));
+        }
+        return text.size() + bytes <= text.capacity();
+    }
+    std::string_view keep(std::string_view field) {
+        const std::size_t at = text.size();
+        text.append(field);
+        return std::string_view(text).substr(at, field.size());
+    }
+    void clear() {
+        text.clear();
+        rows.clear();
+        piece_bytes = 0;
+    }
+};
+
+// A bounded hand-over of batches between two threads; used batches come back to be refilled
+// (their buffers keep their capacity: no page faults per batch).
+class RowPipe {
+public:
+    RowBatch take() {
+        std::lock_guard lock(mutex_);
+        if (spare_.empty()) return RowBatch();
+        RowBatch b = std::move(spare_.back());
+        spare_.pop_back();
+        b.clear();
+        return b;
+    }
+    bool push(RowBatch&& batch) {  // false once cancelled
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return cancelled_ || full_.size() < kDepth; });
+        if (cancelled_) return false;
+        full_.push_back(std::move(batch));
+        changed_.notify_all();
+        return true;
+    }
+    std::optional<RowBatch> pop() {  // nullopt once the reader is done and every batch taken
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return closed_ || !full_.empty(); });
+        if (full_.empty()) return std::nullopt;
+        RowBatch b = std::move(full_.front());
+        full_.pop_front();
+        changed_.notify_all();
+        return b;
+    }
+    void give_back(RowBatch&& batch) {
+        std::lock_guard lock(mutex_);
+        spare_.push_back(std::move(batch));
+    }
+    void close(std::exception_ptr failure) {
+        std::lock_guard lock(mutex_);
+        closed_ = true;
+        failure_ = std::move(failure);
+        changed_.notify_all();
+    }
+    void cancel() {
+        std::lock_guard lock(mutex_);
+        cancelled_ = true;
+        changed_.notify_all();
+    }
+    void rethrow() {
+        std::lock_guard lock(mutex_);
+        if (failure_) std::rethrow_exception(failure_);
+    }
+
+private:
+    static constexpr std::size_t kDepth = 2;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<RowBatch> full_;
+    std::vector<RowBatch> spare_;
+    bool closed_ = false, cancelled_ = false;
+    std::exception_ptr failure_;
 };
 
 struct PendingAccelerator {  // a GCP accelerator row, priced once all host rows are known
@@ -274,20 +370,61 @@ private:
         return false;
     }
 
-    // The table piece by piece (one piece: a text in memory; a stream: whole lines, a chunk at a time).
-    // What the reader found is reported only once the whole table is seen, as when it was read in one
-    // buffer: a NUL byte anywhere is the only error then, invalid UTF-8 the next (no row errors).
+    // The table piece by piece (one piece: a text in memory; a stream: whole lines, a chunk at a time),
+    // in two stages: read (the CSV split, UTF-8, the number columns: every located error) and offers
+    // (everything else: no diagnostics), handed over in batches of rows. A streamed table runs the
+    // read stage on a second thread (the two stages of a 1M-row table take about as long each); the
+    // result is the same either way, as only the read stage reports. What the reader found is
+    // reported only once the whole table is seen, as when it was read in one buffer: a NUL byte
+    // anywhere is the only error then, invalid UTF-8 the next (no row errors).
     void read_source(std::size_t source) {
         const TableSource& src = sources_[source];
         errors_ = 0;
+        sampled_ = false;
         Diagnostics local;
         out_ = &local;
-        bool header = true, header_ok = false;
+        ReadOutcome outcome;
+        if (src.stream) {
+            read_in_parallel(source, local, outcome);
+        } else {
+            RowBatch batch;
+            read_stage(source, local, outcome, batch, [&](RowBatch& full) {
+                offer_stage(source, full);
+                full.clear();
+                return true;
+            });
+        }
+        out_ = &diags_;
+        if (outcome.nul_line) {
+            error(source, static_cast<int>(*outcome.nul_line),
+                  "the table contains a NUL byte; expected a CSV text file (UTF-8)");
+            return;
+        }
+        if (outcome.bad_utf8) {
+            diags_.error({display_names_[source], outcome.bad_utf8->first, outcome.bad_utf8->second},
+                         "invalid UTF-8; save the table as UTF-8 (a Latin-1 or Windows-1252 file needs "
+                         "converting, e.g. with iconv)");
+            return;
+        }
+        diags_.append(local);
+    }
+
+    struct ReadOutcome {
+        std::optional<std::pair<int, int>> bad_utf8;
+        std::optional<long> nul_line;
+    };
+
+    // The read stage over the whole table: rows into `batch`, handed to `hand_over` when full, at the
+    // end of each piece and at the end (false from it: stop). Row errors go to `local` (out_).
+    template <class HandOver>
+    void read_stage(std::size_t source, Diagnostics& local, ReadOutcome& outcome, RowBatch& batch,
+                    const HandOver& hand_over) {
+        const TableSource& src = sources_[source];
+        bool header = true, stopped = false;
         const std::function<bool(const CsvRecord&)> on_record = [&](const CsvRecord& rec) {
             if (header) {
                 header = false;
-                header_ok = read_header(source, rec);
-                return header_ok;
+                return read_header(source, rec);
             }
             if (rec.fields.size() == 1 && rec.fields[0].empty()) return true;  // blank line
             if (rec.fields.size() != width_) {
@@ -296,15 +433,18 @@ private:
                           std::to_string(width_) + " (a field with a comma must be quoted)");
                 return true;
             }
-            read_row(source, rec);
+            if (!batch.fits(rec)) {  // hand the batch over first; an empty one makes room
+                if (!hand_over(batch)) return !(stopped = true);
+                batch.fits(rec);
+            }
+            read_row(source, rec, batch);
+            if (batch.rows.size() >= kBatchRows && !hand_over(batch)) return !(stopped = true);
             return true;
         };
         CsvRecordStream csv(display_names_[source], on_record, local);
         long lines_before = 0;  // newlines in the pieces before
-        std::optional<std::pair<int, int>> bad_utf8;
-        std::optional<long> nul_line;
         bool first = true;
-        while (true) {
+        while (!stopped) {
             std::string_view piece;
             if (!src.stream) {
                 if (!first) break;
@@ -315,50 +455,67 @@ private:
             }
             first = false;
             if (auto nul = piece.find('\0'); nul != std::string_view::npos) {
-                nul_line = lines_before + 1 + static_cast<long>(count_newlines(piece.substr(0, nul)));
-                break;
+                outcome.nul_line = lines_before + 1 + static_cast<long>(count_newlines(piece.substr(0, nul)));
+                return;
             }
-            if (!bad_utf8)
+            if (!outcome.bad_utf8)
                 if (auto bad = first_invalid_utf8(piece)) {
                     const auto [line, column] = line_and_column(piece, *bad);
-                    bad_utf8 = {static_cast<int>(lines_before + line), column};
+                    outcome.bad_utf8 = {static_cast<int>(lines_before + line), column};
                 }
-            if (!bad_utf8 && csv.active()) csv.feed(piece);
-            if (src.stream && lines_before == 0 && filter_)
-                reserve_from_sample(piece.size(), src.stream->size());
+            if (!outcome.bad_utf8 && csv.active()) csv.feed(piece);
+            if (stopped) return;
+            batch.piece_bytes = piece.size();  // a piece ends with this batch
+            if (!hand_over(batch)) return;
             if (src.stream) lines_before += static_cast<long>(count_newlines(piece));
         }
-        out_ = &diags_;
-        if (nul_line) {
-            error(source, static_cast<int>(*nul_line),
-                  "the table contains a NUL byte; expected a CSV text file (UTF-8)");
-            return;
-        }
-        if (bad_utf8) {
-            diags_.error({display_names_[source], bad_utf8->first, bad_utf8->second},
-                         "invalid UTF-8; save the table as UTF-8 (a Latin-1 or Windows-1252 file needs "
-                         "converting, e.g. with iconv)");
-            return;
-        }
-        out_ = &local;
+        if (outcome.bad_utf8 || stopped) return;
         csv.finish();
         if (header) error(source, 1, "the table is empty; expected a SkyPilot vms.csv header line");
-        out_ = &diags_;
-        diags_.append(local);
+        if (!batch.rows.empty()) hand_over(batch);
     }
 
-    void read_row(std::size_t source, const CsvRecord& rec) {
+    // A streamed table: the read stage on a thread of its own, handing batches over a pipe of two;
+    // the offer stage here. An exception in either stage stops both and is rethrown here.
+    void read_in_parallel(std::size_t source, Diagnostics& local, ReadOutcome& outcome) {
+        RowPipe pipe;
+        std::thread reader([&] {
+            std::exception_ptr failure;
+            try {
+                RowBatch batch = pipe.take();
+                read_stage(source, local, outcome, batch, [&](RowBatch& full) {
+                    if (!pipe.push(std::move(full))) return false;
+                    batch = pipe.take();
+                    return true;
+                });
+            } catch (...) {
+                failure = std::current_exception();
+            }
+            pipe.close(failure);
+        });
+        try {
+            while (std::optional<RowBatch> batch = pipe.pop()) {
+                offer_stage(source, *batch);
+                pipe.give_back(std::move(*batch));
+            }
+        } catch (...) {
+            pipe.cancel();
+            reader.join();
+            throw;
+        }
+        reader.join();
+        pipe.rethrow();
+    }
+
+    // The read stage's part of a data row: its fields (copied into the batch) and number columns
+    // (a located error each; the row is dropped then).
+    void read_row(std::size_t source, const CsvRecord& rec, RowBatch& batch) {
         auto field = [&](int col) -> std::string_view {
-            return col < 0 ? std::string_view() : std::string_view(rec.fields[static_cast<std::size_t>(col)]);
+            return col < 0 ? std::string_view() : batch.keep(rec.fields[static_cast<std::size_t>(col)]);
         };
         Row r;
         r.line = rec.line;
         r.source = source;
-        r.instance = field(cols_.instance);
-        r.accelerator = field(cols_.accelerator);
-        r.region = field(cols_.region);
-        r.zone = field(cols_.zone);
-        r.gpu_info = field(cols_.gpu_info);
         std::optional<double> count;
         bool ok = number(source, rec, cols_.price, "Price", r.on_demand, kMaxTableNumber);
         ok = number(source, rec, cols_.spot, "SpotPrice", r.spot, kMaxTableNumber) && ok;
@@ -366,28 +523,50 @@ private:
         ok = number(source, rec, cols_.vcpus, "vCPUs", r.vcpus) && ok;
         ok = number(source, rec, cols_.memory, "MemoryGiB", r.ram_gb) && ok;
         if (!ok) return;
-        r.on_demand_empty = field(cols_.price).empty();
+        r.instance = field(cols_.instance);
+        r.accelerator = field(cols_.accelerator);
+        r.region = field(cols_.region);
+        r.zone = field(cols_.zone);
+        r.gpu_info = field(cols_.gpu_info);
+        r.notes = field(cols_.notes);
+        r.on_demand_empty = cols_.price < 0 || rec.fields[static_cast<std::size_t>(cols_.price)].empty();
+        r.count = count.value_or(0);
+        batch.rows.push_back(r);
+    }
+
+    // The offer stage: a batch's rows become offers (or host prices, pending GCP rows, counts).
+    void offer_stage(std::size_t source, const RowBatch& batch) {
+        for (const Row& r : batch.rows) add_row(r);
+        if (batch.piece_bytes > 0 && !sampled_) {  // the end of the first piece
+            sampled_ = true;
+            if (sources_[source].stream && filter_)
+                reserve_from_sample(batch.piece_bytes, sources_[source].stream->size());
+        }
+    }
+
+    void add_row(const Row& r) {
+        const std::size_t source = r.source;
         if (r.accelerator.empty()) {
             if (!r.instance.empty())  // a GCP host VM row: prices the accelerator rows of its zone
                 hosts_[std::string(r.instance) + "|" + std::string(r.zone.empty() ? r.region : r.zone)] =
                     HostPrice{r.on_demand, r.spot, r.vcpus, r.ram_gb};
             return;
         }
-        r.count = count.value_or(0);
         if (r.instance.empty()) {
             pending_.push_back({std::string(r.accelerator), std::string(r.region), std::string(r.zone),
                                 std::string(r.gpu_info), r.count, r.on_demand, r.spot, r.on_demand_empty,
                                 r.line, source});
             return;
         }
-        clean_prices(source, r.on_demand, r.spot, r.on_demand_empty, false);
+        std::optional<double> on_demand = r.on_demand, spot = r.spot;
+        clean_prices(source, on_demand, spot, r.on_demand_empty, false);
         std::vector<std::string> notes;
-        for (std::string_view rest = field(cols_.notes); !rest.empty();) {
+        for (std::string_view rest = r.notes; !rest.empty();) {
             std::size_t sep = rest.find("; ");
             notes.emplace_back(rest.substr(0, sep));
             rest = sep == std::string_view::npos ? std::string_view() : rest.substr(sep + 2);
         }
-        add_offer(r, r.instance, r.on_demand, r.spot, r.vcpus, r.ram_gb, std::move(notes));
+        add_offer(r, r.instance, on_demand, spot, r.vcpus, r.ram_gb, std::move(notes));
     }
 
     // Drops prices that are not real, counting why.
@@ -758,6 +937,7 @@ private:
     Columns cols_;
     std::size_t width_ = 0;
     int errors_ = 0;
+    bool sampled_ = false;  // reserve_from_sample done (after the first piece of a read)
     std::unordered_map<std::string, HostPrice> hosts_;
     std::vector<PendingAccelerator> pending_;
     std::vector<std::pair<std::size_t, std::size_t>>

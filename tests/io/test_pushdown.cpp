@@ -225,6 +225,50 @@ TEST_CASE("pushdown: a filtered load keeps exactly the offers an unfiltered load
     }
 }
 
+TEST_CASE("pushdown: a streamed table read in two stages gives a whole read's offers, over full batches",
+          "[io]") {
+    // More rows than one hand-over batch holds (8,192), more text than one batch's 2 MiB, one row
+    // longer than a batch (a 3 MiB instance name) and errors on both sides of it: the read stage
+    // (its own thread for a streamed table) and the offer stage see the same rows as a whole read.
+    std::string table = generated_table(41, 12000);
+    table += "g4dn.xlarge,T4,1,4,16,,abc,,us-east-1,us-east-1a\n";
+    table += std::string(3u << 20, 'x') + ",T4,1,4,16,,0.5,,us-east-1,us-east-1a\n";
+    table += "g4dn.xlarge,T4,1,4,16\n";
+    table += generated_table(42, 12000).substr(table.find('\n') + 1);
+    const std::string path = write_file("batches.csv", table);
+    const std::string whole = load_errors(options_for(path, 0, std::nullopt));
+    REQUIRE(whole.find("Price: 'abc' is not a number") != std::string::npos);
+    REQUIRE(whole.find("row has 5 fields") != std::string::npos);
+    for (std::size_t chunk : {std::size_t{1} << 16, std::size_t{5} << 20}) {
+        INFO("chunk " << chunk);
+        CHECK(load_errors(options_for(path, chunk, std::nullopt)) == whole);
+        CHECK(load_errors(options_for(path, chunk, filter("A100"))) == whole);
+    }
+    // Without the two broken rows the table loads; offers field by field, in order.
+    std::string clean = table;
+    for (const char* bad : {"g4dn.xlarge,T4,1,4,16,,abc,,us-east-1,us-east-1a\n", "g4dn.xlarge,T4,1,4,16\n"})
+        clean.erase(clean.find(bad), std::string(bad).size());
+    const std::string clean_path = write_file("batches-clean.csv", clean);
+    const Catalog base = io::load_catalog(options_for(clean_path, 0, std::nullopt));
+    const auto longest = std::max_element(
+        base.offers.begin(), base.offers.end(),
+        [](const Offer& a, const Offer& b) { return a.instance_type.size() < b.instance_type.size(); });
+    REQUIRE(longest != base.offers.end());
+    REQUIRE(longest->instance_type.size() == (3u << 20));
+    for (std::size_t chunk : {std::size_t{1} << 16, std::size_t{5} << 20})
+        for (const std::optional<io::OfferFilter>& f :
+             {std::optional<io::OfferFilter>(), std::optional<io::OfferFilter>(filter("T4"))}) {
+            INFO("chunk " << chunk << (f ? " filtered" : ""));
+            const Catalog some = io::load_catalog(options_for(clean_path, chunk, f));
+            const io::OfferFilter none;
+            const std::vector<Offer> expected = kept(base, f ? *f : none), got = kept(some, f ? *f : none);
+            REQUIRE(got.size() == expected.size());
+            for (std::size_t i = 0; i < expected.size(); ++i) REQUIRE(got[i] == expected[i]);
+            CHECK(some.skipped == base.skipped);
+            CHECK(messages(some.warnings) == messages(base.warnings));
+        }
+}
+
 TEST_CASE("pushdown: --strict-variants and a dated table give the same offers and warnings filtered",
           "[io]") {
     const std::string path = write_file("strict.csv", generated_table(7, 1500));
