@@ -127,6 +127,16 @@ TEST_CASE("instance networks are built in and a later file overrides one by prov
         CHECK(n->gbps == Approx(3200));
     }
     CHECK_FALSE(instance_network(builtin, "nebius", "gpu-h100-sxm_1gpu-16vcpu-200gb"));
+    // Hyperstack's network-optimized flavors (H100, A100 with NVLink): up to 350 Gbps over SR-IOV
+    // Ethernet; its plain A100, L40 and RTX A6000 flavors state no figure.
+    for (const char* vm : {"n3-H100x8", "n3-H100-SXM5x8", "n3-H100x8-NVLink", "n3-A100x8-NVLink"}) {
+        const InstanceNetwork* n = instance_network(builtin, "hyperstack", vm);
+        REQUIRE(n);
+        CHECK(n->kind == NetworkKind::ethernet);
+        CHECK(n->gbps == Approx(350));
+    }
+    for (const char* vm : {"n3-A100x8", "n3-L40x8", "n3-RTX-A6000x8"})
+        CHECK_FALSE(instance_network(builtin, "hyperstack", vm));
 
     options.files = {std::string(GPUADVISE_SOURCE_DIR) + "/tests/fixtures/instance_network_override.yaml"};
     const Catalog c = io::load_catalog(options);
