@@ -108,12 +108,12 @@ void serialize(Archive& ar, BillingTerms& x) {
     ar(x.increment_seconds, x.minimum_seconds, x.stopped_bills_storage, x.source);
 }
 
-GPUADVISE_MEMBERS(Provider, 19);
+GPUADVISE_MEMBERS(Provider, 20);
 template <class Archive>
 void serialize(Archive& ar, Provider& x) {
     ar(x.id, x.name, x.currency, x.kind, x.network_gbps, x.rdma, x.rdma_gbps, x.images, x.features,
        x.driver_version, x.as_of, x.source, x.where, x.custom_kind, x.origin, x.billing, x.pue, x.pue_source,
-       x.marketplace);
+       x.marketplace, x.single_node);
 }
 
 GPUADVISE_MEMBERS(Commitment, 11);

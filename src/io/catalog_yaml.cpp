@@ -284,7 +284,7 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
         ctx.check_keys(n, path,
                        {"id", "name", "currency", "kind", "network_gbps", "rdma", "rdma_gbps", "images",
                         "features", "driver_version", "as_of", "source", "offers", "tables", "billing", "pue",
-                        "pue_source", "marketplace"});
+                        "pue_source", "marketplace", "single_node"});
         Provider p;
         p.where = ctx.where(n);
         p.id = ctx.text(n, path, "id", true).value_or("");
@@ -308,6 +308,7 @@ void read_providers_section(const YAML::Node& node, YamlContext& ctx, Catalog& o
         p.rdma = ctx.boolean(n, path, "rdma").value_or(false);
         p.rdma_gbps = ctx.number(n, path, "rdma_gbps", false, 0, 1e6);
         p.marketplace = ctx.boolean(n, path, "marketplace").value_or(false);
+        p.single_node = ctx.text(n, path, "single_node").value_or("");
         p.images = ctx.text_list(n, path, "images");
         p.features = ctx.text_list(n, path, "features");
         p.driver_version = ctx.text(n, path, "driver_version");

@@ -93,6 +93,7 @@ io::BuiltinCatalog every_field_set() {
                true,
                400,
                true,
+               "single node src",
                {"pytorch"},
                {"free egress"},
                "535.104.05",

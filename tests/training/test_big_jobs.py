@@ -95,6 +95,18 @@ def check_unknown_networks(binary):
                    and r["cost_per_month"] < default[0]["cost_per_month"]]
         check(("rank after the single-node ones: the cheapest is #" in said) == bool(cheaper),
               f"the demoted cheaper multi-node options ({len(cheaper)}) and the answer disagree: {said[:600]}")
+    # A provider that runs no job over several nodes (single_node): solo-cloud has zeta-market's offers,
+    # but its options stay on one node, and a job that needs more is rejected with the reason.
+    solo = [r for r in allowed if r["provider"] == "solo-cloud"]
+    check(any(r["provider"] == "zeta-market" and r["gpu"] == "rtx-4090" and r["instances"] > 1 for r in allowed),
+          "zeta-market's rtx-4090 x1 offer is not spread over nodes (the single_node check is vacuous)")
+    check(solo and all(r["instances"] == 1 for r in solo),
+          f"solo-cloud (single_node) options over several nodes: {[(r['gpu'], r['instances']) for r in solo]}")
+    out = run(binary, "--catalog", os.path.join(FROZEN, "marketplace.yaml"), "recommend", "--model", "llama-2-7b",
+              "--task", "finetune", "--provider", "solo-cloud", "--gpu", "rtx-4090", frozen=True)
+    said = " ".join(out.stdout.split())
+    check(out.returncode != 0 and "solo-cloud runs no job over several nodes" in said,
+          f"a single_node provider's multi-node rejection is not said: {said[:600]}")
     # estimate and recommend assume the same network where nothing states it.
     e = estimate(binary, "--model", "llama-2-13b", "--gpu", "a100-80gb-sxm", "--gpus", "8", "--nodes", "4")
     s = estimate(binary, "--model", "llama-2-13b", "--gpu", "a100-80gb-sxm", "--gpus", "8", "--nodes", "4",

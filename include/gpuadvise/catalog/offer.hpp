@@ -61,6 +61,8 @@ struct Provider {
     // A marketplace of independent hosts (vast.ai): the nodes of a multi-node option are separate
     // machines, so a network the catalog does not state is assumed to be the hosts' ordinary Ethernet.
     bool marketplace = false;
+    // Non-empty: the provider runs no job over several nodes (one VM or sandbox each); its source.
+    std::string single_node;
     std::vector<std::string> images;            // preinstalled images: "pytorch", "cuda"
     std::vector<std::string> features;          // free text: "free data migration"
     std::optional<std::string> driver_version;  // host driver when known

@@ -411,6 +411,14 @@ private:
             c.inter_node_gbps = between.inter_node_gbps;
         }
         const LinkSpec& link = instances > 1 && one_or_more.nodes <= 1 ? between : one_or_more;
+        // A job laid out over several nodes where the provider runs none (a service's separate copies
+        // of a one-node configuration need no network between them and stay).
+        if (one_or_more.nodes > 1 && c.provider && !c.provider->single_node.empty()) {
+            reject(at, Constraint::network,
+                   c.provider->id + " runs no job over several nodes (" + c.provider->single_node +
+                       "); a configuration on one of its nodes, or another provider");
+            return false;
+        }
         // Step 3 (#13): a host whose RAM cannot hold its share of the checkpoint cannot load the model.
         if (o.ram_gb) {
             auto [known, fresh] = host_ram_.try_emplace(c.estimate, 0.0);
