@@ -65,14 +65,19 @@ struct Row {
 constexpr std::size_t kBatchRows = 2048;
 constexpr std::size_t kBatchText = std::size_t{512} << 10;
 
-// Rows from the read stage to the offer stage. Their fields point into `text`, which never
-// reallocates while the batch fills: a record that would not fit ends the batch first (fits()).
+// Rows from the read stage to the offer stage. A streamed table's piece is gone once the next is
+// read, so its fields are copied into `text`, which never reallocates while the batch fills: a
+// record that would not fit ends the batch first (fits()). A table in memory is read in one
+// thread, each row handed over as it is read (copy false): its fields stay views into the table, or
+// into libcsv's buffer for a quoted record, valid until the next record.
 struct RowBatch {
     std::string text;
     std::vector<Row> rows;
     std::size_t piece_bytes = 0;  // > 0: a piece of the table ends with this batch (its size)
+    bool copy = true;
 
     bool fits(const CsvRecord& rec) {
+        if (!copy) return true;
         std::size_t bytes = 0;
         for (std::string_view f : rec.fields) bytes += f.size();
         if (rows.empty() && text.size() + bytes > text.capacity()) {
@@ -82,6 +87,7 @@ struct RowBatch {
         return text.size() + bytes <= text.capacity();
     }
     std::string_view keep(std::string_view field) {
+        if (!copy) return field;
         const std::size_t at = text.size();
         text.append(field);
         return std::string_view(text).substr(at, field.size());
@@ -388,6 +394,7 @@ private:
             read_in_parallel(source, local, outcome);
         } else {
             RowBatch batch;
+            batch.copy = false;
             read_stage(source, local, outcome, batch, [&](RowBatch& full) {
                 offer_stage(source, full);
                 full.clear();
@@ -438,7 +445,8 @@ private:
                 batch.fits(rec);
             }
             read_row(source, rec, batch);
-            if (batch.rows.size() >= kBatchRows && !hand_over(batch)) return !(stopped = true);
+            if ((!batch.copy || batch.rows.size() >= kBatchRows) && !hand_over(batch))
+                return !(stopped = true);
             return true;
         };
         CsvRecordStream csv(display_names_[source], on_record, local);

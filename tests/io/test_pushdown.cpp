@@ -158,6 +158,18 @@ std::string load_errors(const io::CatalogOptions& o) {
     return "";
 }
 
+// `head`, a T4 row whose price is not a number, `middle`, a row of 5 fields, then `tail`'s rows.
+std::string with_broken_rows(std::string head, const std::string& middle, const std::string& tail) {
+    head += "g4dn.xlarge,T4,1,4,16,,abc,,us-east-1,us-east-1a\n" + middle + "g4dn.xlarge,T4,1,4,16\n";
+    return head + tail.substr(tail.find('\n') + 1);
+}
+
+// The same offers, field by field and in order: a dropped, added, altered or moved offer fails here.
+void require_same(const std::vector<Offer>& expected, const std::vector<Offer>& got) {
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) REQUIRE(got[i] == expected[i]);
+}
+
 }  // namespace
 
 TEST_CASE("pushdown: a filtered load keeps exactly the offers an unfiltered load and the same filter keep",
@@ -180,10 +192,7 @@ TEST_CASE("pushdown: a filtered load keeps exactly the offers an unfiltered load
         for (std::size_t chunk : {std::size_t{0}, std::size_t{700}}) {
             INFO("chunk " << chunk << ", gpu " << (f.gpu.names.empty() ? "" : f.gpu.names.front()));
             const Catalog some = io::load_catalog(options_for(path, chunk, f));
-            // Field by field and in order: a dropped, added, altered or moved offer fails here.
-            const std::vector<Offer> expected = kept(all, f), got = kept(some, f);
-            REQUIRE(got.size() == expected.size());
-            for (std::size_t i = 0; i < expected.size(); ++i) REQUIRE(got[i] == expected[i]);
+            require_same(kept(all, f), kept(some, f));
             check_stand_ins(all, some, f);
             CHECK(some.skipped == all.skipped);
             CHECK(messages(some.warnings) == messages(all.warnings));
@@ -217,9 +226,7 @@ TEST_CASE("pushdown: a filtered load keeps exactly the offers an unfiltered load
     // 64 KiB pieces (many rows each), for two filters.
     for (const io::OfferFilter& f : {filter("A100:8"), filter("", {"TBL"})}) {
         const Catalog some = io::load_catalog(options_for(path, std::size_t{1} << 16, f));
-        const std::vector<Offer> expected = kept(all, f), got = kept(some, f);
-        REQUIRE(got.size() == expected.size());
-        for (std::size_t i = 0; i < expected.size(); ++i) REQUIRE(got[i] == expected[i]);
+        require_same(kept(all, f), kept(some, f));
         CHECK(some.skipped == all.skipped);
         CHECK(messages(some.warnings) == messages(all.warnings));
     }
@@ -227,14 +234,12 @@ TEST_CASE("pushdown: a filtered load keeps exactly the offers an unfiltered load
 
 TEST_CASE("pushdown: a streamed table read in two stages gives a whole read's offers, over full batches",
           "[io]") {
-    // More rows than one hand-over batch holds (8,192), more text than one batch's 2 MiB, one row
+    // More rows than one hand-over batch holds (2,048), more text than one batch's 512 KiB, one row
     // longer than a batch (a 3 MiB instance name) and errors on both sides of it: the read stage
     // (its own thread for a streamed table) and the offer stage see the same rows as a whole read.
-    std::string table = generated_table(41, 12000);
-    table += "g4dn.xlarge,T4,1,4,16,,abc,,us-east-1,us-east-1a\n";
-    table += std::string(3u << 20, 'x') + ",T4,1,4,16,,0.5,,us-east-1,us-east-1a\n";
-    table += "g4dn.xlarge,T4,1,4,16\n";
-    table += generated_table(42, 12000).substr(table.find('\n') + 1);
+    const std::string table = with_broken_rows(
+        generated_table(41, 12000), std::string(3u << 20, 'x') + ",T4,1,4,16,,0.5,,us-east-1,us-east-1a\n",
+        generated_table(42, 12000));
     const std::string path = write_file("batches.csv", table);
     const std::string whole = load_errors(options_for(path, 0, std::nullopt));
     REQUIRE(whole.find("Price: 'abc' is not a number") != std::string::npos);
@@ -261,9 +266,7 @@ TEST_CASE("pushdown: a streamed table read in two stages gives a whole read's of
             INFO("chunk " << chunk << (f ? " filtered" : ""));
             const Catalog some = io::load_catalog(options_for(clean_path, chunk, f));
             const io::OfferFilter none;
-            const std::vector<Offer> expected = kept(base, f ? *f : none), got = kept(some, f ? *f : none);
-            REQUIRE(got.size() == expected.size());
-            for (std::size_t i = 0; i < expected.size(); ++i) REQUIRE(got[i] == expected[i]);
+            require_same(kept(base, f ? *f : none), kept(some, f ? *f : none));
             CHECK(some.skipped == base.skipped);
             CHECK(messages(some.warnings) == messages(base.warnings));
         }
@@ -293,11 +296,8 @@ TEST_CASE("pushdown: --strict-variants and a dated table give the same offers an
 }
 
 TEST_CASE("pushdown: a broken row that the filter would drop is still a located error", "[io]") {
-    std::string table = generated_table(11, 400);
     // A T4 row with a price that is not a number, near the end (in a late piece), and a short row.
-    table += "g4dn.xlarge,T4,1,4,16,,abc,,us-east-1,us-east-1a\n";
-    table += "g4dn.xlarge,T4,1,4,16\n";
-    table += generated_table(12, 50).substr(table.find('\n') + 1);
+    const std::string table = with_broken_rows(generated_table(11, 400), "", generated_table(12, 50));
     const std::string path = write_file("broken.csv", table);
     const std::string whole = load_errors(options_for(path, 0, std::nullopt));
     REQUIRE(whole.find("Price: 'abc' is not a number") != std::string::npos);
