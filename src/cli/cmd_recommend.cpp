@@ -267,7 +267,9 @@ nlohmann::ordered_json candidate_json(const Candidate& c, const std::string& cur
         j["network"] = {{"gbps", n.inter_node_gbps},
                         {"kind", n.network_kind ? nlohmann::ordered_json(std::string(to_string(*n.network_kind)))
                                                 : nlohmann::ordered_json(nullptr)},
-                        {"assumed", n.assumed}};
+                        {"assumed", n.assumed},
+                        {"stated", n.stated},
+                        {"source", n.network_source}};
     } else {
         j["network"] = nullptr;
     }

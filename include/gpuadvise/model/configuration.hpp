@@ -19,6 +19,7 @@ struct LinkSpec {
     std::optional<NetworkKind> network_kind;  // nullopt = unknown
     std::string network_source;               // where inter_node_gbps comes from
     bool assumed = false;  // nothing states the network: policy unknown_network_gbps, Ethernet
+    bool stated = false;   // the user's (--network-gbps), where the catalog gives none
 };
 
 // How the work is split over the GPUs: data x tensor x pipeline = GPUs; ZeRO/FSDP over the data

@@ -169,38 +169,49 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     if (!ranked.empty()) out.why_top = detail::add_winner_reasons(ranked, request, rules.max_cost_increase);
     // A single node on top: what the network did to the multi-node options (issue 27). With a stated
     // network (--network-gbps, for the offers whose network the catalog does not give) the best option
-    // over several nodes is named; without one, the cheapest that the demotion of unknown networks kept
-    // from the top, when there is one.
+    // over several nodes is named, and the best over the stated network when that is another one (what
+    // the stated figure did, as estimate shows it); without one, the cheapest that the demotion of
+    // unknown networks kept from the top, when there is one.
     if (winner && winner->instances == 1 && request.objective == Objective::cost) {
-        std::optional<std::size_t> shown;
+        std::optional<std::size_t> shown, over_stated;
         for (std::size_t k = 0; k < ranking.order.size(); ++k) {
             const detail::Option& o = options[ranking.order[k]];
             if (o.instances <= 1) continue;
             if (request.network_gbps) {
-                shown = k;
-                break;
+                if (!shown) shown = k;
+                if (!over_stated && o.stated_network) over_stated = k;
+                if (over_stated) break;
+                continue;
             }
             if (o.unknown_network && o.cost.rank_cost < winner_cost &&
                 (!shown || o.cost.rank_cost < options[ranking.order[*shown]].cost.rank_cost))
                 shown = k;
         }
-        if (shown) {
-            const detail::Option& o = options[ranking.order[*shown]];
-            const std::string what = "#" + std::to_string(*shown + 1) + ", " + o.offer->provider + " " +
-                                     o.gpu->id + " x" + std::to_string(o.gpu_count) + " (" +
-                                     std::to_string(o.instances) + " nodes), " +
-                                     format_duration(o.cost.hours_per_run) + " a run and " +
-                                     format_amount(o.cost.rank_cost, request.currency) +
-                                     (request.one_off() ? " for the job" : " a month") + ", over " +
-                                     format_number(o.inter_node_gbps) + " Gbps";
+        const auto describe = [&](std::size_t k) {
+            const detail::Option& o = options[ranking.order[k]];
+            return "#" + std::to_string(k + 1) + ", " + o.offer->provider + " " + o.gpu->id + " x" +
+                   std::to_string(o.gpu_count) + " (" + std::to_string(o.instances) + " nodes), " +
+                   format_duration(o.cost.hours_per_run) + " a run and " +
+                   format_amount(o.cost.rank_cost, request.currency) +
+                   (request.one_off() ? " for the job" : " a month") + ", over " +
+                   format_number(o.inter_node_gbps) + " Gbps" + (o.stated_network ? " (stated)" : "");
+        };
+        if (shown)
             out.why_top.push_back(
                 request.network_gbps
-                    ? "the best option over several nodes is " + what
+                    ? "the best option over several nodes is " + describe(*shown)
                     : "options over several nodes on networks the catalog does not state rank after the "
                       "single-node ones: the cheapest is " +
-                          what +
+                          describe(*shown) +
                           " Ethernet (assumed); --network-gbps states your network, "
                           "--allow-unknown-network ranks them by cost");
+        if (request.network_gbps) {
+            const std::string stated = "the stated " + format_number(*request.network_gbps) +
+                                       " Gbps (--network-gbps, applied where the catalog gives no network)";
+            if (over_stated && over_stated != shown)
+                out.why_top.push_back("the best option over " + stated + " is " + describe(*over_stated));
+            else if (!over_stated)
+                out.why_top.push_back("no option over several nodes is feasible over " + stated);
         }
     }
     out.ranked = std::move(ranked);

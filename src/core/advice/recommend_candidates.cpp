@@ -83,6 +83,7 @@ LinkSpec offer_network(const Catalog& catalog, const Provider* p, const Offer& o
         // The user's network applies where the catalog does not contradict it.
         link.inter_node_gbps = *r.network_gbps;
         link.network_kind = r.rdma.value_or(false) ? NetworkKind::rdma : NetworkKind::ethernet;
+        link.stated = true;
         if (with_source) link.network_source = "--network-gbps";
     } else {
         link.inter_node_gbps = catalog.policy.get("unknown_network_gbps");
@@ -354,6 +355,7 @@ private:
         c.gpu_count = c.estimate->config.total_gpus();
         c.inter_node_gbps = link.inter_node_gbps;
         c.unknown_network = instances > 1 && link.assumed;
+        c.stated_network = instances > 1 && link.stated;
         c.in_filter = at.in_filter;
         if (!c.estimate->fits) {
             reject(at, Constraint::memory,
@@ -618,6 +620,7 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     c.estimate.config.network.network_source = net.network_source;
     c.estimate.config.network.network_kind = net.network_kind;
     c.estimate.config.network.assumed = net.assumed;
+    c.estimate.config.network.stated = net.stated;
     if (o.instances > 1) {
         const std::string what = format_number(net.inter_node_gbps) + " Gbps " +
                                  (net.network_kind ? std::string(to_string(*net.network_kind)) : "network");

@@ -70,6 +70,7 @@ struct Option {
     bool in_filter = true;         // passes the user's --gpu/--provider/--region filters
     bool slow_network = false;     // several nodes without the RDMA the source asks for (a warning)
     bool unknown_network = false;  // several nodes over a network nothing states (policy default assumed)
+    bool stated_network = false;   // several nodes over the user's --network-gbps (the catalog gives none)
     bool has_reserved = false;     // a reserved plan exists for it (chosen or alternative)
     bool price_complete =
         true;               // the offer's price is not known to be partial (ranked before those that are)
