@@ -137,6 +137,28 @@ TEST_CASE("instance networks are built in and a later file overrides one by prov
     }
     for (const char* vm : {"n3-A100x8", "n3-L40x8", "n3-RTX-A6000x8"})
         CHECK_FALSE(instance_network(builtin, "hyperstack", vm));
+    // Azure's ND sizes on InfiniBand, its NC sizes on Ethernet; Lambda's on-demand instances and RunPod's
+    // pods on Ethernet at their published figures (for offers that catalog update or a table brings).
+    struct Row {
+        const char *provider, *vm;
+        double gbps;
+        NetworkKind kind;
+    };
+    for (const Row& row : {Row{"azure", "Standard_ND96isr_H100_v5", 3200, NetworkKind::infiniband},
+                           Row{"azure", "Standard_ND96amsr_A100_v4", 1600, NetworkKind::infiniband},
+                           Row{"azure", "Standard_ND96asr_v4", 1600, NetworkKind::infiniband},
+                           Row{"azure", "Standard_NC96ads_A100_v4", 80, NetworkKind::ethernet},
+                           Row{"lambda", "gpu_8x_h100_sxm5", 3.7, NetworkKind::ethernet},
+                           Row{"runpod", "8x_H100-80GB_SECURE", 0.1, NetworkKind::ethernet},
+                           Row{"ibm", "gx2-8x64x1v100", 16, NetworkKind::ethernet}}) {
+        CAPTURE(row.provider, row.vm);
+        const InstanceNetwork* n = instance_network(builtin, row.provider, row.vm);
+        REQUIRE(n);
+        CHECK(n->gbps == Approx(row.gbps));
+        CHECK(n->kind == row.kind);
+        CHECK_FALSE(n->source.empty());
+    }
+    CHECK_FALSE(instance_network(builtin, "azure", "Standard_NC24ads_A100_v4"));
 
     options.files = {std::string(GPUADVISE_SOURCE_DIR) + "/tests/fixtures/instance_network_override.yaml"};
     const Catalog c = io::load_catalog(options);

@@ -118,6 +118,21 @@ def check_unknown_networks(binary):
                    and r["cost_per_month"] < default[0]["cost_per_month"]]
         check(("rank after the single-node ones: the cheapest is #" in said) == bool(cheaper),
               f"the demoted cheaper multi-node options ({len(cheaper)}) and the answer disagree: {said[:600]}")
+    # A cloud whose fabric the built-in instance_networks give (Azure, whose offers come from catalog update
+    # or a table like this one): its multi-node options are not assumed, and say where the figure is from.
+    # On the shipped catalog (its instance_networks are the subject), the offers only this table's.
+    out = run(binary, "--catalog", os.path.join(FROZEN, "skypilot", "azure.csv"), "--as-of", "2026-11-01",
+              "recommend", "--model", "llama-2-70b", "--task", "finetune", "--provider", "azure", "--top", "50",
+              "--json", frozen=False)
+    check(out.returncode == 0, f"azure: exit {out.returncode} {out.stderr}")
+    rows = json.loads(out.stdout)["recommendations"] if out.returncode == 0 else []
+    nd = [r for r in rows if r["instance_type"] == "Standard_ND96isr_H100_v5" and r["instances"] > 1]
+    check(nd and all(r["network"]["kind"] == "InfiniBand" and r["network"]["gbps"] == 3200 and
+                     not r["network"]["assumed"] and "ND-H100-v5" in r["network"]["source"] for r in nd),
+          f"azure ND H100 v5 over several nodes: not on its InfiniBand: {[r['network'] for r in nd]}")
+    nc = [r for r in rows if r["instance_type"] == "Standard_NC96ads_A100_v4" and r["instances"] > 1]
+    check(all(r["network"]["kind"] == "Ethernet" and r["network"]["gbps"] == 80 and not r["network"]["assumed"]
+              for r in nc), f"azure NC A100 v4 over several nodes: {[r['network'] for r in nc]}")
     # A provider that runs no job over several nodes (single_node): solo-cloud has zeta-market's offers,
     # but its options stay on one node, and a job that needs more is rejected with the reason.
     solo = [r for r in allowed if r["provider"] == "solo-cloud"]
