@@ -126,6 +126,13 @@ std::string form_factor_hint(std::string_view provider, std::string_view machine
     if (provider == "oci")
         for (std::string_view p : {"bm.gpu4.8", "bm.gpu.a100-v2.8", "bm.gpu.h100.8", "bm.gpu.h200.8"})
             if (m == p) return "sxm";
+    // Azure's ND sizes are 8-GPU boards with NVLink inside the VM: NDv2 '8 NVIDIA Tesla V100 NVLINK-connected
+    // GPUs', ND A100 v4 'NVLINK 3.0', ND H100 v5 'NVLINK 4.0' (learn.microsoft.com/azure/virtual-machines/sizes/
+    // gpu-accelerated, the series summaries); its NC sizes are PCIe cards (A100 PCIe, H100 NVL): no hint.
+    if (provider == "azure")
+        for (std::string_view p : {"standard_nd40rs_v2", "standard_nd96asr_v4", "standard_nd96amsr_a100_v4",
+                                   "standard_nd96isr_h100_v5", "standard_nd96isr_h200_v5"})
+            if (m == p) return "sxm";
     // Verda (ex-DataCrunch) encodes SXM in the type: 1H100.80S.32V = one H100 80 GB SXM5.
     if (provider == "verda") {
         for (std::size_t i = 1; i + 1 < m.size(); ++i)

@@ -116,6 +116,22 @@ TEST_CASE("AWS p4d is A100 40 GB SXM, p4de A100 80 GB SXM; zone duplicates merge
     CHECK(l.reasons["zone duplicate merged (lowest price kept)"] == 1);
 }
 
+TEST_CASE("Azure's ND sizes are SXM boards; its NC sizes keep the conservative variant", "[io]") {
+    auto l = load("azure", kAwsHeader + "Standard_ND96isr_H100_v5,H100,8.0,96,1900," + gpu_info(81920, 8) +
+                               ",98.32,,eastus,\n"
+                               "Standard_ND96amsr_A100_v4,A100-80GB,8.0,96,1900," +
+                               gpu_info(81920, 8) + ",32.77,,eastus,\n" +
+                               "Standard_NC40ads_H100_v5,H100,1.0,40,320," + gpu_info(81920, 1) +
+                               ",6.98,,eastus,\n");
+    REQUIRE(l.errors.empty());
+    REQUIRE(l.catalog.offers.size() == 3);
+    CHECK(l.catalog.offers[0].gpu == "h100-sxm");
+    CHECK_FALSE(l.catalog.offers[0].variant_assumed);
+    CHECK(l.catalog.offers[1].gpu == "a100-80gb-sxm");
+    CHECK(l.catalog.offers[2].gpu == "h100-pcie");  // an H100 NVL card: no SXM hint, the conservative variant
+    CHECK(l.catalog.offers[2].variant_assumed);
+}
+
 TEST_CASE("quoted commas, CRLF line endings and JSON GpuInfo are read", "[io]") {
     auto l = load(
         "vast",
