@@ -6,6 +6,7 @@ Usage: test_big_jobs.py GPUADVISE
 import json
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from frozen_catalog import FROZEN, run as run_gpuadvise  # noqa: E402  (tests/frozen_catalog.py)
@@ -112,6 +113,20 @@ def check_unknown_networks(binary):
     check("rank after the single-node ones: the cheapest is #" in said and "zeta-market" in said and
           "--allow-unknown-network ranks them by cost" in said,
           f"llama-2-70b lora: the demoted cheaper multi-node option is not said: {said[:800]}")
+    # --allow-unknown-network demotes nothing: a cheaper multi-node option that only the margin keeps below
+    # the single node (a margin of 50 % here, policy multi_node_rank_margin) is said to be, with the margin,
+    # and the answer does not claim a demotion that did not happen.
+    with tempfile.TemporaryDirectory() as tmp:
+        margin = os.path.join(tmp, "margin.yaml")
+        with open(margin, "w") as f:
+            f.write("policy:\n  multi_node_rank_margin: 0.5\n")
+        out = run(binary, "--catalog", os.path.join(FROZEN, "marketplace.yaml"), "--catalog", margin, "recommend",
+                  "--model", "llama-2-70b", "--task", "lora", "--allow-unknown-network", frozen=True)
+    said = " ".join(out.stdout.split())
+    check(out.returncode == 0 and "rank after the single-node ones" not in said and
+          "the cheapest option over several nodes is #" in said and "zeta-market" in said and
+          "beats one node by more than 50% (policy multi_node_rank_margin" in said,
+          f"--allow-unknown-network with a 50 % margin: the margin is not said, or a demotion is: {said[:900]}")
     if default[0]["instances"] == 1:
         said = text()
         cheaper = [r for r in default if r["instances"] > 1 and r["network"] and r["network"]["assumed"]

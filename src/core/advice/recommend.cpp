@@ -171,22 +171,34 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     // network (--network-gbps, for the offers whose network the catalog does not give) the best option
     // over several nodes is named, and the best over the stated network when that is another one (what
     // the stated figure did, as estimate shows it); without one, the cheapest that the demotion of
-    // unknown networks kept from the top, when there is one.
+    // unknown networks kept from the top, when there is one. A cheaper multi-node option that only the
+    // margin (policy multi_node_rank_margin) kept below the single node is said to be, with the margin.
     if (winner && winner->instances == 1 && request.objective == Objective::cost) {
-        std::optional<std::size_t> shown, over_stated;
+        std::optional<std::size_t> shown, over_stated, by_margin;
         for (std::size_t k = 0; k < ranking.order.size(); ++k) {
             const detail::Option& o = options[ranking.order[k]];
             if (o.instances <= 1) continue;
+            // (With --allow-unknown-network or a stated network nothing was demoted: ranked by cost.)
+            const bool demoted = o.unknown_network && !request.allow_unknown_network && !request.network_gbps;
+            const bool cheaper = o.cost.rank_cost < winner_cost;
             if (request.network_gbps) {
                 if (!shown) shown = k;
                 if (!over_stated && o.stated_network) over_stated = k;
-                if (over_stated) break;
-                continue;
-            }
-            if (o.unknown_network && o.cost.rank_cost < winner_cost &&
-                (!shown || o.cost.rank_cost < options[ranking.order[*shown]].cost.rank_cost))
+            } else if (demoted && cheaper &&
+                       (!shown || o.cost.rank_cost < options[ranking.order[*shown]].cost.rank_cost)) {
                 shown = k;
+            }
+            // Kept below #1 by the margin alone: not demoted, its price complete (a partial one ranks
+            // after every complete one), and cheaper.
+            if (!demoted && cheaper && o.price_complete &&
+                (!by_margin || o.cost.rank_cost < options[ranking.order[*by_margin]].cost.rank_cost))
+                by_margin = k;
         }
+        const std::string margin_clause =
+            ": cheaper than #1, but an option over several nodes ranks first only when it beats one node by "
+            "more than " +
+            format_number(100 * rules.multi_node_margin) +
+            "% (policy multi_node_rank_margin: its set-up and failure risk)";
         const auto describe = [&](std::size_t k) {
             const detail::Option& o = options[ranking.order[k]];
             return "#" + std::to_string(k + 1) + ", " + o.offer->provider + " " + o.gpu->id + " x" +
@@ -194,7 +206,8 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
                    format_duration(o.cost.hours_per_run) + " a run and " +
                    format_amount(o.cost.rank_cost, request.currency) +
                    (request.one_off() ? " for the job" : " a month") + ", over " +
-                   format_number(o.inter_node_gbps) + " Gbps" + (o.stated_network ? " (stated)" : "");
+                   format_number(o.inter_node_gbps) + " Gbps" + (o.stated_network ? " (stated)" : "") +
+                   (by_margin == k ? margin_clause : "");
         };
         if (shown)
             out.why_top.push_back(
@@ -213,6 +226,8 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
             else if (!over_stated)
                 out.why_top.push_back("no option over several nodes is feasible over " + stated);
         }
+        if (by_margin && by_margin != shown && by_margin != over_stated)
+            out.why_top.push_back("the cheapest option over several nodes is " + describe(*by_margin));
     }
     out.ranked = std::move(ranked);
     out.rejected = std::move(pool.rejected);
