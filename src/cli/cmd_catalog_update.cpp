@@ -244,8 +244,7 @@ std::string check_rates_yaml(const std::string& yaml, const std::string& origin)
 
 class Updater {
 public:
-    Updater(Context& ctx, const UpdateOptions& opt, std::string dir)
-        : ctx_(ctx), opt_(opt), dir_(std::move(dir)) {}
+    Updater(const UpdateOptions& opt, std::string dir) : opt_(opt), dir_(std::move(dir)) {}
 
     Outcome skypilot(const std::string& cloud, const Sources& src, const Catalog& gpus, bool explicit_cloud) {
         Outcome o{cloud, UpdateResult::failed, "", 0, 0, "", "", "", false};
@@ -390,7 +389,6 @@ private:
         return o;
     }
 
-    Context& ctx_;
     const UpdateOptions& opt_;
     std::string dir_;
 };
@@ -594,7 +592,7 @@ int run_catalog_update(Context& ctx, const UpdateOptions& opt) {
         base.sky_catalogs = false;
         base.cache = false;
         const Catalog gpus = io::load_catalog(base);
-        Updater u(ctx, opt, dir);
+        Updater u(opt, dir);
         for (const auto& c : clouds) outcomes.push_back(u.skypilot(c, src, gpus, wanted.count(c) > 0));
         if (want("gcp-pricing"))
             outcomes.push_back(
