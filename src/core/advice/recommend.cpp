@@ -178,8 +178,8 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
         for (std::size_t k = 0; k < ranking.order.size(); ++k) {
             const detail::Option& o = options[ranking.order[k]];
             if (o.instances <= 1) continue;
-            // (With --allow-unknown-network or a stated network nothing was demoted: ranked by cost.)
-            const bool demoted = o.unknown_network && !request.allow_unknown_network && !request.network_gbps;
+            // As the ranking demoted it (RankRules: not with --allow-unknown-network or a stated network).
+            const bool demoted = rules.demote_unknown_network && o.unknown_network;
             const bool cheaper = o.cost.rank_cost < winner_cost;
             if (request.network_gbps) {
                 if (!shown) shown = k;
