@@ -46,6 +46,17 @@ void prepare_heap(std::size_t bytes) {
     if (!block) return;
     advise_huge_pages(block, bytes);
     std::free(block);
+    // The block went back to the top of the heap, and the allocations that follow are carved from its
+    // start up: from the part below its first whole huge page too, on 4 KiB pages, up to 512 faults
+    // before the first huge one. A filler allocation takes that part (glibc's layout: a chunk is its
+    // user bytes behind a 16-byte header, sizes in multiples of 16), so that the next allocation's
+    // bytes start on the huge page. It is never touched (address space only) and never freed.
+    const auto begin = reinterpret_cast<std::uintptr_t>(block);
+    const std::uintptr_t below = ((begin + kHuge - 1) & ~(kHuge - 1)) - begin;
+    if (below >= 64) {
+        void* filler = std::malloc(below - 8);
+        if (filler && filler != block) std::free(filler);  // not where the block was: no use
+    }
 #else
     (void)bytes;
 #endif
