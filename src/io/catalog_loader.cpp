@@ -516,6 +516,10 @@ BuiltinCatalog read_builtin_catalog() {
     DirectTables no_texts;
     Diagnostics joined_diags;
     load_tables(tables, no_texts, prepared, true, scratch, joined_diags);
+    // The undated lint of the catalog load_catalog makes from them (take_joined, resolve_offer_gpus).
+    Diagnostics unused;
+    resolve_offer_gpus(scratch, unused);
+    joined.undated_lint = lint_catalog(scratch, {}, {}, LintChecks::undated).all();
     joined.offers = std::move(scratch.offers);
     joined.skipped = std::move(scratch.skipped);
     joined.diagnostics = joined_diags.all();
@@ -544,6 +548,7 @@ struct CatalogLoad {
     // `indexed` providers; rebuilt when providers were added elsewhere.
     std::unordered_map<std::string, std::size_t> provider_index;
     std::size_t indexed = 0;
+    std::vector<Diagnostic> undated_lint;  // JoinedTables::undated_lint, when take_joined took the tables
 
     Provider* find_provider(const std::string& id) {
         if (indexed != catalog.providers.size()) {
@@ -890,6 +895,7 @@ bool take_joined(CatalogLoad& s) {
         if (!(s.tables[i] == stamp.ref) || !provider_stamp_holds(stamp, s.catalog)) return false;
     }
     s.catalog.offers = std::move(s.joined->offers);
+    s.undated_lint = std::move(s.joined->undated_lint);
     s.catalog.skipped = std::move(s.joined->skipped);
     for (auto& d : s.joined->diagnostics) s.diags.add(std::move(d));
     return true;
@@ -898,7 +904,7 @@ bool take_joined(CatalogLoad& s) {
 }  // namespace
 
 Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog> builtin) {
-    CatalogLoad s{options, {}, {}, {}, {}, {}, {}, {}, {}, 0, {}, 0};
+    CatalogLoad s{options, {}, {}, {}, {}, {}, {}, {}, {}, 0, {}, 0, {}};
     start_from_builtin(s, builtin);
     if (options.builtin && options.sky_catalogs) add_sky_local_copies(s);
     if (options.builtin && options.cache) {
@@ -913,14 +919,22 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
         filter->strict_variants = options.strict_variants;
         s.direct.filter = &*filter;
     }
-    if (!take_joined(s)) {
+    const bool joined = take_joined(s);
+    if (!joined) {
         if (!s.prepared_bytes.empty()) s.prepared = PreparedTables(index_snapshot_tables(s.prepared_bytes));
         load_tables(s.tables, s.direct, s.prepared, options.files.empty() || s.catalog.gpus == s.builtin_gpus,
                     s.catalog, s.diags);
     }
     if (options.strict_variants) drop_assumed_variants(s.catalog);
     resolve_offer_gpus(s.catalog, s.diags);
-    s.diags.append(lint_catalog(s.catalog, options.today, s.direct.pruned));
+    // The built-in tables as the snapshot joined them: their undated lint was made with the snapshot (the
+    // same catalog unless --strict-variants dropped offers from it since).
+    if (joined && !options.strict_variants) {
+        for (auto& d : s.undated_lint) s.diags.add(std::move(d));
+        s.diags.append(lint_catalog(s.catalog, options.today, s.direct.pruned, LintChecks::dated));
+    } else {
+        s.diags.append(lint_catalog(s.catalog, options.today, s.direct.pruned));
+    }
     if (s.diags.has_errors()) throw_catalog_errors(s.diags);
     s.catalog.warnings = std::move(s.diags);
     return std::move(s.catalog);

@@ -284,10 +284,10 @@ void serialize(Archive& ar, BuiltinTable& x) {
     ar(x.ref, x.provider_as_of, x.provider_source, x.offers, x.skipped, x.diagnostics);
 }
 
-GPUADVISE_MEMBERS(JoinedTables, 4);
+GPUADVISE_MEMBERS(JoinedTables, 5);
 template <class Archive>
 void serialize(Archive& ar, JoinedTables& x) {
-    ar(x.stamps, x.offers, x.skipped, x.diagnostics);
+    ar(x.stamps, x.offers, x.skipped, x.diagnostics, x.undated_lint);
 }
 
 // BuiltinCatalog (6 members) is written in two archives, by write_builtin_snapshot below: base,

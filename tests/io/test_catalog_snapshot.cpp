@@ -177,7 +177,8 @@ io::BuiltinCatalog every_field_set() {
     io::JoinedTables joined{{{t.ref, "2025-01-01", "src", {}, {}, {}}},
                             {o, o},
                             base.skipped,
-                            {{Severity::warning, at, "joined"}}};
+                            {{Severity::warning, at, "joined"}},
+                            {{Severity::warning, at, "undated lint", DiagnosticKind::duplicate_offer}}};
     return {base, {{Severity::error, at, "yaml"}}, {t}, joined, {}};
 }
 

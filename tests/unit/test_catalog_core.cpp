@@ -1,7 +1,9 @@
 // Core behaviour of GPU names, offer queries, comparison and lint, on catalogs built in code.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "gpuadvise/advice/compare.hpp"
 #include "gpuadvise/base/dates.hpp"
@@ -298,6 +300,49 @@ TEST_CASE("each lint warning carries its kind, which code matches instead of the
     CHECK(kinds[DiagnosticKind::general] == 0);
     CHECK(kDiagnosticKindNames.parse("stale_prices") == DiagnosticKind::stale_prices);
     CHECK(to_string(DiagnosticKind::unused_calibration) == "unused_calibration");
+}
+
+TEST_CASE("lint's undated and dated checks split its findings in two, nothing lost or repeated", "[core]") {
+    // io makes the undated checks once for the built-in tables, with the snapshot, and only the dated
+    // ones at run time: together they must find what one pass finds.
+    Catalog c = sample();
+    c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 1, 1.0, 1.5));   // spot not below on-demand
+    c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 2, 2.0, {}, 2000));  // reserved too dear
+    c.offers.push_back(offer("cheapco", "t4", 2, 0.0));                   // zero price
+    c.offers.push_back(offer("cheapco", "t4", 4, 1.0));
+    c.offers.back().as_of = "2020-01-01";  // stale
+    c.offers.push_back(offer("cheapco", "t4", 8, 2.0));
+    c.offers.back().as_of = "2027-06-01";  // future
+    c.offers.push_back(offer("cheapco", "t4", 3, 2.0));
+    c.offers.back().as_of = "";  // undated
+    c.offers.push_back(offer("cheapco", "t4", 5, 2.0));
+    c.offers.back().as_of = "June";        // not a date
+    c.offers.push_back(c.offers.front());  // duplicate
+    c.calibration.push_back({});
+    c.calibration.back().model = "no-such-model";  // unused calibration point
+    c.providers.push_back(c.providers.front());
+    c.providers.back().id = "eurco";
+    c.providers.back().currency = "EUR";  // no rate: an error
+    c.rates.erase(std::remove_if(c.rates.begin(), c.rates.end(),
+                                 [](const ExchangeRate& r) { return r.currency == "EUR"; }),
+                  c.rates.end());
+    auto texts = [](const Diagnostics& d) {
+        std::multiset<std::string> out;
+        for (const auto& x : d.all()) out.insert(format_diagnostic(x));
+        return out;
+    };
+    const auto all = texts(lint_catalog(c, "2026-11-29"));
+    const auto undated = texts(lint_catalog(c, "2026-11-29", {}, LintChecks::undated));
+    const auto dated = texts(lint_catalog(c, "2026-11-29", {}, LintChecks::dated));
+    CHECK(all.size() >= 10);
+    CHECK(undated.size() >= 5);
+    CHECK(dated.size() >= 5);
+    std::multiset<std::string> both = undated;
+    both.insert(dated.begin(), dated.end());
+    CHECK(both == all);
+    for (const auto& text : dated)
+        CHECK((text.find("price(s)") != std::string::npos || text.find("as_of") != std::string::npos ||
+               text.find("exchange rate") != std::string::npos));
 }
 
 TEST_CASE("a provider currency without a rate is an error", "[core]") {

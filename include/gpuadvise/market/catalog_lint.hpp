@@ -19,8 +19,15 @@ struct PrunedOffers {
     bool first_is_first = false;  // it came before every offer of the provider that was kept
 };
 
+// Which checks lint_catalog makes. `all` is `undated` and `dated` together (in one pass, in that order
+// per offer). `undated` are those that depend on the catalog alone (GPU names, calibration points, prices
+// against each other, commitments, zero prices, duplicates): io makes them once for the built-in tables,
+// when the snapshot is built, and keeps what they found. `dated` are the rest: the exchange rates (a
+// cached rate may be added at run time) and the prices' dates against `today`.
+enum class LintChecks { all, undated, dated };
+
 // `today` is an ISO date; empty skips the staleness check. `pruned`: see PrunedOffers.
 Diagnostics lint_catalog(const Catalog& catalog, std::string_view today = {},
-                         const std::vector<PrunedOffers>& pruned = {});
+                         const std::vector<PrunedOffers>& pruned = {}, LintChecks checks = LintChecks::all);
 
 }  // namespace gpuadvise

@@ -142,6 +142,7 @@ std::optional<PlanFlip> plan_flip(const Catalog& catalog, const RecommendRequest
         ReservedMonth month;
     };
     std::vector<Bounded> bounded;
+    bounded.reserve(options.size());
     for (std::size_t i = 0; i < options.size(); ++i) {
         const Option& o = options[i];
         if (!o.in_filter || !has_commitment(*o.offer, term)) continue;

@@ -371,7 +371,11 @@ private:
         if ((b_.service && !size_service_on(at, c)) || !fits_host(at, c, link) || !price(at, c, billing))
             return;
         const GroupKey key{at.o.provider, at.o.gpu, at.o.instance_type, c.gpu_count, c.cost.plan};
-        c.group = groups_.try_emplace(key, groups_.size()).first->second;
+        // An instance type's regions are neighbours in catalog order: the previous option's group is
+        // usually this one's, found without hashing.
+        if (!(last_group_ && last_group_->first == key))
+            last_group_ = &*groups_.try_emplace(key, groups_.size()).first;
+        c.group = last_group_->second;
         pool_.options.push_back(c);
     }
 
@@ -521,6 +525,7 @@ private:
     SizedPool* sized_ = nullptr;  // size_candidates, a kept basis: the sized options are kept here ...
     bool price_sized_ = false;    // ... and priced too (build_candidates keeping its basis)
     std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_;  // read in catalog order: cache-friendly
+    const std::pair<const GroupKey, std::size_t>* last_group_ = nullptr;  // the last option's (nodes are stable)
     std::unordered_map<const Estimate*, double> host_ram_;            // checkpoint_host_ram_gb per estimate
 };
 

@@ -105,11 +105,13 @@ void lint_gpu_names(const Catalog& catalog, Diagnostics& d) {
 }  // namespace
 
 Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
-                         const std::vector<PrunedOffers>& pruned) {
+                         const std::vector<PrunedOffers>& pruned, LintChecks checks) {
     Diagnostics d;
-    lint_gpu_names(catalog, d);
+    const bool undated = checks != LintChecks::dated, dated = checks != LintChecks::undated;
+    if (undated) lint_gpu_names(catalog, d);
     // A calibration point is used only for its model on its GPU: one naming neither is never used.
     for (const auto& c : catalog.calibration) {
+        if (!undated) break;
         const bool gpu_known = std::any_of(catalog.gpus.begin(), catalog.gpus.end(),
                                            [&](const Gpu& g) { return g.id == c.gpu; });
         const bool model_known = std::any_of(catalog.models.begin(), catalog.models.end(),
@@ -125,17 +127,18 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
     }
     const double hours_per_month = catalog.policy.get("hours_per_month");
     const double max_age = catalog.policy.get("max_price_age_days");
-    const auto today_days = parse_iso_date(today);
+    const auto today_days = parse_iso_date(dated ? today : std::string_view());
 
     std::set<std::string> missing_rates;
     for (const auto& p : catalog.providers)
-        if (p.currency != "USD" && !catalog.rate_for(p.currency) && missing_rates.insert(p.currency).second)
+        if (dated && p.currency != "USD" && !catalog.rate_for(p.currency) && missing_rates.insert(p.currency).second)
             d.error(p.where, "provider '" + p.id + "': no exchange rate for currency '" + p.currency +
                                  "'; add it under 'rates:' with usd_per_unit, as_of and source");
 
     // Runs on every load, so the common case (no warning) allocates nothing per offer: duplicates
     // are found through a table of key hashes, comparing offers only when the hashes are equal.
-    const std::vector<bool> duplicate = later_duplicates(catalog.offers);
+    const std::vector<bool> duplicate =
+        undated ? later_duplicates(catalog.offers) : std::vector<bool>(catalog.offers.size(), false);
     std::map<std::string, long> stale_by_provider, future_by_provider;
     std::map<std::string, SourceLocation> stale_where, future_where;
     std::map<std::string, long> unknown_by_provider;
@@ -149,19 +152,20 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
             return o.provider + " " + o.gpu + " x" + std::to_string(o.gpu_count) +
                    (o.region.empty() ? "" : " in " + o.region);
         };
-        if (o.on_demand_per_hour && o.spot_per_hour && *o.spot_per_hour >= *o.on_demand_per_hour &&
+        if (undated && o.on_demand_per_hour && o.spot_per_hour && *o.spot_per_hour >= *o.on_demand_per_hour &&
             *o.spot_per_hour > 0)
             d.warning(o.where,
                       what_text() + ": spot price " + money(*o.spot_per_hour) + " is not below on-demand " +
                           money(*o.on_demand_per_hour),
                       DiagnosticKind::price_inconsistency);
-        if (o.on_demand_per_hour && o.reserved_per_month &&
+        if (undated && o.on_demand_per_hour && o.reserved_per_month &&
             *o.reserved_per_month >= hours_per_month * *o.on_demand_per_hour && *o.on_demand_per_hour > 0)
             d.warning(o.where,
                       what_text() + ": reserved " + money(*o.reserved_per_month) + "/month costs more than " +
                           money(hours_per_month) + " h of on-demand",
                       DiagnosticKind::price_inconsistency);
         for (const auto& k : o.commitments) {
+            if (!undated) break;
             if (!prices_always_on(k)) continue;  // a capacity block: an hourly rate for a window, no term
             if (o.on_demand_per_hour && *o.on_demand_per_hour > 0 &&
                 k.price_per_month >= hours_per_month * *o.on_demand_per_hour &&
@@ -181,7 +185,7 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
         for (auto [name, price] : {std::pair{"on_demand_per_hour", o.on_demand_per_hour},
                                    std::pair{"reserved_per_month", o.reserved_per_month},
                                    std::pair{"spot_per_hour", o.spot_per_hour}})
-            if (price && *price == 0)
+            if (undated && price && *price == 0)
                 d.warning(o.where, what_text() + ": " + name + " is 0", DiagnosticKind::zero_price);
         if (duplicate[i])
             d.warning(o.where,
