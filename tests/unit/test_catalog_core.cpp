@@ -271,7 +271,8 @@ TEST_CASE("lint flags spot above on-demand, costly reserved, zero prices, duplic
     CHECK_FALSE(d.has_errors());
 }
 
-TEST_CASE("each lint warning carries its kind, which code matches instead of the text", "[core]") {
+// One of each lint warning (on 2026-11-29), of every kind.
+Catalog with_every_lint_warning() {
     Catalog c = sample();
     c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 1, 1.0, 1.5));  // spot not below on-demand
     c.offers.push_back(offer("cheapco", "t4", 2, 0.0));                  // zero price
@@ -286,6 +287,11 @@ TEST_CASE("each lint warning carries its kind, which code matches instead of the
     c.offers.push_back(c.offers.front());  // duplicate
     c.calibration.push_back({});
     c.calibration.back().model = "no-such-model";  // unused calibration point
+    return c;
+}
+
+TEST_CASE("each lint warning carries its kind, which code matches instead of the text", "[core]") {
+    const Catalog c = with_every_lint_warning();
     std::map<DiagnosticKind, int> kinds;
     const Diagnostics d = lint_catalog(c, "2026-11-29");
     for (const auto& x : d.all()) ++kinds[x.kind];
@@ -305,21 +311,8 @@ TEST_CASE("each lint warning carries its kind, which code matches instead of the
 TEST_CASE("lint's undated and dated checks split its findings in two, nothing lost or repeated", "[core]") {
     // io makes the undated checks once for the built-in tables, with the snapshot, and only the dated
     // ones at run time: together they must find what one pass finds.
-    Catalog c = sample();
-    c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 1, 1.0, 1.5));   // spot not below on-demand
+    Catalog c = with_every_lint_warning();
     c.offers.push_back(offer("cheapco", "v100-16gb-sxm", 2, 2.0, {}, 2000));  // reserved too dear
-    c.offers.push_back(offer("cheapco", "t4", 2, 0.0));                   // zero price
-    c.offers.push_back(offer("cheapco", "t4", 4, 1.0));
-    c.offers.back().as_of = "2020-01-01";  // stale
-    c.offers.push_back(offer("cheapco", "t4", 8, 2.0));
-    c.offers.back().as_of = "2027-06-01";  // future
-    c.offers.push_back(offer("cheapco", "t4", 3, 2.0));
-    c.offers.back().as_of = "";  // undated
-    c.offers.push_back(offer("cheapco", "t4", 5, 2.0));
-    c.offers.back().as_of = "June";        // not a date
-    c.offers.push_back(c.offers.front());  // duplicate
-    c.calibration.push_back({});
-    c.calibration.back().model = "no-such-model";  // unused calibration point
     c.providers.push_back(c.providers.front());
     c.providers.back().id = "eurco";
     c.providers.back().currency = "EUR";  // no rate: an error
