@@ -219,7 +219,7 @@ Offer read_offer(const YAML::Node& node, YamlContext& ctx, const std::string& pa
     o.local_disk_gb = ctx.number(node, path, "local_disk_gb", false, 0, 1e9);
     o.as_of = date_text(ctx, node, path, "as_of", false, true).value_or(p.as_of);
     o.source = ctx.text(node, path, "source").value_or(p.source);
-    o.notes = ctx.text_list(node, path, "notes");
+    for (auto& note : ctx.text_list(node, path, "notes")) o.notes.emplace_back(std::move(note));
     if (o.reserved_per_month)  // the guide's monthly reserved price is a 1-month commitment
         o.commitments.push_back({1, *o.reserved_per_month, std::nullopt, 0, "instance", o.source, o.as_of,
                                  "monthly reserved price"});

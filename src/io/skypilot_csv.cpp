@@ -568,10 +568,10 @@ private:
         }
         std::optional<double> on_demand = r.on_demand, spot = r.spot;
         clean_prices(source, on_demand, spot, r.on_demand_empty, false);
-        std::vector<std::string> notes;
+        std::vector<SharedText> notes;
         for (std::string_view rest = r.notes; !rest.empty();) {
             std::size_t sep = rest.find("; ");
-            notes.emplace_back(rest.substr(0, sep));
+            notes.emplace_back(std::string(rest.substr(0, sep)));
             rest = sep == std::string_view::npos ? std::string_view() : rest.substr(sep + 2);
         }
         add_offer(r, r.instance, on_demand, spot, r.vcpus, r.ram_gb, std::move(notes));
@@ -603,7 +603,7 @@ private:
     void price_gcp_accelerator(PendingAccelerator a) {
         clean_prices(a.source, a.on_demand, a.spot, a.on_demand_empty, true);
         const std::string host_type = gcp_host_type(a.accelerator, a.count);
-        std::vector<std::string> notes;
+        std::vector<SharedText> notes;
         std::string instance = host_type;
         std::optional<double> vcpus, ram_gb;
         const HostPrice* host = nullptr;
@@ -652,7 +652,7 @@ private:
 
     void add_offer(const Row& r, std::string_view machine, std::optional<double> on_demand,
                    std::optional<double> spot, std::optional<double> vcpus, std::optional<double> ram_gb,
-                   std::vector<std::string> notes, bool price_complete = true) {
+                   std::vector<SharedText> notes, bool price_complete = true) {
         if (!(r.count >= 1 && r.count <= 4096) || r.count != static_cast<double>(static_cast<int>(r.count))) {
             count(r.source, SkipKind::other, "accelerator count not a whole number from 1 to 4096");
             return;
@@ -709,7 +709,7 @@ private:
 
     Offer& new_offer(const std::string& gpu, int n, std::string_view region, std::string_view machine,
                      std::optional<double> on_demand, std::optional<double> spot, std::optional<double> vcpus,
-                     std::optional<double> ram_gb, std::vector<std::string> notes, bool variant_assumed,
+                     std::optional<double> ram_gb, std::vector<SharedText> notes, bool variant_assumed,
                      bool price_complete, std::size_t source, int line, std::uint32_t seq) {
         Offer& o = catalog_.offers.emplace_back();
         o.provider = provider_;
@@ -793,7 +793,7 @@ private:
     // memory are those of the row that made it one).
     void prune(const Row& r, std::size_t hash, const GpuMapping& m, std::string_view machine,
                std::string_view region, std::optional<double> on_demand, std::optional<double> spot,
-               std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<std::string> notes,
+               std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<SharedText> notes,
                bool price_complete) {
         if (2 * (pruned_.size() + 1) > pruned_index_.size()) {
             pruned_index_.assign(pruned_index_.size() * 2, kNoKey);

@@ -134,7 +134,7 @@ TEST_CASE("a bare A100 or H100 is kept as the family's most conservative variant
     CHECK(by_instance["box-1"]->gpu == "a100-40gb-pcie");  // least memory, PCIe
     CHECK(by_instance["box-2"]->gpu == "h100-pcie");       // 80 GB, slowest link
     REQUIRE(by_instance["box-1"]->notes.size() == 1);
-    CHECK(by_instance["box-1"]->notes[0].rfind("variant assumed: A100 could be", 0) == 0);
+    CHECK(by_instance["box-1"]->notes[0].str().rfind("variant assumed: A100 could be", 0) == 0);
     CHECK(by_instance["box-3"]->gpu == "a100-80gb-pcie");  // memory known, form factor not: still assumed
     CHECK(reasons_starting(c, "variant assumed", "bare.csv") == 3);
     CHECK(gpuadvise::io::variant_assumed_rows(c) > 3);  // the shipped tables have some too

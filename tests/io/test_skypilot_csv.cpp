@@ -182,7 +182,7 @@ TEST_CASE("GCP accelerator rows are priced with the host row of their zone, or m
     CHECK(t4.gpu == "t4");
     CHECK(*t4.on_demand_per_hour == Approx(0.35));
     REQUIRE(t4.notes.size() == 1);
-    CHECK(t4.notes[0].find("GPU-only price") == 0);
+    CHECK(t4.notes[0].str().find("GPU-only price") == 0);
     CHECK_FALSE(t4.price_complete);
     CHECK(a100.price_complete);
     const Offer& h100 =

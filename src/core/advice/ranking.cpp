@@ -1,6 +1,8 @@
 // Ranking: objective order, region duplicates merged, Pareto front (time vs cost), over-buying.
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <optional>
@@ -138,10 +140,19 @@ std::vector<bool> pareto_marks(const Ranking& ranking) {
     // times take few distinct values (one per GPU, count, nodes and plan), so the options are
     // bucketed by run time, the buckets swept in order of time keeping the cheapest cost seen among
     // strictly faster ones, and each option compared with its bucket's figures: linear in the options.
-    std::unordered_map<double, std::size_t> bucket_of;  // run time -> bucket
+    // Hashed by their bits (run times are positive: no -0.0 to equal 0.0), not by std::hash's byte hash.
+    struct HoursHash {
+        std::size_t operator()(double h) const {
+            const auto x = std::bit_cast<std::uint64_t>(h);
+            return static_cast<std::size_t>((x ^ (x >> 32)) * 0x9E3779B97F4A7C15ull);
+        }
+    };
+    std::unordered_map<double, std::size_t, HoursHash> bucket_of;  // run time -> bucket
     std::vector<double> bucket_hours, bucket_min;
+    std::vector<std::size_t> bucket(ranking.order.size());  // each option's
     for (std::size_t k = 0; k < ranking.order.size(); ++k) {
         auto [it, fresh] = bucket_of.try_emplace(ranking.hours[k], bucket_hours.size());
+        bucket[k] = it->second;
         if (fresh) {
             bucket_hours.push_back(ranking.hours[k]);
             bucket_min.push_back(ranking.monthly[k]);
@@ -171,7 +182,7 @@ std::vector<bool> pareto_marks(const Ranking& ranking) {
     }
     std::vector<bool> marks(ranking.order.size(), false);
     for (std::size_t k = 0; k < marks.size(); ++k) {
-        const std::size_t b = bucket_of.find(ranking.hours[k])->second;
+        const std::size_t b = bucket[k];
         const double cost = ranking.monthly[k];
         marks[k] = cost <= group_min[b] + 1e-9 && cost < cheaper_than[b] - 1e-9;
     }
