@@ -319,7 +319,7 @@ private:
     const Workload& workload_;
     std::map<std::tuple<const Gpu*, Precision, int, bool>, SingleGpuSpeed> cache_;  // entries never move
     // The calibration points of the workload's model per GPU and precision (read once per GPU model).
-    std::map<std::pair<const Gpu*, Precision>, std::vector<const CalibrationPoint*>> points_;
+    std::map<std::pair<const Gpu*, Precision>, MeasuredPoints> points_;
     std::optional<MeasuredPoints> model_points_;  // the workload model's points, found once
     std::map<std::pair<const Gpu*, Precision>, std::optional<int>> minimum_gpus_;
     // The pure model's speed at the job's own batch per GPU, precision and checkpointing (the

@@ -92,12 +92,11 @@ static MeasuredPoints model_points(const Catalog& catalog, const Workload& w) {
 // A variant measured and its sibling modelled would otherwise be ordered by the model's error on
 // one of them, not by their hardware: the PCIe part came out faster than the SXM2 one (#29).
 // `all`: model_points of the workload.
-static std::vector<const CalibrationPoint*> calibration_points(const MeasuredPoints& all, const Gpu& gpu,
-                                                               Precision p) {
+static MeasuredPoints calibration_points(const MeasuredPoints& all, const Gpu& gpu, Precision p) {
     auto points_on = [&](auto&& on_gpu) {
-        std::vector<const CalibrationPoint*> out;
+        MeasuredPoints out;
         for (const auto& [c, g] : all)
-            if (c->matches(p) && on_gpu(*g)) out.push_back(c);
+            if (c->matches(p) && on_gpu(*g)) out.emplace_back(c, g);
         return out;
     };
     auto out = points_on([&](const Gpu& g) { return &g == &gpu; });
@@ -110,8 +109,8 @@ static std::vector<const CalibrationPoint*> calibration_points(const MeasuredPoi
 // The modelled speed, replaced by what `points` (calibration_points of this model, GPU and
 // precision) measured, for a training job of a preset. A point measured on another variant of the
 // GPU is carried over by the model's ratio between the two GPUs at the point's input.
-static SingleGpuSpeed measured_or_modelled(const Catalog& catalog, const Workload& w, const Gpu& gpu,
-                                           Precision p, const std::vector<const CalibrationPoint*>& points) {
+static SingleGpuSpeed measured_or_modelled(const Workload& w, const Gpu& gpu,
+                                           Precision p, const MeasuredPoints& points) {
     SingleGpuSpeed s = modelled_speed(w, gpu, p);
     if (!w.is_training() || !w.preset || s.samples_per_s <= 0) return s;
     // Geometric mean of the matching measurements, each scaled by the model's ratio between this
@@ -120,10 +119,8 @@ static SingleGpuSpeed measured_or_modelled(const Catalog& catalog, const Workloa
     int count = 0;
     std::vector<std::string> sources;
     const Gpu* on = nullptr;  // the GPU measured on, when not `gpu` itself
-    for (const CalibrationPoint* point : points) {
+    for (const auto& [point, measured] : points) {  // each with the GPU it was measured on
         const CalibrationPoint& c = *point;
-        const Gpu* measured = measured_gpu(catalog, c);
-        if (!measured) continue;
         if (measured != &gpu) on = measured;
         Workload at = w;
         at.task = Task::train;
@@ -152,10 +149,8 @@ static SingleGpuSpeed measured_or_modelled(const Catalog& catalog, const Workloa
         // Measured on a variant (points come from one GPU, or from several of one family): an
         // estimate, in the roofline's band, ordered among the variants by their datasheets.
         std::vector<std::string> ids;
-        for (const CalibrationPoint* point : points)
-            if (const Gpu* g = measured_gpu(catalog, *point);
-                g && std::find(ids.begin(), ids.end(), g->id) == ids.end())
-                ids.push_back(g->id);
+        for (const auto& [point, g] : points)
+            if (std::find(ids.begin(), ids.end(), g->id) == ids.end()) ids.push_back(g->id);
         detail << "scaled from the measurements on " << join(ids, ", ") << " (";
         for (std::size_t i = 0; i < sources.size(); ++i) detail << (i ? "; " : "") << sources[i];
         detail << ") by the model's ratio between the variants, and to this job's input";
@@ -176,7 +171,7 @@ static SingleGpuSpeed measured_or_modelled(const Catalog& catalog, const Workloa
 SingleGpuSpeed single_gpu_speed(const Catalog& catalog, const Workload& w, const Gpu& gpu, Precision p,
                                 bool use_measurements) {
     if (!use_measurements || !w.is_training() || !w.preset) return modelled_speed(w, gpu, p);
-    return measured_or_modelled(catalog, w, gpu, p, calibration_points(model_points(catalog, w), gpu, p));
+    return measured_or_modelled(w, gpu, p, calibration_points(model_points(catalog, w), gpu, p));
 }
 
 const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_batch, bool checkpointing) {
@@ -218,7 +213,7 @@ const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_bat
     Workload x = workload_;
     x.grad_checkpointing = checkpointing;
     // = single_gpu_speed(catalog_, x, gpu, p), with the points found once per GPU and precision
-    return cache_.emplace(key, measured_or_modelled(catalog_, x, gpu, p, points->second)).first->second;
+    return cache_.emplace(key, measured_or_modelled(x, gpu, p, points->second)).first->second;
 }
 
 }  // namespace gpuadvise
