@@ -108,11 +108,14 @@ public:
     // A floor under at(x, term_months).cost_per_month at every x (one slot per instance at the cheapest
     // matching price); nullopt when at() is.
     std::optional<double> floor(int term_months = 0) const;
+    // The same month at every runs a week (at() reads nothing else): an offer's regions at one price.
+    bool operator==(const ReservedMonth&) const = default;
 
 private:
     struct Quote {
         double per_month = 0;  // one instance, output currency
         int term_months = 0;
+        bool operator==(const Quote&) const = default;
     };
     std::vector<Quote> quotes_;  // the commitments cost_plan can price, in the offer's order
     bool bare_ = false;          // no commitments: the offer's reserved_per_month as a 1-month one

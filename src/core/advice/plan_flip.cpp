@@ -159,8 +159,12 @@ std::optional<PlanFlip> plan_flip(const Catalog& catalog, const RecommendRequest
     // search in their order keeps the first it finds).
     std::optional<PlanFlip> best;
     std::size_t best_index = 0;
-    for (const Bounded& c : bounded) {
+    for (std::size_t k = 0; k < bounded.size(); ++k) {
+        const Bounded& c = bounded[k];
         if (best && c.bound > best->runs_per_week + 1e-12) break;  // so are the rest
+        // The same month as the option before it (the same instance and prices in another region): the
+        // same crossing, and that option, first in `options`, has had it.
+        if (k > 0 && bounded[k - 1].bound == c.bound && bounded[k - 1].month == c.month) continue;
         const auto x = beats_at(c.month, term, *against,
                                 best ? std::optional<double>(best->runs_per_week + 2e-12) : std::nullopt);
         if (!x) continue;
