@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <initializer_list>
 #include <map>
 #include <span>
 #include <sstream>
@@ -54,15 +55,37 @@ bool decoder_serving(const Workload& w) {
            w.serving.output_len.value_or(0) > 0;
 }
 
-std::vector<int> powers_of_two_dividing(int n, int max) {
-    std::vector<int> out;
+// A planner's list of choices, on the stack: at most 128 (the pipeline splits of up to 128 layers; powers
+// of two, ZeRO stages and checkpointing are fewer). A std::vector per list was 2,000 allocations of a
+// recommend on the built-in catalog, in 163 plans.
+template <class T>
+class Choice {
+public:
+    Choice() = default;
+    Choice(std::initializer_list<T> values) {
+        for (T v : values) push_back(v);
+    }
+    void push_back(T v) { values_[size_++] = v; }
+    const T* begin() const { return values_.data(); }
+    const T* end() const { return values_.data() + size_; }
+    std::size_t size() const { return size_; }
+    static constexpr std::size_t capacity() { return 128; }
+
+private:
+    std::array<T, 128> values_;
+    std::size_t size_ = 0;
+};
+using Ints = Choice<int>;
+
+Ints powers_of_two_dividing(int n, int max) {
+    Ints out;
     for (int t = 1; t <= std::min(n, max); t *= 2)
         if (n % t == 0) out.push_back(t);
     return out;
 }
 
-std::vector<int> divisors(int n, int max) {
-    std::vector<int> out;
+Ints divisors(int n, int max) {  // max <= 128 (pipeline_choices)
+    Ints out;
     for (int d = 1; d <= std::min(n, max); ++d)
         if (n % d == 0) out.push_back(d);
     return out;
@@ -152,7 +175,7 @@ public:
         for (const Seen& s : seen_)
             if (s.micro_batch == micro_batch && s.checkpointing == checkpointing) return *s.speed;
         const SingleGpuSpeed& speed = table_.get(gpu_, p_, micro_batch, checkpointing);
-        seen_.push_back({micro_batch, checkpointing, &speed});
+        if (seen_.size() < seen_.capacity()) seen_.push_back({micro_batch, checkpointing, &speed});
         return speed;
     }
     // A speed at least this micro-batch's, when this plan has read one: the speed at the smallest larger
@@ -177,7 +200,9 @@ private:
     SpeedTable& table_;
     const Gpu& gpu_;
     Precision p_;
-    std::vector<Seen> seen_;
+    // The pairs read so far: a plan reads at most 34 micro-batches (for_each_training_layout), each with
+    // and without recompute; past the capacity a speed is asked of the table again (never, so far).
+    Choice<Seen> seen_;
 };
 
 // One micro-batch's activations at a layer boundary (the tensor all-reduces and the pipeline sends move them).
@@ -511,8 +536,8 @@ std::optional<ServingEstimate> service_timing(const Workload& w, const Gpu& gpu,
 }
 
 struct Choices {
-    std::vector<int> tensor, zero;
-    std::vector<bool> checkpointing;
+    Ints tensor, zero;
+    Choice<bool> checkpointing;
 };
 
 Choices layout_choices(const Workload& w, int gpus_per_node, int total, const Links& links) {
@@ -548,19 +573,19 @@ Choices layout_choices(const Workload& w, int gpus_per_node, int total, const Li
 
 // Expert-parallel degrees for `dp` data ranks: powers of two dividing both dp and the experts (the
 // pin when given and possible); 1 for a dense model.
-std::vector<int> expert_choices(const Workload& w, int dp) {
+Ints expert_choices(const Workload& w, int dp) {
     if (!w.shape.moe()) return {1};
     if (w.pins.expert) {
         if (dp % *w.pins.expert == 0) return {*w.pins.expert};
         return {};
     }
-    std::vector<int> out;
+    Ints out;
     for (int e = 1; e <= dp; e *= 2)
         if (dp % e == 0 && w.shape.experts % e == 0) out.push_back(e);
     return out;
 }
 
-std::vector<int> pipeline_choices(const Workload& w, int rest, bool serving) {
+Ints pipeline_choices(const Workload& w, int rest, bool serving) {
     if (w.pins.pipeline) return {*w.pins.pipeline};
     if (!has_transformer_shape(w)) return {1};
     return serving ? divisors(rest, std::min(64, w.shape.layers))
