@@ -251,7 +251,9 @@ struct CommitmentCrossover {
 // the constraints and the filters, in rank order, at most kFeasiblePointsCap of them plus any Pareto
 // option beyond the cap (so the front is always whole).
 struct FeasiblePoint {
-    std::string provider, gpu, instance_type, region;
+    // Views into the catalog's offer and GPU (the catalog outlives the recommendation, as for
+    // Candidate::offer): up to 500 points of four texts each were copied for every recommend.
+    std::string_view provider, gpu, instance_type, region;
     int gpu_count = 1;
     Plan plan = Plan::on_demand;
     double hours_per_run = 0;  // billed, with set-up (+ spot overhead)
