@@ -66,30 +66,31 @@ for c in cache cache-csv; do
     echo "| \`gpuadvise ${REC[*]}\` over $what | $(median_ms out/$c.json) (${ratio}x built-in) | $(GPUADVISE_CACHE_DIR=$PWD/out/$c peak_mb "$BIN" "${REC[@]}") |" >>"$RESULTS"
 done
 # Issue 32: a 1,000-point --what-if within 3x the plain recommend, the HTML report within 2x the table; the
-# three in one hyperfine run, ratios of the medians.
+# three in one interleaved run (bench/interleaved.py: A B C A B C ...), ratios of the medians.
 echo "==> built-in: what-if and HTML against the plain recommend" >&2
-hyperfine -N --warmup 3 --runs $((RUNS * 2)) --export-json out/what-if.json "$BIN ${REC[*]}" \
-    "$BIN ${REC[*]} --what-if runs-per-week=0.1:100:0.1" "$BIN ${REC[*]} --format html" >&2
+python3 interleaved.py out/what-if.json $((RUNS * 4)) "$BIN ${REC[*]}" \
+    "$BIN ${REC[*]} --what-if runs-per-week=0.1:100:0.1" "$BIN ${REC[*]} --format html"
 python3 - out/what-if.json "${REC[*]}" "$(peak_mb "$BIN" "${REC[@]}" --what-if runs-per-week=0.1:100:0.1)" \
     "$(peak_mb "$BIN" "${REC[@]}" --format html)" >>"$RESULTS" <<'PY'
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
-(plain, what_if, html), cpu = ([r["median"] * 1000 for r in results], [r["user"] + r["system"] for r in results])
+(plain, what_if, html), cpu = ([r["median_ms"] for r in results], [r["cpu_ms"] for r in results])
 rec = sys.argv[2]
-# The wall ratio is the target; the CPU ratio (user + system, means) is steadier on a loaded machine.
+# The wall ratio is the target; the CPU ratio (user + system, medians) is steadier on a loaded machine.
 print(f"| `gpuadvise {rec} --what-if runs-per-week=0.1:100:0.1` (1,000 points) | {what_if:.1f} ({what_if / plain:.2f}x the plain recommend, at most 3x; CPU {cpu[1] / cpu[0]:.2f}x) | {sys.argv[3]} |")
 print(f"| `gpuadvise {rec} --format html` | {html:.1f} ({html / plain:.2f}x the table, at most 2x; CPU {cpu[2] / cpu[0]:.2f}x) | {sys.argv[4]} |")
 PY
 # Issue 32: the common question against `gpuadvise --version` (the process start and the command line set
-# up) in one hyperfine run, at most 2x in wall time; and its instructions (callgrind, where valgrind is
-# installed), at most 20 M.
+# up) in one interleaved run (--version, the question, --version, ...), at most 2x in wall time; and its
+# instructions (callgrind, where valgrind is installed), at most 20 M.
 echo "==> built-in: ${REC[*]} against --version" >&2
-hyperfine -N --warmup 3 --runs $((RUNS * 4)) --export-json out/version.json "$BIN --version" "$BIN ${REC[*]}" >&2
+python3 interleaved.py out/version.json $((RUNS * 20)) "$BIN --version" "$BIN ${REC[*]}"
 python3 - out/version.json "${REC[*]}" >>"$RESULTS" <<'PY'
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
-version, rec = (r["median"] * 1000 for r in results)
-print(f"| `gpuadvise {sys.argv[2]}` against `gpuadvise --version` ({version:.1f}) | {rec:.1f} ({rec / version:.2f}x, at most 2x) | |")
+version, rec = (r["median_ms"] for r in results)
+rounds = results[0]["rounds"]
+print(f"| `gpuadvise {sys.argv[2]}` against `gpuadvise --version` ({version:.1f}; {rounds} interleaved pairs) | {rec:.1f} ({rec / version:.2f}x, at most 2x) | |")
 PY
 if command -v valgrind >/dev/null; then
     instructions() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/Collected/ {print $4}'; }
