@@ -35,9 +35,10 @@ Recommendation recommend(const Catalog& catalog, const RecommendRequest& request
     const std::vector<detail::Option>& priced = all_plans ? all_plans->options : options;
     const std::optional<detail::OtherwiseRent> against = detail::otherwise_rent(catalog, request, priced);
     const std::optional<detail::PlanFlip> flip = detail::plan_flip(catalog, request, priced, against);
+    const GridCarbonIndex grid(catalog);  // for every candidate shown (one was built per candidate)
     auto candidate = [&](std::size_t position) {
         const std::size_t i = ranking.order[position];
-        Candidate c = detail::materialize(catalog, request, options[i]);
+        Candidate c = detail::materialize(catalog, request, options[i], &grid);
         if (against)
             c.crossover_runs_per_week = detail::commitment_beats_at(catalog, request, options[i], *against);
         c.pareto = pareto[position];

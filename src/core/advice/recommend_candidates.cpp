@@ -598,7 +598,8 @@ CandidatePool price_candidates(const Catalog& catalog, const RecommendRequest& r
     return pool;
 }
 
-Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const Option& o) {
+Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const Option& o,
+                      const GridCarbonIndex* grid) {
     const BuildContext b = build_context(catalog, r);
     Candidate c;
     c.offer = o.offer;
@@ -689,8 +690,10 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
                 });
             if (!shown) c.alternatives.push_back(t);
         }
-    c.energy = run_energy(catalog, GridCarbonIndex(catalog), *o.gpu, o.provider, *o.offer, c.gpu_count,
-                          c.cost.hours_per_run, r.runs_per_week);
+    std::optional<GridCarbonIndex> own_grid;
+    if (!grid) grid = &own_grid.emplace(catalog);
+    c.energy = run_energy(catalog, *grid, *o.gpu, o.provider, *o.offer, c.gpu_count, c.cost.hours_per_run,
+                          r.runs_per_week);
     if (auto usd = catalog.convert(c.cost.price_per_hour, r.currency, "USD"))
         if (auto tf = o.gpu->tflops.at(c.estimate.precision); tf && *tf > 0)
             c.usd_per_tflops_hour = *usd / c.gpu_count / *tf;

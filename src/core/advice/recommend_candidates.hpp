@@ -140,8 +140,10 @@ CandidatePool price_candidates(const Catalog& catalog, const RecommendRequest& r
                                std::vector<std::size_t>* from = nullptr);
 // Why no option is feasible: the binding constraint and the nearest miss.
 NothingFeasible explain_nothing(const CandidatePool& pool, const RecommendRequest& request);
-// The full candidate for an option: estimate, alternatives, reasons, warnings, $/TFLOPS.
-Candidate materialize(const Catalog& catalog, const RecommendRequest& request, const Option& option);
+// The full candidate for an option: estimate, alternatives, reasons, warnings, $/TFLOPS. `grid`: the
+// catalog's GridCarbonIndex when the caller materializes several (one is built otherwise).
+Candidate materialize(const Catalog& catalog, const RecommendRequest& request, const Option& option,
+                      const GridCarbonIndex* grid = nullptr);
 
 // Options (indices into `options`, those with `in_filter` unless `all`) in the objective's order, the
 // same option in several regions merged into its first occurrence.

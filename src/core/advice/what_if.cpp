@@ -292,6 +292,7 @@ ServiceWhatIf what_if_requests_per_day(const Catalog& catalog, const RecommendRe
     const std::shared_ptr<detail::WhatIfBasis> kept = basis_for(catalog, request, basis);
     detail::EstimateCache& estimates = kept->estimates;
     const detail::SizedPool& sized = kept->sized;
+    const GridCarbonIndex grid(catalog);  // for each point's best
     for (double x : traffic_points(from, to)) {
         RecommendRequest r = request;
         r.service->requests_per_day = x;
@@ -303,7 +304,7 @@ ServiceWhatIf what_if_requests_per_day(const Catalog& catalog, const RecommendRe
         for (const auto& o : pool.options)
             if (detail::cheaper_complete_first(o, best)) best = &o;
         if (best) {
-            const Candidate c = detail::materialize(catalog, r, *best);
+            const Candidate c = detail::materialize(catalog, r, *best, &grid);
             WhatIfBest b;
             b.provider = best->offer->provider;
             b.gpu = best->gpu->id;
