@@ -516,10 +516,13 @@ BuiltinCatalog read_builtin_catalog() {
     DirectTables no_texts;
     Diagnostics joined_diags;
     load_tables(tables, no_texts, prepared, true, scratch, joined_diags);
-    // The undated lint of the catalog load_catalog makes from them (take_joined, resolve_offer_gpus).
+    // The undated lint of the catalog load_catalog makes from them (take_joined, resolve_offer_gpus), made
+    // on a copy: the joined offers are stored unresolved, as load_catalog resolves them (resolving counts
+    // a multi-device package's devices into gpu_count: twice would count them twice).
+    Catalog resolved = scratch;
     Diagnostics unused;
-    resolve_offer_gpus(scratch, unused);
-    joined.undated_lint = lint_catalog(scratch, {}, {}, LintChecks::undated).all();
+    resolve_offer_gpus(resolved, unused);
+    joined.undated_lint = lint_catalog(resolved, {}, {}, LintChecks::undated).all();
     joined.offers = std::move(scratch.offers);
     joined.skipped = std::move(scratch.skipped);
     joined.diagnostics = joined_diags.all();
