@@ -95,8 +95,14 @@ void count_devices(const Gpu& gpu, Offer& o) {
 // Offers may name a GPU by alias or family; store the canonical id or report the ambiguity.
 void resolve_offer_gpus(Catalog& catalog, Diagnostics& diags) {
     const auto known = gpus_by_id(catalog);
+    const Gpu* last = nullptr;  // the previous offer's, by id: offers of one GPU model come in runs
     for (auto& o : catalog.offers) {
+        if (last && o.gpu == last->id) {
+            count_devices(*last, o);
+            continue;
+        }
         if (auto it = known.find(o.gpu); it != known.end()) {
+            last = it->second;
             count_devices(*it->second, o);
             continue;
         }

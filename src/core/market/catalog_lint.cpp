@@ -144,7 +144,7 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
     std::map<std::string, long> unknown_by_provider;
     std::map<std::string, SourceLocation> unknown_where;
     bool parsed_as_of = false;  // offers of one table share their as_of: parse it once
-    std::string last_as_of;
+    SharedText last_as_of;  // the offers of a table share their as_of text: compared by storage first
     std::optional<long> last_as_of_days;
     for (std::size_t i = 0; i < catalog.offers.size(); ++i) {
         const Offer& o = catalog.offers[i];
