@@ -110,35 +110,36 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
     const bool undated = checks != LintChecks::dated, dated = checks != LintChecks::undated;
     if (undated) lint_gpu_names(catalog, d);
     // A calibration point is used only for its model on its GPU: one naming neither is never used.
-    for (const auto& c : catalog.calibration) {
-        if (!undated) break;
-        const bool gpu_known = std::any_of(catalog.gpus.begin(), catalog.gpus.end(),
-                                           [&](const Gpu& g) { return g.id == c.gpu; });
-        const bool model_known = std::any_of(catalog.models.begin(), catalog.models.end(),
-                                             [&](const ModelPreset& m) { return m.id == c.model; });
-        if (!model_known)
-            d.warning(c.where,
-                      "calibration: model '" + c.model + "' is not a model preset; the point is not used",
-                      DiagnosticKind::unused_calibration);
-        else if (!gpu_known)
-            d.warning(c.where,
-                      "calibration: GPU '" + c.gpu + "' is not in the catalog; the point is not used",
-                      DiagnosticKind::unused_calibration);
-    }
+    if (undated)
+        for (const auto& c : catalog.calibration) {
+            const bool gpu_known = std::any_of(catalog.gpus.begin(), catalog.gpus.end(),
+                                               [&](const Gpu& g) { return g.id == c.gpu; });
+            const bool model_known = std::any_of(catalog.models.begin(), catalog.models.end(),
+                                                 [&](const ModelPreset& m) { return m.id == c.model; });
+            if (!model_known)
+                d.warning(c.where,
+                          "calibration: model '" + c.model + "' is not a model preset; the point is not used",
+                          DiagnosticKind::unused_calibration);
+            else if (!gpu_known)
+                d.warning(c.where,
+                          "calibration: GPU '" + c.gpu + "' is not in the catalog; the point is not used",
+                          DiagnosticKind::unused_calibration);
+        }
     const double hours_per_month = catalog.policy.get("hours_per_month");
     const double max_age = catalog.policy.get("max_price_age_days");
     const auto today_days = parse_iso_date(dated ? today : std::string_view());
 
     std::set<std::string> missing_rates;
-    for (const auto& p : catalog.providers)
-        if (dated && p.currency != "USD" && !catalog.rate_for(p.currency) && missing_rates.insert(p.currency).second)
-            d.error(p.where, "provider '" + p.id + "': no exchange rate for currency '" + p.currency +
-                                 "'; add it under 'rates:' with usd_per_unit, as_of and source");
+    if (dated)
+        for (const auto& p : catalog.providers)
+            if (p.currency != "USD" && !catalog.rate_for(p.currency) && missing_rates.insert(p.currency).second)
+                d.error(p.where, "provider '" + p.id + "': no exchange rate for currency '" + p.currency +
+                                     "'; add it under 'rates:' with usd_per_unit, as_of and source");
 
     // Runs on every load, so the common case (no warning) allocates nothing per offer: duplicates
     // are found through a table of key hashes, comparing offers only when the hashes are equal.
-    const std::vector<bool> duplicate =
-        undated ? later_duplicates(catalog.offers) : std::vector<bool>(catalog.offers.size(), false);
+    std::vector<bool> duplicate;
+    if (undated) duplicate = later_duplicates(catalog.offers);
     std::map<std::string, long> stale_by_provider, future_by_provider;
     std::map<std::string, SourceLocation> stale_where, future_where;
     std::map<std::string, long> unknown_by_provider;
@@ -152,46 +153,47 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
             return o.provider + " " + o.gpu + " x" + std::to_string(o.gpu_count) +
                    (o.region.empty() ? "" : " in " + o.region);
         };
-        if (undated && o.on_demand_per_hour && o.spot_per_hour && *o.spot_per_hour >= *o.on_demand_per_hour &&
-            *o.spot_per_hour > 0)
-            d.warning(o.where,
-                      what_text() + ": spot price " + money(*o.spot_per_hour) + " is not below on-demand " +
-                          money(*o.on_demand_per_hour),
-                      DiagnosticKind::price_inconsistency);
-        if (undated && o.on_demand_per_hour && o.reserved_per_month &&
-            *o.reserved_per_month >= hours_per_month * *o.on_demand_per_hour && *o.on_demand_per_hour > 0)
-            d.warning(o.where,
-                      what_text() + ": reserved " + money(*o.reserved_per_month) + "/month costs more than " +
-                          money(hours_per_month) + " h of on-demand",
-                      DiagnosticKind::price_inconsistency);
-        for (const auto& k : o.commitments) {
-            if (!undated) break;
-            if (!prices_always_on(k)) continue;  // a capacity block: an hourly rate for a window, no term
-            if (o.on_demand_per_hour && *o.on_demand_per_hour > 0 &&
-                k.price_per_month >= hours_per_month * *o.on_demand_per_hour &&
-                !(o.reserved_per_month && k.term_months == 1 &&
-                  k.price_per_month == *o.reserved_per_month))  // warned above
+        if (undated) {  // the checks of the catalog alone (LintChecks)
+            if (o.on_demand_per_hour && o.spot_per_hour && *o.spot_per_hour >= *o.on_demand_per_hour &&
+                *o.spot_per_hour > 0)
                 d.warning(o.where,
-                          what_text() + ": " + std::to_string(k.term_months) + "-month commitment " +
-                              money(k.price_per_month) + "/month costs more than " + money(hours_per_month) +
-                              " h of on-demand (it never pays off)",
+                          what_text() + ": spot price " + money(*o.spot_per_hour) + " is not below on-demand " +
+                              money(*o.on_demand_per_hour),
                           DiagnosticKind::price_inconsistency);
-            if (k.term_months <= 0)
-                d.error(o.where, what_text() + ": a commitment without a term (term_months)");
-            if (k.discount && (*k.discount < 0 || *k.discount > 0.95))
-                d.error(o.where, what_text() + ": commitment discount " + money(100 * *k.discount) +
-                                     " % is outside 0-95 %");
+            if (o.on_demand_per_hour && o.reserved_per_month &&
+                *o.reserved_per_month >= hours_per_month * *o.on_demand_per_hour && *o.on_demand_per_hour > 0)
+                d.warning(o.where,
+                          what_text() + ": reserved " + money(*o.reserved_per_month) + "/month costs more than " +
+                              money(hours_per_month) + " h of on-demand",
+                          DiagnosticKind::price_inconsistency);
+            for (const auto& k : o.commitments) {
+                if (!prices_always_on(k)) continue;  // a capacity block: an hourly rate for a window, no term
+                if (o.on_demand_per_hour && *o.on_demand_per_hour > 0 &&
+                    k.price_per_month >= hours_per_month * *o.on_demand_per_hour &&
+                    !(o.reserved_per_month && k.term_months == 1 &&
+                      k.price_per_month == *o.reserved_per_month))  // warned above
+                    d.warning(o.where,
+                              what_text() + ": " + std::to_string(k.term_months) + "-month commitment " +
+                                  money(k.price_per_month) + "/month costs more than " + money(hours_per_month) +
+                                  " h of on-demand (it never pays off)",
+                              DiagnosticKind::price_inconsistency);
+                if (k.term_months <= 0)
+                    d.error(o.where, what_text() + ": a commitment without a term (term_months)");
+                if (k.discount && (*k.discount < 0 || *k.discount > 0.95))
+                    d.error(o.where, what_text() + ": commitment discount " + money(100 * *k.discount) +
+                                         " % is outside 0-95 %");
+            }
+            for (auto [name, price] : {std::pair{"on_demand_per_hour", o.on_demand_per_hour},
+                                       std::pair{"reserved_per_month", o.reserved_per_month},
+                                       std::pair{"spot_per_hour", o.spot_per_hour}})
+                if (price && *price == 0)
+                    d.warning(o.where, what_text() + ": " + name + " is 0", DiagnosticKind::zero_price);
+            if (duplicate[i])
+                d.warning(o.where,
+                          what_text() + (o.instance_type.empty() ? "" : " (" + o.instance_type + ")") +
+                              ": duplicate offer",
+                          DiagnosticKind::duplicate_offer);
         }
-        for (auto [name, price] : {std::pair{"on_demand_per_hour", o.on_demand_per_hour},
-                                   std::pair{"reserved_per_month", o.reserved_per_month},
-                                   std::pair{"spot_per_hour", o.spot_per_hour}})
-            if (undated && price && *price == 0)
-                d.warning(o.where, what_text() + ": " + name + " is 0", DiagnosticKind::zero_price);
-        if (duplicate[i])
-            d.warning(o.where,
-                      what_text() + (o.instance_type.empty() ? "" : " (" + o.instance_type + ")") +
-                          ": duplicate offer",
-                      DiagnosticKind::duplicate_offer);
         if (today_days) {
             if (!parsed_as_of || o.as_of != last_as_of) {
                 parsed_as_of = true;

@@ -65,7 +65,7 @@ public:
     Choice(std::initializer_list<T> values) {
         for (T v : values) push_back(v);
     }
-    void push_back(T v) { values_[size_++] = v; }
+    void push_back(T v) { values_.at(size_++) = v; }  // past the capacity: std::out_of_range, not a stray write
     const T* begin() const { return values_.data(); }
     const T* end() const { return values_.data() + size_; }
     std::size_t size() const { return size_; }
@@ -84,9 +84,9 @@ Ints powers_of_two_dividing(int n, int max) {
     return out;
 }
 
-Ints divisors(int n, int max) {  // max <= 128 (pipeline_choices)
+Ints divisors(int n, int max) {  // at most Ints::capacity(): the first that many
     Ints out;
-    for (int d = 1; d <= std::min(n, max); ++d)
+    for (int d = 1; d <= std::min({n, max, static_cast<int>(Ints::capacity())}); ++d)
         if (n % d == 0) out.push_back(d);
     return out;
 }
