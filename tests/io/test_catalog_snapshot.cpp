@@ -295,6 +295,29 @@ TEST_CASE("snapshot: a damaged snapshot is a DataError, not a crash", "[io]") {
                   .starts_with("the built-in catalog snapshot is corrupt: "));
 }
 
+TEST_CASE("snapshot: an offer's count past the end of the snapshot is a DataError, not an allocation", "[io]") {
+    io::BuiltinCatalog b;
+    Offer o;
+    o.provider = "p";
+    o.gpu = "h100";
+    o.commitments.resize(3);
+    o.commitments[0].term_months = 0x0D0C0B0A;  // marks where the count is: just before it
+    b.joined.emplace().offers.push_back(o);
+    std::string bytes = io::write_builtin_snapshot(b);
+    CHECK(io::read_builtin_snapshot(bytes).joined->offers == b.joined->offers);
+    const std::string marker("\x03\0\0\0\0\0\0\0\x0A\x0B\x0C\x0D", 12);
+    const auto at = bytes.find(marker);
+    REQUIRE(at != std::string::npos);
+    bytes[at + 4] = 1;  // 2^32 + 3 commitments
+    try {
+        io::read_builtin_snapshot(bytes);
+        FAIL("read a snapshot with 2^32 commitments in one offer");
+    } catch (const DataError& e) {
+        CHECK(std::string(e.what()) ==
+              "the built-in catalog snapshot is corrupt: a count of 4294967299 is past the end");
+    }
+}
+
 // Layers given with --catalog are merged before the built-in SkyPilot tables are read, so some of
 // them change what those tables add; the snapshot's rows are then not used (catalog_loader.cpp).
 TEST_CASE("snapshot: user layers give the same catalog as parsing data/", "[io]") {

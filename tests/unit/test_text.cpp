@@ -4,12 +4,42 @@
 #include <utility>
 #include <vector>
 
+#include "gpuadvise/base/source_location.hpp"
 #include "gpuadvise/base/text.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace unit_test_text {
 
 using namespace gpuadvise;
+
+TEST_CASE("SharedText copies share one text; moves, assignments and the last holder release it", "[core]") {
+    SharedText a(std::string("us-east-1"));
+    SharedText b = a;  // a copy shares the storage
+    CHECK(b.same_storage(a));
+    CHECK(b == "us-east-1");
+    SharedText c(std::string("us-east-1"));
+    CHECK(c == a);  // equal by content, not by storage
+    CHECK_FALSE(c.same_storage(a));
+    c = a;
+    CHECK(c.same_storage(a));
+    const SharedText& self = c;
+    c = self;  // assigning a text to itself keeps it
+    CHECK(c == "us-east-1");
+    SharedText d = std::move(b);  // a move leaves the source empty
+    CHECK(d.same_storage(a));
+    CHECK(b.empty());  // NOLINT(bugprone-use-after-move): the moved-from state is what is tested
+    CHECK(b == std::string());
+    a = SharedText();
+    c = std::move(d);
+    CHECK(c == "us-east-1");  // still held after the first holder let go
+    std::vector<SharedText> many(1000, c);
+    many.erase(many.begin(), many.begin() + 500);
+    CHECK(many.back().same_storage(c));
+    c = "eu-west-1";  // the old text lives on in `many`; the sanitizer build checks nothing leaks or dangles
+    CHECK(many.front() == "us-east-1");
+    CHECK(SharedText(std::string()).empty());
+    CHECK(SharedText("").size() == 0);
+}
 
 TEST_CASE("same_folded_name agrees with comparing fold_name results", "[core]") {
     const std::vector<std::pair<std::string, std::string>> pairs{{"RTX 6000-Ada", "rtx6000ada"},

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <initializer_list>
 #include <map>
 #include <span>
@@ -172,10 +173,16 @@ class SpeedCache {
 public:
     SpeedCache(SpeedTable& table, const Gpu& g, Precision p) : table_(table), gpu_(g), p_(p) {}
     const SingleGpuSpeed& get(int micro_batch, bool checkpointing) {
-        for (const Seen& s : seen_)
-            if (s.micro_batch == micro_batch && s.checkpointing == checkpointing) return *s.speed;
+        Seen* const begin = seen_[checkpointing].data();
+        Seen* const end = begin + count_[checkpointing];
+        Seen* at = first_at_least(begin, end, micro_batch);
+        if (at != end && at->micro_batch == micro_batch) return *at->speed;
         const SingleGpuSpeed& speed = table_.get(gpu_, p_, micro_batch, checkpointing);
-        if (seen_.size() < seen_.capacity()) seen_.push_back({micro_batch, checkpointing, &speed});
+        if (count_[checkpointing] < kCapacity) {  // kept in order of micro-batch
+            std::move_backward(at, end, end + 1);
+            *at = {micro_batch, &speed};
+            ++count_[checkpointing];
+        }
         return speed;
     }
     // A speed at least this micro-batch's, when this plan has read one: the speed at the smallest larger
@@ -183,26 +190,31 @@ public:
     // micro-batch grows (time_model.cpp: the job's speed scaled by the roofline's B / (a B + c), c > 0 the
     // per-step overheads; tests/unit/test_speed_table.cpp holds it to that).
     const SingleGpuSpeed* at_least(int micro_batch, bool checkpointing) const {
-        const Seen* best = nullptr;
-        for (const Seen& s : seen_)
-            if (s.checkpointing == checkpointing && s.micro_batch >= micro_batch &&
-                (!best || s.micro_batch < best->micro_batch))
-                best = &s;
-        return best ? best->speed : nullptr;
+        const Seen* const begin = seen_[checkpointing].data();
+        const Seen* const end = begin + count_[checkpointing];
+        const Seen* at = first_at_least(begin, end, micro_batch);
+        return at != end ? at->speed : nullptr;
     }
 
 private:
     struct Seen {
         int micro_batch;
-        bool checkpointing;
         const SingleGpuSpeed* speed;
     };
+    template <typename P>
+    static P first_at_least(P begin, P end, int micro_batch) {
+        while (begin != end && begin->micro_batch < micro_batch) ++begin;
+        return begin;
+    }
+    // The micro-batches read so far, without and with recompute, each list in increasing order: a plan
+    // reads at most 34 micro-batches of each (for_each_training_layout); past the capacity a speed is
+    // asked of the table again (never, so far).
+    static constexpr std::size_t kCapacity = 64;
     SpeedTable& table_;
     const Gpu& gpu_;
     Precision p_;
-    // The pairs read so far: a plan reads at most 34 micro-batches (for_each_training_layout), each with
-    // and without recompute; past the capacity a speed is asked of the table again (never, so far).
-    Choice<Seen> seen_;
+    std::array<std::array<Seen, kCapacity>, 2> seen_;
+    std::array<std::size_t, 2> count_{};
 };
 
 // One micro-batch's activations at a layer boundary (the tensor all-reduces and the pipeline sends move them).
@@ -662,8 +674,8 @@ void for_each_training_layout(const Workload& w, int gpus_per_node, int total, c
                             l.pipeline = pp;
                             l.zero_stage = zero;
                             l.micro_batch = m;
-                            l.grad_accumulation =
-                                static_cast<int>(std::ceil(static_cast<double>(per_rank) / m - 1e-9));
+                            l.grad_accumulation = static_cast<int>(
+                                (static_cast<std::int64_t>(per_rank) + m - 1) / m);  // ceil(per_rank / m)
                             l.checkpointing = ckpt;
                             using Result = std::invoke_result_t<Visit&, const Parallelism&>;
                             if constexpr (std::is_same_v<Result, bool>) {
