@@ -97,13 +97,24 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
             x.first *= 1 + rules.multi_node_margin;
         scored.push_back(x);
     }
-    std::stable_sort(scored.begin(), scored.end(), [&](const Scored& a, const Scored& b) {
-        if (a.demoted != b.demoted) return b.demoted;
-        if (a.partial != b.partial) return b.partial;
+    // Sorted as compact keys (a third of a Scored: the sort moves them some 25,000 times at 2,300 options),
+    // which then read their Scored.
+    struct Key {
+        double first, second;
+        std::uint32_t at;    // in `scored`
+        std::uint8_t order;  // demoted x 2 + partial: complete, then partial, then the demoted
+    };
+    std::vector<Key> keys(scored.size());
+    for (std::size_t k = 0; k < scored.size(); ++k)
+        keys[k] = {scored[k].first, scored[k].second, static_cast<std::uint32_t>(k),
+                   static_cast<std::uint8_t>(scored[k].demoted * 2 + scored[k].partial)};
+    std::stable_sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
+        if (a.order != b.order) return a.order < b.order;
         if (std::fabs(a.first - b.first) > 1e-9 * std::max(1.0, std::fabs(a.first))) return a.first < b.first;
         if (std::fabs(a.second - b.second) > 1e-9 * std::max(1.0, std::fabs(a.second)))
             return a.second < b.second;
-        return tie_key(options[a.index]) < tie_key(options[b.index]);  // strings only on a tie
+        // strings only on a tie
+        return tie_key(options[scored[a.at].index]) < tie_key(options[scored[b.at].index]);
     });
 
     // The same instance at the same price in several regions is one option to the user, whatever the
@@ -123,7 +134,8 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
     out.order.reserve(scored.size());
     out.hours.reserve(scored.size());
     out.monthly.reserve(scored.size());
-    for (const auto& x : scored) {
+    for (const Key& key : keys) {
+        const Scored& x = scored[key.at];
         const auto members = kept.begin() + static_cast<std::ptrdiff_t>(start[x.group]);
         const auto end = members + static_cast<std::ptrdiff_t>(used[x.group]);
         auto same = std::find_if(members, end, [&](const auto& m) { return same_price(m.first, x.monthly); });
