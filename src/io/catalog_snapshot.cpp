@@ -414,17 +414,23 @@ namespace gpuadvise {
 // generic calls was 4.6 M of the common question's 27 M instructions. These read the same layout as
 // serialize above writes (the snapshot round-trip tests compare every field), field by field.
 namespace {
-void read_shared(io::MemoryInputArchive& ar, std::vector<SharedText>& read, SharedText& x) {
-    const auto id = ar.number<std::uint32_t>();
-    if (id == read.size()) {  // a new text
-        std::string text;
-        ar.text(text);
-        read.emplace_back(std::move(text));
-    } else if (id > read.size()) {
+// A text not read before (or a number past them: a damaged snapshot).
+__attribute__((noinline)) void read_new_shared(io::MemoryInputArchive& ar, std::vector<SharedText>& read,
+                                               SharedText& x, std::uint32_t id) {
+    if (id != read.size())
         throw DataError("a shared text refers to text " + std::to_string(id) + " of " +
                         std::to_string(read.size()));
-    }
-    x = read[id];
+    std::string text;
+    ar.text(text);
+    read.emplace_back(std::move(text));
+    x = read.back();
+}
+inline void read_shared(io::MemoryInputArchive& ar, std::vector<SharedText>& read, SharedText& x) {
+    const auto id = ar.number<std::uint32_t>();
+    if (id < read.size())
+        x = read[id];
+    else
+        read_new_shared(ar, read, x, id);
 }
 template <class E>
 E read_enum(io::MemoryInputArchive& ar) {
