@@ -27,8 +27,11 @@ const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec
     one_node.intra_node_busbw_gb_per_s = link.intra_node_busbw_gb_per_s;
     const LinkSpec& used = link.nodes <= 1 ? one_node : link;
     auto key = std::make_tuple(&gpu, gpu_count, used.nodes, used.inter_node_gbps);
+    // Offers come in runs of one GPU and count: the last estimate asked is usually this one.
+    if (last_ && last_->first == key) return last_->second;
     auto it = cache_.find(key);
     if (it == cache_.end()) it = cache_.emplace(key, estimate_job(speeds_, gpu, gpu_count, used)).first;
+    last_ = &*it;
     return it->second;
 }
 
@@ -36,7 +39,11 @@ const Estimate& EstimateCache::get(const Gpu& gpu, int gpu_count, const LinkSpec
 // estimate_job leaves min_gpu_count unset when the precision is not supported, else sets it to
 // speeds.minimum_gpus(gpu, precision).
 int EstimateCache::min_gpus(const Gpu& gpu) {
-    if (auto it = min_gpus_.find(&gpu); it != min_gpus_.end()) return it->second;
+    if (last_min_gpus_ && last_min_gpus_->first == &gpu) return last_min_gpus_->second;
+    if (auto it = min_gpus_.find(&gpu); it != min_gpus_.end()) {
+        last_min_gpus_ = &*it;
+        return it->second;
+    }
     const Precision p = resolve_precision(speeds_.workload(), gpu);
     const int n = precision_supported(gpu, p) ? speeds_.minimum_gpus(gpu, p).value_or(0) : 0;
     min_gpus_.emplace(&gpu, n);
@@ -231,8 +238,12 @@ public:
     }
 
     void add(const Offer& o) {
-        const auto found = gpus_.find(o.gpu);
-        if (found == gpus_.end()) return;
+        // Offers come in runs of one GPU: the last one found is usually this offer's.
+        if (!last_gpu_ || o.gpu != last_gpu_->id) {
+            const auto found = gpus_.find(o.gpu);
+            if (found == gpus_.end()) return;
+            last_gpu_ = found->second;
+        }
         if (last_provider_id_.data() == nullptr || o.provider != last_provider_id_) {
             provider_ = providers_.find(o.provider);
             last_provider_id_ = o.provider;
@@ -241,7 +252,7 @@ public:
                 serving_ ? BillingAssumptions{} : billing_assumptions(catalog_, provider_, b_.idle_minutes);
             if (sized_) sized_->billings.push_back(billing_);
         }
-        const Current at{o, *found->second, passes_filters(r_, o, gpu_ids_)};
+        const Current at{o, *last_gpu_, passes_filters(r_, o, gpu_ids_)};
         SizedOption s;
         if (!admit(at, s.option) || !size(at, s.option, s.link)) return;
         if (sized_) {
@@ -529,6 +540,7 @@ private:
     const bool carbon_;
     GridCarbonIndex grid_;
     std::string_view last_provider_id_;  // offers come in runs of one provider: look it up once per run
+    const Gpu* last_gpu_ = nullptr;      // the last offer's GPU (runs of one GPU: its id compared, not hashed)
     const Provider* provider_ = nullptr;
     BillingAssumptions billing_;                                      // the provider's, looked up with it
     SizedPool* sized_ = nullptr;  // size_candidates, a kept basis: the sized options are kept here ...
