@@ -235,6 +235,7 @@ public:
           serving_(r.workload.serving.output_len.has_value()),
           carbon_(r.objective == Objective::carbon) {
         if (carbon_) grid_ = GridCarbonIndex(catalog);
+        groups_.reserve(catalog.offers.size() / 2);  // a group per option at most; about one per two offers
     }
 
     void add(const Offer& o) {
