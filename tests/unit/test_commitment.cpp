@@ -137,6 +137,12 @@ TEST_CASE("reserved costs only the cheapest commitments and picks what costing e
                     CHECK(got->prompt_release_saving_per_run == want->prompt_release_saving_per_run);
                     REQUIRE(got->commitment);
                     CHECK(got->commitment->price_per_month == want_price);
+                    // plan_flip's month of the same offer (its 11 priced commitments past the 8 it holds
+                    // inline): cost_plan's figure.
+                    const auto month = ReservedMonth(c, o, instances, hours, "USD", billing).at(runs, term);
+                    REQUIRE(month);
+                    CHECK(month->cost_per_month == Approx(got->cost_per_month).epsilon(1e-12));
+                    CHECK(month->term_months == got->term_months);
                 }
 }
 

@@ -2,6 +2,7 @@
 // workload on one plan. All amounts in the output currency. See docs/methodology.md.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -117,7 +118,27 @@ private:
         int term_months = 0;
         bool operator==(const Quote&) const = default;
     };
-    std::vector<Quote> quotes_;  // the commitments cost_plan can price, in the offer's order
+    // The commitments cost_plan can price, in the offer's order: in the object up to kInline of them (an
+    // offer has a handful, and plan_flip makes a month for each of a thousand options), else all on the heap.
+    static constexpr std::size_t kInline = 8;
+    struct Quotes {
+        std::array<Quote, kInline> in{};  // unused slots stay value-initialized (operator==)
+        std::size_t count = 0;
+        std::vector<Quote> heap;  // all of them, past kInline
+        void push_back(const Quote& q) {
+            if (count < kInline) {
+                in[count++] = q;
+                return;
+            }
+            if (count == kInline) heap.assign(in.begin(), in.end());
+            heap.push_back(q);
+            ++count;
+        }
+        const Quote* begin() const { return count <= kInline ? in.data() : heap.data(); }
+        const Quote* end() const { return begin() + count; }
+        bool operator==(const Quotes&) const = default;
+    };
+    Quotes quotes_;
     bool bare_ = false;          // no commitments: the offer's reserved_per_month as a 1-month one
     std::optional<double> od_;
     int instances_ = 1;

@@ -136,21 +136,29 @@ std::optional<PlanFlip> plan_flip(const Catalog& catalog, const RecommendRequest
     // from the lowest such bound up, each cut off at the best crossing so far, and the search ends at the
     // first bound above the best. (On the built-in catalog the bounds are rarely tight enough to end it early:
     // the saving there was the context and what the user would otherwise rent, no longer worked out again.)
+    // The months in one array (reserved: it never moves), in the options' order; the bounds are sorted
+    // beside them (a month is too large to move around in a sort).
     struct Bounded {
         std::size_t index;
         double bound;
-        ReservedMonth month;
+        const ReservedMonth* month;  // into `months`
     };
+    std::vector<ReservedMonth> months;
+    months.reserve(options.size());
     std::vector<Bounded> bounded;
     bounded.reserve(options.size());
     for (std::size_t i = 0; i < options.size(); ++i) {
         const Option& o = options[i];
         if (!o.in_filter || !has_commitment(*o.offer, term)) continue;
-        ReservedMonth month(catalog, *o.offer, o.instances, billed_run_hours(b, r, *o.estimate), r.currency,
-                            billings.of(catalog, r, b, o));
+        const ReservedMonth& month =
+            months.emplace_back(catalog, *o.offer, o.instances, billed_run_hours(b, r, *o.estimate), r.currency,
+                                billings.of(catalog, r, b, o));
         const std::optional<double> floor = month.floor(term);
-        if (!floor) continue;  // at() has no month either
-        bounded.push_back({i, runs_per_week_of_month(*floor / against->cost_per_run), std::move(month)});
+        if (!floor) {  // at() has no month either
+            months.pop_back();
+            continue;
+        }
+        bounded.push_back({i, runs_per_week_of_month(*floor / against->cost_per_run), &month});
     }
     std::sort(bounded.begin(), bounded.end(), [](const Bounded& x, const Bounded& y) {
         return x.bound != y.bound ? x.bound < y.bound : x.index < y.index;
@@ -164,8 +172,8 @@ std::optional<PlanFlip> plan_flip(const Catalog& catalog, const RecommendRequest
         if (best && c.bound > best->runs_per_week + 1e-12) break;  // so are the rest
         // The same month as the option before it (the same instance and prices in another region): the
         // same crossing, and that option, first in `options`, has had it.
-        if (k > 0 && bounded[k - 1].bound == c.bound && bounded[k - 1].month == c.month) continue;
-        const auto x = beats_at(c.month, term, *against,
+        if (k > 0 && bounded[k - 1].bound == c.bound && *bounded[k - 1].month == *c.month) continue;
+        const auto x = beats_at(*c.month, term, *against,
                                 best ? std::optional<double>(best->runs_per_week + 2e-12) : std::nullopt);
         if (!x) continue;
         if (!best || *x < best->runs_per_week - 1e-12 ||

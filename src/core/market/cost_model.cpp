@@ -179,7 +179,6 @@ ReservedMonth::ReservedMonth(const Catalog& catalog, const Offer& offer, int ins
     const double idle_hours = billing.idle_minutes / 60.0;
     hours_ = hours_per_run + idle_hours;
     // As cost_reserved_at and cost_commitment: the commitments a term can match, priced and converted.
-    quotes_.reserve(std::max<std::size_t>(offer.commitments.size(), 1));  // one allocation, not a growth
     for (const auto& k : offer.commitments)
         if (prices_always_on(k) && k.price_per_month > 0)
             if (auto converted = catalog.convert(k.price_per_month, offer.currency, currency))
