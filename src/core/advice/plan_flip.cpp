@@ -170,6 +170,9 @@ std::optional<PlanFlip> plan_flip(const Catalog& catalog, const RecommendRequest
     for (std::size_t k = 0; k < bounded.size(); ++k) {
         const Bounded& c = bounded[k];
         if (best && c.bound > best->runs_per_week + 1e-12) break;  // so are the rest
+        // beats_at's first iterate is at least the bound (its month at no runs is at least the floor): past
+        // the runs a week it searches, it finds nothing, nor does any option after it.
+        if (c.bound > kMaxRunsPerWeek * (1 + 1e-9)) break;
         // The same month as the option before it (the same instance and prices in another region): the
         // same crossing, and that option, first in `options`, has had it.
         if (k > 0 && bounded[k - 1].bound == c.bound && *bounded[k - 1].month == *c.month) continue;
