@@ -117,7 +117,9 @@ LinkSpec offer_network(const Catalog& catalog, const Provider* p, const Offer& o
 struct Plans {
     static_assert(std::is_trivially_copyable_v<PlanCost> && std::is_trivially_destructible_v<PlanCost>);
     void push(const PlanCost& c) { ::new (storage_ + sizeof(PlanCost) * static_cast<std::size_t>(count_++)) PlanCost(c); }
-    const PlanCost* begin() const { return std::launder(reinterpret_cast<const PlanCost*>(storage_)); }
+    const PlanCost* begin() const {
+        return count_ > 0 ? std::launder(reinterpret_cast<const PlanCost*>(storage_)) : nullptr;
+    }
     const PlanCost* end() const { return begin() + count_; }
     int size() const { return count_; }
 

@@ -22,6 +22,9 @@ namespace gpuadvise::detail {
 class EstimateCache {
 public:
     EstimateCache(const Catalog& catalog, const Workload& workload) : speeds_(catalog, workload) {}
+    // Options point into it, and it points into itself (the last estimate asked): never copied.
+    EstimateCache(const EstimateCache&) = delete;
+    EstimateCache& operator=(const EstimateCache&) = delete;
     const Estimate& get(const Gpu& gpu, int gpu_count, const LinkSpec& link);
     // GPUs of this model the job needs at least (memory, best layout); 0 when it does not fit at any count.
     int min_gpus(const Gpu& gpu);
