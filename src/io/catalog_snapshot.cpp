@@ -130,8 +130,8 @@ void serialize(Archive& ar, Commitment& x) {
     if constexpr (std::is_same_v<Archive, io::MemoryInputArchive>)
         read_commitment(ar, x);
     else
-        ar(x.term_months, x.price_per_month, x.discount, x.upfront, x.scope, x.source, x.as_of, x.note, x.kind,
-       x.payment, x.upfront_total);
+        ar(x.term_months, x.price_per_month, x.discount, x.upfront, x.scope, x.source, x.as_of, x.note,
+           x.kind, x.payment, x.upfront_total);
 }
 
 GPUADVISE_MEMBERS(Offer, 19);
@@ -141,8 +141,8 @@ void serialize(Archive& ar, Offer& x) {
         read_offer(ar, x);
     else
         ar(x.provider, x.gpu, x.gpu_count, x.region, x.instance_type, x.currency, x.on_demand_per_hour,
-       x.reserved_per_month, x.spot_per_hour, x.vcpus, x.ram_gb, x.local_disk_gb, x.as_of, x.source, x.notes,
-       x.where, x.commitments, x.variant_assumed, x.price_complete);
+           x.reserved_per_month, x.spot_per_hour, x.vcpus, x.ram_gb, x.local_disk_gb, x.as_of, x.source,
+           x.notes, x.where, x.commitments, x.variant_assumed, x.price_complete);
 }
 
 GPUADVISE_MEMBERS(ExchangeRate, 4);
@@ -355,10 +355,13 @@ public:
         s.assign(at_, static_cast<std::size_t>(size));
         at_ += size;
     }
+    // cereal's bool: a byte (any other value than 0 read as true, as a damaged byte must not become a bool
+    // holding neither).
+    bool flag() { return number<std::uint8_t>() != 0; }
     // cereal's std::optional: whether it is empty, then the value when it is not.
     template <class T>
     void optional(std::optional<T>& x) {
-        if (number<bool>())
+        if (flag())
             x.reset();
         else
             x = number<T>();
@@ -439,7 +442,8 @@ E read_enum(io::MemoryInputArchive& ar) {
 std::size_t read_size(io::MemoryInputArchive& ar) {
     const auto size = ar.number<cereal::size_type>();
     // Each element takes at least a byte: a larger count is a damaged snapshot, not a huge allocation.
-    if (size > ar.remaining()) throw cereal::Exception("a count of " + std::to_string(size) + " is past the end");
+    if (size > ar.remaining())
+        throw cereal::Exception("a count of " + std::to_string(size) + " is past the end");
     return static_cast<std::size_t>(size);
 }
 }  // namespace
@@ -482,8 +486,8 @@ void read_offer(io::MemoryInputArchive& ar, Offer& x) {
     x.where.column = ar.number<int>();
     x.commitments.resize(read_size(ar));
     for (Commitment& c : x.commitments) read_commitment(ar, c);
-    x.variant_assumed = ar.number<bool>();
-    x.price_complete = ar.number<bool>();
+    x.variant_assumed = ar.flag();
+    x.price_complete = ar.flag();
 }
 
 }  // namespace gpuadvise

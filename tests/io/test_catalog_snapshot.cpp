@@ -295,7 +295,8 @@ TEST_CASE("snapshot: a damaged snapshot is a DataError, not a crash", "[io]") {
                   .starts_with("the built-in catalog snapshot is corrupt: "));
 }
 
-TEST_CASE("snapshot: an offer's count past the end of the snapshot is a DataError, not an allocation", "[io]") {
+TEST_CASE("snapshot: an offer's count past the end of the snapshot is a DataError, not an allocation",
+          "[io]") {
     io::BuiltinCatalog b;
     Offer o;
     o.provider = "p";

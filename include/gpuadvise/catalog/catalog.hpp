@@ -92,7 +92,8 @@ struct Catalog {
         }
         return convert_other(amount, from, to);
     }
-    std::optional<double> convert_other(double amount, std::string_view from, std::string_view to) const;  // convert's rest
+    std::optional<double> convert_other(double amount, std::string_view from,
+                                        std::string_view to) const;  // convert's rest
     const ExchangeRate* rate_for(std::string_view currency) const;
     bool operator==(const Catalog&) const = default;
 };

@@ -139,7 +139,7 @@ private:
         bool operator==(const Quotes&) const = default;
     };
     Quotes quotes_;
-    bool bare_ = false;          // no commitments: the offer's reserved_per_month as a 1-month one
+    bool bare_ = false;  // no commitments: the offer's reserved_per_month as a 1-month one
     std::optional<double> od_;
     int instances_ = 1;
     double hours_ = 0;  // per run, with the idle tail (what the committed slots hold)

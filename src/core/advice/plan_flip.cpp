@@ -151,8 +151,8 @@ std::optional<PlanFlip> plan_flip(const Catalog& catalog, const RecommendRequest
         const Option& o = options[i];
         if (!o.in_filter || !has_commitment(*o.offer, term)) continue;
         const ReservedMonth& month =
-            months.emplace_back(catalog, *o.offer, o.instances, billed_run_hours(b, r, *o.estimate), r.currency,
-                                billings.of(catalog, r, b, o));
+            months.emplace_back(catalog, *o.offer, o.instances, billed_run_hours(b, r, *o.estimate),
+                                r.currency, billings.of(catalog, r, b, o));
         const std::optional<double> floor = month.floor(term);
         if (!floor) {  // at() has no month either
             months.pop_back();

@@ -116,7 +116,9 @@ LinkSpec offer_network(const Catalog& catalog, const Provider* p, const Offer& o
 // (some 600 bytes) at each of 2,500 offers was most of this function's own time.
 struct Plans {
     static_assert(std::is_trivially_copyable_v<PlanCost> && std::is_trivially_destructible_v<PlanCost>);
-    void push(const PlanCost& c) { ::new (storage_ + sizeof(PlanCost) * static_cast<std::size_t>(count_++)) PlanCost(c); }
+    void push(const PlanCost& c) {
+        ::new (storage_ + sizeof(PlanCost) * static_cast<std::size_t>(count_++)) PlanCost(c);
+    }
     const PlanCost* begin() const {
         return count_ > 0 ? std::launder(reinterpret_cast<const PlanCost*>(storage_)) : nullptr;
     }
@@ -543,7 +545,7 @@ private:
     const bool carbon_;
     GridCarbonIndex grid_;
     std::string_view last_provider_id_;  // offers come in runs of one provider: look it up once per run
-    const Gpu* last_gpu_ = nullptr;      // the last offer's GPU (runs of one GPU: its id compared, not hashed)
+    const Gpu* last_gpu_ = nullptr;      // the last offer's GPU: compared by id, not hashed
     const Provider* provider_ = nullptr;
     BillingAssumptions billing_;                                      // the provider's, looked up with it
     SizedPool* sized_ = nullptr;  // size_candidates, a kept basis: the sized options are kept here ...

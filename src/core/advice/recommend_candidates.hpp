@@ -32,7 +32,8 @@ public:
 private:
     SpeedTable speeds_;  // single-GPU speeds, shared by every count and network of a GPU model
     std::map<std::tuple<const Gpu*, int, int, double>, Estimate> cache_;
-    const std::pair<const std::tuple<const Gpu*, int, int, double>, Estimate>* last_ = nullptr;  // the last asked
+    const std::pair<const std::tuple<const Gpu*, int, int, double>, Estimate>* last_ =
+        nullptr;  // the last asked
     // min_gpus per GPU model, asked once per offer (its precision and the table's lookup were 2 % of a
     // recommend on the built-in catalog).
     std::unordered_map<const Gpu*, int> min_gpus_;

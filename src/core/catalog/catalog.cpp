@@ -38,7 +38,8 @@ const ExchangeRate* Catalog::rate_for(std::string_view currency) const {
     return nullptr;
 }
 
-std::optional<double> Catalog::convert_other(double amount, std::string_view from, std::string_view to) const {
+std::optional<double> Catalog::convert_other(double amount, std::string_view from,
+                                             std::string_view to) const {
     if (iequals(from, to)) return amount;
     double usd = amount;
     if (!iequals(from, "USD")) {
