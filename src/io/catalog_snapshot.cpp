@@ -28,6 +28,7 @@ class MemoryInputArchive;
 // serialize writes through cereal, field by field without its dispatch): defined below the archive.
 void read_offer(io::MemoryInputArchive& ar, Offer& x);
 void read_commitment(io::MemoryInputArchive& ar, Commitment& x);
+void read_shared_text(io::MemoryInputArchive& ar, SharedText& x);
 
 namespace snapshot_detail {
 
@@ -69,20 +70,10 @@ void save(Archive& ar, const SharedText& x) {
     ar(it->second);
     if (first) ar(x.str());
 }
+// Read by read_shared below, as the offers' texts are (the only input archive is MemoryInputArchive).
 template <class Archive>
 void load(Archive& ar, SharedText& x) {
-    auto& read = snapshot_detail::shared_texts().read;
-    std::uint32_t id = 0;
-    ar(id);
-    if (id == read.size()) {
-        std::string text;
-        ar(text);
-        read.emplace_back(std::move(text));
-    } else if (id > read.size()) {
-        throw DataError("a shared text refers to text " + std::to_string(id) + " of " +
-                        std::to_string(read.size()));
-    }
-    x = read[id];
+    read_shared_text(ar, x);
 }
 
 #define GPUADVISE_MEMBERS(T, n)                              \
@@ -435,6 +426,13 @@ inline void read_shared(io::MemoryInputArchive& ar, std::vector<SharedText>& rea
     else
         read_new_shared(ar, read, x, id);
 }
+}  // namespace
+
+void read_shared_text(io::MemoryInputArchive& ar, SharedText& x) {
+    read_shared(ar, snapshot_detail::shared_texts().read, x);
+}
+
+namespace {
 template <class E>
 E read_enum(io::MemoryInputArchive& ar) {
     return static_cast<E>(ar.number<std::underlying_type_t<E>>());

@@ -315,6 +315,10 @@ public:
     std::optional<int> minimum_gpus(const Gpu& gpu, Precision p);
 
 private:
+    // The workload with this recompute at the job's own batch, in the copy `scratch_`: the speeds are
+    // asked with it (a copy per speed read was 8 % of them).
+    Workload& scratch(bool checkpointing);
+
     const Catalog& catalog_;
     const Workload& workload_;
     std::map<std::tuple<const Gpu*, Precision, int, bool>, SingleGpuSpeed> cache_;  // entries never move
@@ -323,9 +327,9 @@ private:
     std::optional<MeasuredPoints> model_points_;  // the workload model's points, found once
     std::map<std::pair<const Gpu*, Precision>, std::optional<int>> minimum_gpus_;
     // The pure model's speed at the job's own batch per GPU, precision and checkpointing (the
-    // denominator of every other micro-batch's ratio), and a workload copy to ask it with.
+    // denominator of every other micro-batch's ratio).
     std::map<std::tuple<const Gpu*, Precision, bool>, double> modelled_at_job_;
-    std::optional<Workload> scratch_;
+    std::optional<Workload> scratch_;  // scratch()
 };
 
 // Bandwidth of the links a layout uses, GB/s per GPU (§3d): inside a node (NVLink/NVSwitch or PCIe)

@@ -109,8 +109,8 @@ static MeasuredPoints calibration_points(const MeasuredPoints& all, const Gpu& g
 // The modelled speed, replaced by what `points` (calibration_points of this model, GPU and
 // precision) measured, for a training job of a preset. A point measured on another variant of the
 // GPU is carried over by the model's ratio between the two GPUs at the point's input.
-static SingleGpuSpeed measured_or_modelled(const Workload& w, const Gpu& gpu,
-                                           Precision p, const MeasuredPoints& points) {
+static SingleGpuSpeed measured_or_modelled(const Workload& w, const Gpu& gpu, Precision p,
+                                           const MeasuredPoints& points) {
     SingleGpuSpeed s = modelled_speed(w, gpu, p);
     if (!w.is_training() || !w.preset || s.samples_per_s <= 0) return s;
     // Geometric mean of the matching measurements, each scaled by the model's ratio between this
@@ -118,7 +118,7 @@ static SingleGpuSpeed measured_or_modelled(const Workload& w, const Gpu& gpu,
     double log_sum = 0, lo = 0, hi = 0;
     int count = 0;
     std::vector<std::string> sources;
-    const Gpu* on = nullptr;  // the GPU measured on, when not `gpu` itself
+    const Gpu* on = nullptr;                        // the GPU measured on, when not `gpu` itself
     for (const auto& [point, measured] : points) {  // each with the GPU it was measured on
         const CalibrationPoint& c = *point;
         if (measured != &gpu) on = measured;
@@ -182,12 +182,8 @@ const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_bat
         // for all micro-batches), scaled by the model's ratio between the two.
         SingleGpuSpeed s = get(gpu, p, workload_.batch_size, checkpointing);
         if (s.samples_per_s > 0) {
-            // The modelled speed at the job's batch, once per (GPU, precision, checkpointing); the
-            // workload copy `scratch_` is set in the two fields single_gpu_speed is asked with.
-            if (!scratch_) scratch_ = workload_;
-            Workload& x = *scratch_;
-            x.grad_checkpointing = checkpointing;
-            x.batch_size = workload_.batch_size;
+            // The modelled speed at the job's batch, once per (GPU, precision, checkpointing).
+            Workload& x = scratch(checkpointing);
             const auto job_key = std::make_tuple(&gpu, p, checkpointing);
             auto job = modelled_at_job_.find(job_key);
             if (job == modelled_at_job_.end())
@@ -210,13 +206,16 @@ const SingleGpuSpeed& SpeedTable::get(const Gpu& gpu, Precision p, int micro_bat
         if (!model_points_) model_points_ = model_points(catalog_, workload_);
         points = points_.emplace(std::make_pair(&gpu, p), calibration_points(*model_points_, gpu, p)).first;
     }
-    // The workload with this recompute, in the copy `scratch_` (a copy per speed read was 8 % of them).
-    if (!scratch_) scratch_ = workload_;
-    Workload& x = *scratch_;
-    x.grad_checkpointing = checkpointing;
-    x.batch_size = workload_.batch_size;
     // = single_gpu_speed(catalog_, x, gpu, p), with the points found once per GPU and precision
-    return cache_.emplace(key, measured_or_modelled(x, gpu, p, points->second)).first->second;
+    return cache_.emplace(key, measured_or_modelled(scratch(checkpointing), gpu, p, points->second))
+        .first->second;
+}
+
+Workload& SpeedTable::scratch(bool checkpointing) {
+    if (!scratch_) scratch_ = workload_;
+    scratch_->grad_checkpointing = checkpointing;
+    scratch_->batch_size = workload_.batch_size;
+    return *scratch_;
 }
 
 }  // namespace gpuadvise
