@@ -117,7 +117,7 @@ struct Offer {
     std::optional<double> local_disk_gb;
     SharedText as_of;  // ISO date of the prices
     SharedText source;
-    std::vector<SharedText> notes;  // e.g. "GPU-only price: host VM not included" (shared: a few texts repeat)
+    std::vector<SharedText> notes;  // e.g. "GPU-only price: host VM not included" (the snapshot shares equal ones)
     SourceLocation where;
     std::vector<Commitment>
         commitments;  // 1-month, 1-year, 3-year … plans (reserved_per_month is one of 1 month)
