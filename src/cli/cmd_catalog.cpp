@@ -322,7 +322,7 @@ int run_info(Context& ctx) {
 
 }  // namespace
 
-Runner setup_catalog(CLI::App& sub) {
+Runner setup_catalog(CommandApp& sub) {
     auto opt = std::make_shared<CatalogOptions>();
     sub.require_subcommand(1);
     CLI::App* validate = sub.add_subcommand(

@@ -210,7 +210,7 @@ int run_check_env(Context& ctx, const CheckEnvOptions& opt) {
 
 }  // namespace
 
-Runner setup_check_env(CLI::App& sub) {
+Runner setup_check_env(CommandApp& sub) {
     auto opt = std::make_shared<CheckEnvOptions>();
     sub.add_option("--gpu", opt->gpu, "GPU name or id, e.g. T4, A100, a100-80gb-sxm")->type_name("NAME");
     sub.add_option("--driver", opt->driver, "NVIDIA driver version, e.g. 535.104.05")->type_name("VERSION");

@@ -292,7 +292,7 @@ int run_compare(Context& ctx, const CompareOptions& opt) {
 
 }  // namespace
 
-Runner setup_compare(CLI::App& sub) {
+Runner setup_compare(CommandApp& sub) {
     auto opt = std::make_shared<CompareOptions>();
     sub.add_option("gpus", opt->gpus, "GPU names: families (A100), variants (a100-80gb-sxm) or aliases")
         ->required()

@@ -86,7 +86,7 @@ int run_complete_values(Context& ctx, const std::string& kind) {
 
 }  // namespace
 
-Runner setup_completion(CLI::App& sub) {
+Runner setup_completion(CommandApp& sub) {
     auto shell = std::make_shared<std::string>();
     sub.add_option("shell", *shell, "The shell to write the script for")
         ->required()
@@ -107,7 +107,7 @@ Runner setup_completion(CLI::App& sub) {
     };
 }
 
-Runner setup_man(CLI::App& sub) {
+Runner setup_man(CommandApp& sub) {
     sub.group("");  // hidden: the build writes the pages, man(1) reads them
     auto command = std::make_shared<std::string>();
     auto output_dir = std::make_shared<std::string>();
@@ -120,7 +120,7 @@ Runner setup_man(CLI::App& sub) {
     };
 }
 
-Runner setup_complete_values(CLI::App& sub) {
+Runner setup_complete_values(CommandApp& sub) {
     sub.group("");  // hidden: the completion scripts call it
     auto kind = std::make_shared<std::string>();
     sub.add_option("kind", *kind, "What to list")->required()->check(one_of({"gpus", "models", "providers"}));

@@ -135,7 +135,7 @@ int run_config_show(Context& ctx, CLI::App& root) {
 
 }  // namespace
 
-Runner setup_config(CLI::App& sub) {
+Runner setup_config(CommandApp& sub) {
     sub.require_subcommand(1);
     CLI::App* show =
         sub.add_subcommand("show", "Print each setting, its effective value and where it came from");

@@ -75,7 +75,7 @@ nlohmann::ordered_json to_json(const EstimateResult& result) {
         j["bubble_share"] = json_number(e.bubble_share);
         j["serving"] = serving_json(e.serving);
         j["basis"] = to_string(e.basis);
-        j["basis_detail"] = e.basis_detail;
+        j["basis_detail"] = e.basis_detail.str();
         j["notes"] = e.notes;
         json["estimates"].push_back(j);
     }
@@ -211,7 +211,7 @@ int run_estimate(Context& ctx, const EstimateOptions& opt) {
 
 }  // namespace
 
-Runner setup_estimate(CLI::App& sub) {
+Runner setup_estimate(CommandApp& sub) {
     auto opt = std::make_shared<EstimateOptions>();
     add_workload_options(sub, opt->request);
     sub.add_option("--gpu", opt->gpu,

@@ -102,7 +102,7 @@ int run_gpus(Context& ctx, const GpusOptions& opt) {
 
 }  // namespace
 
-Runner setup_gpus(CLI::App& sub) {
+Runner setup_gpus(CommandApp& sub) {
     auto opt = std::make_shared<GpusOptions>();
     sub.add_option("--gpu", opt->gpu, "Only these GPUs: NAME[,NAME…][:MEMORY], e.g. A100, H100,H200, 80GB")
         ->type_name("SPEC");

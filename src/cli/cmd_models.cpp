@@ -170,7 +170,7 @@ int run_models(Context& ctx, const ModelsOptions& opt) {
 
 }  // namespace
 
-Runner setup_models(CLI::App& sub) {
+Runner setup_models(CommandApp& sub) {
     auto opt = std::make_shared<ModelsOptions>();
     sub.add_option("--kind", opt->kind, "Only presets of this kind")
         ->type_name("cnn|transformer|diffusion|speech");

@@ -328,7 +328,7 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
 
 }  // namespace
 
-Runner setup_offers(CLI::App& sub) {
+Runner setup_offers(CommandApp& sub) {
     auto opt = std::make_shared<OffersOptions>();
     sub.add_option("--gpu", opt->gpu,
                    "GPU spec NAME[,NAME…][:MEMORY][:COUNT], e.g. A100, A100:8, 80GB, A100:80GB:8, H100,H200")

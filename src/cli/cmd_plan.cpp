@@ -222,7 +222,7 @@ int run_plan(Context& ctx, const PlanOptions& opt) {
 
 }  // namespace
 
-Runner setup_plan(CLI::App& sub) {
+Runner setup_plan(CommandApp& sub) {
     auto opt = std::make_shared<PlanOptions>();
     sub.add_option("jobs", opt->file, "The jobs file (YAML; format in docs/plan.md)")
         ->required()

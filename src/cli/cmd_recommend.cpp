@@ -1471,7 +1471,7 @@ io::TextDocument to_document(const RecommendResult& result) {
 
 }  // namespace
 
-Runner setup_recommend(CLI::App& sub) {
+Runner setup_recommend(CommandApp& sub) {
     auto opt = std::make_shared<RecommendOptions>();
     add_workload_options(sub, opt->workload);
     sub.add_option("--runs-per-week", opt->runs_per_week,

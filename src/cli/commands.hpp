@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_app.hpp"
 #include "cli/context.hpp"
 #include "cli/option_checks.hpp"
 
@@ -19,25 +20,25 @@ struct Command {
     const char* name;
     const char* summary;
     // Adds the command's options to `sub` and returns what runs it once parsing succeeded.
-    Runner (*setup)(CLI::App& sub);
+    Runner (*setup)(CommandApp& sub);
     bool reads_config = true;  // the configuration file applies (not to completion, man, __complete)
 };
 
 const std::vector<Command>& commands();
 
 // One per cmd_*.cpp.
-Runner setup_recommend(CLI::App& sub);
-Runner setup_plan(CLI::App& sub);
-Runner setup_gpus(CLI::App& sub);
-Runner setup_offers(CLI::App& sub);
-Runner setup_compare(CLI::App& sub);
-Runner setup_check_env(CLI::App& sub);
-Runner setup_estimate(CLI::App& sub);
-Runner setup_models(CLI::App& sub);
-Runner setup_catalog(CLI::App& sub);
-Runner setup_completion(CLI::App& sub);
-Runner setup_config(CLI::App& sub);
-Runner setup_man(CLI::App& sub);              // hidden
-Runner setup_complete_values(CLI::App& sub);  // hidden
+Runner setup_recommend(CommandApp& sub);
+Runner setup_plan(CommandApp& sub);
+Runner setup_gpus(CommandApp& sub);
+Runner setup_offers(CommandApp& sub);
+Runner setup_compare(CommandApp& sub);
+Runner setup_check_env(CommandApp& sub);
+Runner setup_estimate(CommandApp& sub);
+Runner setup_models(CommandApp& sub);
+Runner setup_catalog(CommandApp& sub);
+Runner setup_completion(CommandApp& sub);
+Runner setup_config(CommandApp& sub);
+Runner setup_man(CommandApp& sub);              // hidden
+Runner setup_complete_values(CommandApp& sub);  // hidden
 
 }  // namespace gpuadvise::cli

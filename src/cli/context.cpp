@@ -14,7 +14,7 @@
 namespace gpuadvise::cli {
 
 Context::~Context() {
-    if (leave_catalogs_to_exit_) (void)catalog_.release();  // freed by the exit, in one go
+    if (leave_to_exit_) (void)catalog_.release();  // freed by the exit, in one go
 }
 
 io::CatalogOptions Context::catalog_options(const std::vector<std::string>& extra) const {

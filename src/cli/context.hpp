@@ -89,12 +89,14 @@ public:
               const std::vector<io::ExportSection>& sections,
               const std::function<std::string()>& to_html = {});
 
-    // For exit_after_run(): from now on, contexts leave their catalog to the process exit.
-    static void leave_catalogs_to_exit() { leave_catalogs_to_exit_ = true; }
+    // For exit_after_run(): from now on, contexts leave their catalog to the process exit (and
+    // run_with its parser: leaves_to_exit).
+    static void leave_to_exit() { leave_to_exit_ = true; }
+    static bool leaves_to_exit() { return leave_to_exit_; }
 
 private:
     void summarize_data_warnings(const Catalog& catalog);
-    static inline bool leave_catalogs_to_exit_ = false;
+    static inline bool leave_to_exit_ = false;
     std::unique_ptr<Catalog> catalog_;
 };
 

@@ -112,7 +112,7 @@ void record_command_line(int argc, const char* const* argv) {
     launch_command_line().assign(argv + 1, argv + argc);
 }
 
-void add_launch_options(CLI::App& sub, LaunchOptions& opt) {
+void add_launch_options(CommandApp& sub, LaunchOptions& opt) {
     sub.add_option("--emit", opt.emit,
                    "Write the chosen option as a launcher's task file: skypilot (task YAML) or dstack (run "
                    "configuration); see docs/usage.md")

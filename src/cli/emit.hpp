@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/command_app.hpp"
 #include "cli/context.hpp"
 #include "gpuadvise/advice/recommendation.hpp"
 
@@ -23,7 +24,7 @@ struct LaunchOptions {
 // The command line after the program name, as run_command saw it (quoted into --emit headers).
 void record_command_line(int argc, const char* const* argv);
 
-void add_launch_options(CLI::App& sub, LaunchOptions& opt);
+void add_launch_options(CommandApp& sub, LaunchOptions& opt);
 // UsageError for --pick, -o or --force without --emit.
 void check_launch_options(const LaunchOptions& opt);
 

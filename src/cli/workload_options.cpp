@@ -11,7 +11,7 @@
 namespace gpuadvise::cli {
 namespace {}  // namespace
 
-void add_workload_options(CLI::App& app, WorkloadRequest& r) {
+void add_workload_options(CommandApp& app, WorkloadRequest& r) {
     app.add_option_function<std::string>(
            "--model,-m", [&r](const std::string& v) { r.model = v; },
            "Model preset or alias (see 'gpuadvise models'), e.g. bert, resnet50, llama-2-7b")

@@ -6,12 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/command_app.hpp"
 #include "gpuadvise/base/format.hpp"  // format_count for the tables that show a workload
 #include "gpuadvise/model/workload.hpp"
 
 namespace gpuadvise::cli {
 
-void add_workload_options(CLI::App& app, WorkloadRequest& request);
+void add_workload_options(CommandApp& app, WorkloadRequest& request);
 // Reads --model-config FILE (io/hf_config.hpp) into the request; DataError with the file's location.
 void load_model_config(WorkloadRequest& request);
 

@@ -42,7 +42,7 @@ std::vector<std::pair<std::vector<std::string>, CLI::App*>> command_tree() {
     if (!found.empty()) return found;
     std::vector<std::pair<std::vector<std::string>, CLI::App*>> todo;
     for (const auto& c : gpuadvise::cli::commands()) {
-        CLI::App* sub = app.add_subcommand(c.name, c.summary);
+        gpuadvise::cli::CommandApp* sub = &gpuadvise::cli::add_command(app, c.name, c.summary);
         c.setup(*sub);
         todo.push_back({{c.name}, sub});
     }

@@ -44,7 +44,7 @@ std::vector<std::pair<std::vector<std::string>, std::string>> all_value_options(
     if (!found.empty()) return found;
     std::vector<std::pair<CLI::App*, std::vector<std::string>>> todo;
     for (const auto& c : gpuadvise::cli::commands()) {
-        CLI::App* sub = app.add_subcommand(c.name, c.summary);
+        gpuadvise::cli::CommandApp* sub = &gpuadvise::cli::add_command(app, c.name, c.summary);
         c.setup(*sub);
         todo.push_back({sub, {c.name}});
     }

@@ -256,7 +256,7 @@ TEST_CASE("an SXM variant is never estimated slower than the PCIe variant of its
     const Estimate sxm2 = estimate_job(c, w, gpu("v100-16gb-sxm2"), 1);
     CHECK(sxm2.basis == TimeBasis::measured);
     CHECK(pcie.basis == TimeBasis::estimated);
-    CHECK(pcie.basis_detail.find("v100-16gb-sxm2") != std::string::npos);
+    CHECK(pcie.basis_detail.str().find("v100-16gb-sxm2") != std::string::npos);
     CHECK(sxm2.hours_per_run < pcie.hours_per_run);
 }
 

@@ -174,10 +174,10 @@ TEST_CASE("plans and estimates through one shared speed table equal fresh ones",
     SpeedTable shared(c, bert);
     const Estimate on_a100 = estimate_job(shared, c.gpus[0], 1);
     CHECK(on_a100.basis == TimeBasis::measured);
-    CHECK(on_a100.basis_detail.find("measured on a100 (test measurement)") == 0);
+    CHECK(on_a100.basis_detail.str().find("measured on a100 (test measurement)") == 0);
     const Estimate on_h100 = estimate_job(shared, c.gpus[1], 2);
     CHECK(on_h100.basis == TimeBasis::estimated);
-    CHECK(on_h100.basis_detail.find("roofline model") == 0);
+    CHECK(on_h100.basis_detail.str().find("roofline model") == 0);
 }
 
 // The layout planner bounds a micro-batch's speed by a larger one's it has read (SpeedCache::at_least):

@@ -191,7 +191,7 @@ TEST_CASE("a user's own timing is used on its GPU and scaled to the others", "[c
     CHECK(on_t4.basis == TimeBasis::measured);
     Estimate on_h100 = estimate_job(c, w, c.gpus[2], 1);
     CHECK(on_h100.hours_per_run < 10);
-    CHECK(on_h100.basis_detail.find("scaled from your") != std::string::npos);
+    CHECK(on_h100.basis_detail.str().find("scaled from your") != std::string::npos);
     r.measured_on.reset();
     CHECK_THROWS_AS(make_workload(c, r), UsageError);
 }

@@ -19,7 +19,7 @@ struct LayoutTiming {
     double samples_per_s = 0;   // whole configuration
     double utilisation = 0;     // model FLOP/s / dense peak, per GPU
     TimeBasis basis = TimeBasis::estimated;
-    std::string basis_detail;
+    SharedText basis_detail;
     double band_low = 0.7, band_high = 1.5;
 };
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpuadvise/base/source_location.hpp"
 #include "gpuadvise/catalog/catalog.hpp"
 #include "gpuadvise/model/configuration.hpp"
 #include "gpuadvise/model/model_shape.hpp"
@@ -244,7 +245,7 @@ struct Estimate {
     double scaling_efficiency = 1, comm_share = 0, utilisation = 0;
     double total_flops = 0;
     TimeBasis basis = TimeBasis::estimated;
-    std::string basis_detail;        // which measurement, or "roofline model"
+    SharedText basis_detail;         // which measurement, or "roofline model" (copied to every estimate)
     std::vector<std::string> notes;  // e.g. what would make it fit
 };
 
@@ -283,7 +284,7 @@ struct SingleGpuSpeed {
     double samples_per_s = 0;
     double utilisation = 0;  // model FLOP/s / dense peak at the precision
     TimeBasis basis = TimeBasis::estimated;
-    std::string basis_detail;
+    SharedText basis_detail;             // shared: every micro-batch's entry and every plan's timing copy it
     double band_low = 0, band_high = 0;  // multipliers on time
 };
 // Throughput on one GPU. use_measurements=false gives the pure model (used by the calibration test).

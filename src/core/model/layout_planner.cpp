@@ -476,8 +476,9 @@ std::optional<ServingEstimate> serving_timing(const Workload& w, const Gpu& gpu,
     t.samples_per_s = l.data * c / cycle;  // requests per second
     const double model_flops = t.samples_per_s * (prefill_flops + 2.0 * n_token * s.output_len);
     t.utilisation = model_flops / (peak * l.gpus());
-    t.basis_detail =
-        "serving model: prefill compute-bound, decode reads the weights and the KV cache per step";
+    static const SharedText serving_model(
+        "serving model: prefill compute-bound, decode reads the weights and the KV cache per step");
+    t.basis_detail = serving_model;
     return s;
 }
 

@@ -63,7 +63,8 @@ static SingleGpuSpeed modelled_speed(const Workload& w, const Gpu& gpu, Precisio
     double step = per_sample * w.batch_size + kStepOverheadS + kLayerOverheadS * std::max(1, layers);
     s.samples_per_s = w.batch_size / step;
     s.utilisation = s.samples_per_s * model_flops(w) / peak;
-    s.basis_detail = "roofline model fitted to the measured throughputs of gpu-facts §3c";
+    static const SharedText roofline("roofline model fitted to the measured throughputs of gpu-facts §3c");
+    s.basis_detail = roofline;
     s.band_low = kEstimatedBandLow;
     s.band_high = kEstimatedBandHigh;
     return s;

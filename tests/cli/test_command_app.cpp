@@ -1,0 +1,116 @@
+// CommandApp (cli/command_app.hpp): a command's parser that checks its options' names in hash sets
+// instead of CLI11's pairwise comparison (issue #32). It must refuse exactly what CLI11 refuses, with
+// the same error, leave the command's options as they were when it refuses, and parse as CLI11 does.
+#include <catch2/catch.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command_app.hpp"
+
+// One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
+namespace cli_test_command_app {
+
+namespace {
+
+using gpuadvise::cli::add_command;
+using gpuadvise::cli::CommandApp;
+
+// What adding an option named `spec` does: nullopt when added, else the error's message.
+template <typename App>
+std::optional<std::string> add(App& app, const std::string& spec) {
+    try {
+        app.add_option(spec, "an option");
+        return std::nullopt;
+    } catch (const CLI::ConstructionError& e) {
+        return std::string(e.what());
+    }
+}
+
+std::vector<std::string> long_names(const CLI::App& app) {
+    std::vector<std::string> names;
+    for (const CLI::Option* o : app.get_options())
+        for (const std::string& l : o->get_lnames()) names.push_back(l);
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("CommandApp refuses the names CLI11 refuses, with CLI11's error", "[cli]") {
+    // The same adds, in the same order, into a plain CLI11 subcommand and a CommandApp.
+    const std::vector<std::string> specs = {
+        // a long name twice
+        "--runs",
+        "-r,--runs-per-week",
+        "--runs",
+        // a short name twice; -r and --r differ
+        "-r",
+        "--r",
+        // the second name of another option
+        "-x,--other,--runs-per-week",
+        // the help flag, inherited
+        "-h",
+        "--help",
+        // case counts (no ignore_case), and so do underscores
+        "--gpu",
+        "--GPU",
+        "--gpu_count",
+        "--gpu-count",
+        // the last of several names
+        "--a,--b,--c",
+        "--c,--d",
+    };
+    CLI::App plain_root, command_root;
+    CLI::App* plain = plain_root.add_subcommand("recommend", "");
+    CommandApp& command = add_command(command_root, "recommend", "");
+    for (const std::string& spec : specs) {
+        INFO(spec);
+        const auto expected = add(*plain, spec);
+        CHECK(add(command, spec) == expected);
+    }
+    // The refusals above happened; and what each kept is the same.
+    CHECK(add(command, "--runs") == "added option matched existing option name: runs is already added");
+    CHECK(add(command, "-h") == "added option matched existing option name: h is already added");
+    CHECK(long_names(command) == long_names(*plain));
+}
+
+TEST_CASE("CommandApp keeps its options as they were when it refuses one", "[cli]") {
+    CLI::App root;
+    CommandApp& command = add_command(root, "recommend", "");
+    int runs = 0;
+    bool fast = false;
+    command.add_option("--runs", runs, "runs");
+    command.add_flag("--fast", fast, "fast");
+    const std::size_t before = command.get_options().size();
+
+    CHECK_THROWS_AS(command.add_flag("--fast", fast, "again"), CLI::OptionAlreadyAdded);
+    CHECK_THROWS_AS(command.add_flag("positional", fast, "a flag needs a dash"), CLI::IncorrectConstruction);
+    CHECK(command.get_options().size() == before);
+
+    // A removed option's names are free again; the others' are not.
+    CHECK(command.remove_option(command.get_option("--fast")));
+    CHECK_NOTHROW(command.add_flag("--fast", fast, "back"));
+    CHECK_THROWS_AS(command.add_option("--runs", runs, "again"), CLI::OptionAlreadyAdded);
+
+    // Options added through every call parse as CLI11's own.
+    std::string text;
+    int width = 0;
+    command.add_option_function<std::string>(
+        "--text", [&](const std::string& v) { text = v; }, "text");
+    command.add_option_function<int>(
+        "--width", [&](const int& v) { width = v; }, "width");
+    int verbose = 0;
+    command.add_flag_function(
+        "-v", [&](std::int64_t n) { verbose = static_cast<int>(n); }, "verbose");
+    const char* argv[] = {"gpuadvise", "recommend", "--runs",  "4", "--fast",
+                          "--text",    "hi",        "--width", "7", "-vv"};
+    root.parse(static_cast<int>(std::size(argv)), argv);
+    CHECK(runs == 4);
+    CHECK(fast);
+    CHECK(text == "hi");
+    CHECK(width == 7);
+    CHECK(verbose == 2);
+}
+
+}  // namespace cli_test_command_app
