@@ -7,8 +7,8 @@
 
 namespace gpuadvise::io {
 
-FdOutputBuffer::FdOutputBuffer(int fd) : fd_(fd), buffer_(std::size_t{64} << 10) {
-    setp(buffer_.data(), buffer_.data() + buffer_.size());
+FdOutputBuffer::FdOutputBuffer(int fd) : fd_(fd), buffer_(new char[kSize]) {
+    setp(buffer_.get(), buffer_.get() + kSize);
 }
 
 FdOutputBuffer::~FdOutputBuffer() { (void)drain(); }
@@ -30,8 +30,8 @@ bool FdOutputBuffer::write_all(const char* data, std::size_t size) {
 // After an error everything is dropped: the stream is failed and what follows would be a torn output.
 bool FdOutputBuffer::drain() {
     const std::size_t pending = static_cast<std::size_t>(pptr() - pbase());
-    setp(buffer_.data(), buffer_.data() + buffer_.size());
-    return pending == 0 || write_all(buffer_.data(), pending);
+    setp(buffer_.get(), buffer_.get() + kSize);
+    return pending == 0 || write_all(buffer_.get(), pending);
 }
 
 FdOutputBuffer::int_type FdOutputBuffer::overflow(int_type c) {

@@ -130,8 +130,9 @@ private:
     int count_ = 0;
 };
 
-// `idle_breakdown`: as cost_plan's (false while offers are ranked; the options shown are priced again).
-Plans price_plans(const Catalog& catalog, const Offer& o, const Configuration& config, double hours,
+// `instances`: of the offer, as the option rents them (Option::instances). `idle_breakdown`: as cost_plan's
+// (false while offers are ranked; the options shown are priced again).
+Plans price_plans(const Catalog& catalog, const Offer& o, int instances, double hours,
                   const RecommendRequest& r, const SpotAssumptions& spot, const BillingAssumptions& billing,
                   bool idle_breakdown = true) {
     Plans plans;
@@ -142,7 +143,7 @@ Plans price_plans(const Catalog& catalog, const Offer& o, const Configuration& c
             continue;  // most offers: no commitment
         if (p == Plan::reserved && r.one_off() && !r.plan)
             continue;  // a commitment for a one-off job: never the plan
-        if (auto pc = cost_plan(catalog, o, config.nodes, p, hours, r.runs_per_week, spot, r.currency,
+        if (auto pc = cost_plan(catalog, o, instances, p, hours, r.runs_per_week, spot, r.currency,
                                 r.plan ? r.plan->term_months : 0, billing, idle_breakdown))
             plans.push(*pc);
     }
@@ -492,8 +493,8 @@ private:
             !b_.service && c.estimate->hours_per_run + b_.setup_hours > 0
                 ? (c.estimate->hours_high + b_.setup_hours) / (c.estimate->hours_per_run + b_.setup_hours)
                 : 1.0;
-        const Plans plans = price_plans(catalog_, o, rented_configuration(c),
-                                        billed_run_hours(b_, r_, *c.estimate), r_, b_.spot, billing, false);
+        const Plans plans = price_plans(catalog_, o, c.instances, billed_run_hours(b_, r_, *c.estimate), r_,
+                                        b_.spot, billing, false);
         if (plans.size() == 0) {
             reject(at, Constraint::price,
                    r_.plan            ? "no " + plan_filter_text(*r_.plan) + " price (--plan)"
@@ -580,12 +581,6 @@ double billed_run_hours(const BuildContext& b, const RecommendRequest& r, const 
 
 ServiceSizing service_sizing(const BuildContext& b, const RecommendRequest& r, const Estimate& e) {
     return size_service(*r.service, *b.service, *e.serving);
-}
-
-Configuration rented_configuration(const Option& o) {
-    Configuration c = o.estimate->config;
-    c.nodes = o.instances;
-    return c;
 }
 
 CandidatePool build_candidates(const Catalog& catalog, const RecommendRequest& r, EstimateCache& estimates,
@@ -675,7 +670,7 @@ Candidate materialize(const Catalog& catalog, const RecommendRequest& r, const O
     c.billing = r.workload.serving.output_len ? BillingAssumptions{}
                                               : billing_assumptions(catalog, o.provider, b.idle_minutes);
     for (const auto& p :
-         price_plans(catalog, *o.offer, rented_configuration(o), c.run_hours_per_run, r, b.spot, c.billing)) {
+         price_plans(catalog, *o.offer, o.instances, c.run_hours_per_run, r, b.spot, c.billing)) {
         if (p.plan == o.cost.plan)
             c.cost = p;
         else

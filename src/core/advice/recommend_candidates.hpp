@@ -108,8 +108,6 @@ struct BuildContext {
 double billed_run_hours(const BuildContext& b, const RecommendRequest& r, const Estimate& e);
 // An online service on one configuration: the copies of it that carry the peak.
 ServiceSizing service_sizing(const BuildContext& b, const RecommendRequest& r, const Estimate& e);
-// The configuration an option rents: the estimate's, `instances` nodes (copies for a service).
-Configuration rented_configuration(const Option& o);
 
 BuildContext build_context(const Catalog& catalog, const RecommendRequest& request);
 struct SizedPool;
