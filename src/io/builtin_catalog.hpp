@@ -36,7 +36,9 @@ struct BuiltinTable {
 // commitments at every start.
 struct JoinedTables {
     std::vector<BuiltinTable> stamps;  // each table's ref and provider stamp (no rows), in order
-    std::vector<Offer> offers;         // the catalog's offers after the tables: the base's, then the tables'
+    // The catalog's offers after the tables: the base's, then the tables', their GPUs resolved
+    // (resolve_offer_gpus: load_catalog takes them as they are).
+    std::vector<Offer> offers;
     std::vector<SkipSummary> skipped;  // the same for the skipped rows
     std::vector<Diagnostic> diagnostics;
     // What lint_catalog's undated checks find in the catalog these tables make (the base and `offers`,

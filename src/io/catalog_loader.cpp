@@ -522,13 +522,13 @@ BuiltinCatalog read_builtin_catalog() {
     DirectTables no_texts;
     Diagnostics joined_diags;
     load_tables(tables, no_texts, prepared, true, scratch, joined_diags);
-    // The undated lint of the catalog load_catalog makes from them (take_joined, resolve_offer_gpus), made
-    // on a copy: the joined offers are stored unresolved, as load_catalog resolves them (resolving counts
-    // a multi-device package's devices into gpu_count: twice would count them twice).
-    Catalog resolved = scratch;
-    Diagnostics unused;
-    resolve_offer_gpus(resolved, unused);
-    joined.undated_lint = lint_catalog(resolved, {}, {}, LintChecks::undated).all();
+    // Stored resolved, as load_catalog resolves the offers it reads (resolve_offer_gpus: canonical GPU ids, a
+    // multi-device package's devices counted into gpu_count), and its findings after the tables' own, in
+    // the order load_catalog reported them: it does not resolve joined offers again (that would count the
+    // devices twice), and resolving 2,500 offers was 0.25 of the common question's 21 million instructions.
+    resolve_offer_gpus(scratch, joined_diags);
+    // The undated lint of the catalog load_catalog makes from them (take_joined).
+    joined.undated_lint = lint_catalog(scratch, {}, {}, LintChecks::undated).all();
     joined.offers = std::move(scratch.offers);
     joined.skipped = std::move(scratch.skipped);
     joined.diagnostics = joined_diags.all();
@@ -935,7 +935,7 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
                     s.catalog, s.diags);
     }
     if (options.strict_variants) drop_assumed_variants(s.catalog);
-    resolve_offer_gpus(s.catalog, s.diags);
+    if (!joined) resolve_offer_gpus(s.catalog, s.diags);  // the joined offers were, with the snapshot
     // The built-in tables as the snapshot joined them: their undated lint was made with the snapshot (the
     // same catalog unless --strict-variants dropped offers from it since).
     if (joined && !options.strict_variants) {

@@ -303,7 +303,7 @@ GPUADVISE_MEMBERS(BuiltinCatalog, 6);
 namespace {
 
 // Names the format; bump the digits when the layout changes without a struct changing.
-constexpr std::string_view kMagic("gpuadvise-snapshot-4\n", 21);
+constexpr std::string_view kMagic("gpuadvise-snapshot-5\n", 21);
 
 }  // namespace
 }  // namespace io
