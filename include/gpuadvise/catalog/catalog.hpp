@@ -85,7 +85,9 @@ struct Catalog {
     // The common case, the same spelling, is compared here, inline: currency codes are a few letters, and
     // a call cost more than the comparison at the 10,000 conversions of a recommend.
     std::optional<double> convert(double amount, std::string_view from, std::string_view to) const {
-        if (from.size() == to.size()) {
+        if (from.size() == 3 && to.size() == 3) {  // an ISO 4217 code, the usual case: its letters at once
+            if (from[0] == to[0] && from[1] == to[1] && from[2] == to[2]) return amount;
+        } else if (from.size() == to.size()) {
             std::size_t i = 0;
             while (i < from.size() && from[i] == to[i]) ++i;
             if (i == from.size()) return amount;

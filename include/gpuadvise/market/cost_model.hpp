@@ -125,7 +125,7 @@ private:
         std::array<Quote, kInline> in{};  // unused slots stay value-initialized (operator==)
         std::size_t count = 0;
         std::vector<Quote> heap;  // all of them, past kInline
-        void push_back(const Quote& q) {
+        __attribute__((always_inline)) void push_back(const Quote& q) {
             if (count < kInline) {
                 in[count++] = q;
                 return;

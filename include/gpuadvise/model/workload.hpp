@@ -3,12 +3,14 @@
 // Everything here is an estimate; Workload::assumptions lists every default that was filled in.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -322,7 +324,18 @@ private:
 
     const Catalog& catalog_;
     const Workload& workload_;
-    std::map<std::tuple<const Gpu*, Precision, int, bool>, SingleGpuSpeed> cache_;  // entries never move
+    using SpeedKey = std::tuple<const Gpu*, Precision, int, bool>;
+    struct SpeedKeyHash {
+        std::size_t operator()(const SpeedKey& k) const noexcept {
+            const std::uint64_t gpu = reinterpret_cast<std::uintptr_t>(std::get<0>(k));
+            const std::uint64_t rest = static_cast<std::uint64_t>(std::get<2>(k)) << 9 |
+                                       static_cast<std::uint64_t>(std::get<1>(k)) << 1 | std::get<3>(k);
+            const std::uint64_t mixed = (gpu ^ rest * 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL;
+            return static_cast<std::size_t>(mixed >> 17);
+        }
+    };
+    // Hashed, not a tree: a recommend reads it a thousand times. Entries never move (references are kept).
+    std::unordered_map<SpeedKey, SingleGpuSpeed, SpeedKeyHash> cache_;
     // The calibration points of the workload's model per GPU and precision (read once per GPU model).
     std::map<std::pair<const Gpu*, Precision>, MeasuredPoints> points_;
     std::optional<MeasuredPoints> model_points_;  // the workload model's points, found once

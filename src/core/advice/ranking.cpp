@@ -16,10 +16,19 @@
 namespace gpuadvise::detail {
 namespace {
 
-auto tie_key(const Option& c) {
-    return std::make_tuple(c.gpu_count, c.cost.plan == Plan::spot, std::string_view(c.offer->provider),
-                           std::string_view(c.offer->gpu), std::string_view(c.offer->region),
-                           std::string_view(c.offer->instance_type));
+// Ties broken by (GPU count, spot after the rest, provider, GPU, region, instance type), compared only as far
+// as they differ; the provider by storage first (a table's offers share one provider text).
+bool tie_before(const Option& a, const Option& b) {
+    if (a.gpu_count != b.gpu_count) return a.gpu_count < b.gpu_count;
+    const bool spot_a = a.cost.plan == Plan::spot, spot_b = b.cost.plan == Plan::spot;
+    if (spot_a != spot_b) return spot_b;
+    const Offer &x = *a.offer, &y = *b.offer;
+    if (!x.provider.same_storage(y.provider))
+        if (const int c = std::string_view(x.provider).compare(std::string_view(y.provider)); c != 0)
+            return c < 0;
+    if (const int c = x.gpu.compare(y.gpu); c != 0) return c < 0;
+    if (const int c = x.region.compare(y.region); c != 0) return c < 0;
+    return x.instance_type < y.instance_type;
 }
 
 // Within one group (same provider, GPU, count, plan, instance type): the same price, up to
@@ -114,7 +123,7 @@ Ranking rank_options(const std::vector<Option>& options, Objective objective, bo
         if (std::fabs(a.second - b.second) > 1e-9 * std::max(1.0, std::fabs(a.second)))
             return a.second < b.second;
         // strings only on a tie
-        return tie_key(options[scored[a.at].index]) < tie_key(options[scored[b.at].index]);
+        return tie_before(options[scored[a.at].index], options[scored[b.at].index]);
     });
 
     // The same instance at the same price in several regions is one option to the user, whatever the

@@ -250,7 +250,9 @@ public:
             if (found == gpus_.end()) return;
             last_gpu_ = found->second;
         }
-        if (last_provider_id_.data() == nullptr || o.provider != last_provider_id_) {
+        // Compared by storage first: a table's offers share one provider text.
+        if (last_provider_id_.data() == nullptr ||
+            (o.provider.data() != last_provider_id_.data() && o.provider != last_provider_id_)) {
             provider_ = providers_.find(o.provider);
             last_provider_id_ = o.provider;
             networks_ = provider_networks(catalog_, o.provider);
