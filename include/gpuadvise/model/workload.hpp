@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -334,15 +335,18 @@ private:
             return static_cast<std::size_t>(mixed >> 17);
         }
     };
+    // The maps' nodes come from one arena, freed with the table at once (a malloc and a free each were
+    // a fifth of the speed reads).
+    std::pmr::monotonic_buffer_resource nodes_;
     // Hashed, not a tree: a recommend reads it a thousand times. Entries never move (references are kept).
-    std::unordered_map<SpeedKey, SingleGpuSpeed, SpeedKeyHash> cache_;
+    std::pmr::unordered_map<SpeedKey, SingleGpuSpeed, SpeedKeyHash> cache_{&nodes_};
     // The calibration points of the workload's model per GPU and precision (read once per GPU model).
-    std::map<std::pair<const Gpu*, Precision>, MeasuredPoints> points_;
+    std::pmr::map<std::pair<const Gpu*, Precision>, MeasuredPoints> points_{&nodes_};
     std::optional<MeasuredPoints> model_points_;  // the workload model's points, found once
-    std::map<std::pair<const Gpu*, Precision>, std::optional<int>> minimum_gpus_;
+    std::pmr::map<std::pair<const Gpu*, Precision>, std::optional<int>> minimum_gpus_{&nodes_};
     // The pure model's speed at the job's own batch per GPU, precision and checkpointing (the
     // denominator of every other micro-batch's ratio).
-    std::map<std::tuple<const Gpu*, Precision, bool>, double> modelled_at_job_;
+    std::pmr::map<std::tuple<const Gpu*, Precision, bool>, double> modelled_at_job_{&nodes_};
     std::optional<Workload> scratch_;  // scratch()
 };
 

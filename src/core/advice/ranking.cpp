@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -173,7 +174,8 @@ std::vector<bool> pareto_marks(const Ranking& ranking) {
             return static_cast<std::size_t>((x ^ (x >> 32)) * 0x9E3779B97F4A7C15ull);
         }
     };
-    std::unordered_map<double, std::size_t, HoursHash> bucket_of;  // run time -> bucket
+    std::pmr::monotonic_buffer_resource nodes;  // the map's nodes, freed at once
+    std::pmr::unordered_map<double, std::size_t, HoursHash> bucket_of(&nodes);  // run time -> bucket
     std::vector<double> bucket_hours, bucket_min;
     std::vector<std::size_t> bucket(ranking.order.size());  // each option's
     for (std::size_t k = 0; k < ranking.order.size(); ++k) {

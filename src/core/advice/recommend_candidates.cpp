@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <memory_resource>
 #include <new>
 #include <set>
 #include <string_view>
@@ -553,9 +554,12 @@ private:
     BillingAssumptions billing_;                                      // the provider's, looked up with it
     SizedPool* sized_ = nullptr;  // size_candidates, a kept basis: the sized options are kept here ...
     bool price_sized_ = false;    // ... and priced too (build_candidates keeping its basis)
-    std::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_;  // read in catalog order: cache-friendly
+    // The maps' nodes come from one arena, freed with the builder at once (a malloc and a free per group
+    // were a quarter of the groups' cost).
+    std::pmr::monotonic_buffer_resource nodes_;
+    std::pmr::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_{&nodes_};  // in catalog order
     const std::pair<const GroupKey, std::size_t>* last_group_ = nullptr;  // the last option's (nodes are stable)
-    std::unordered_map<const Estimate*, double> host_ram_;            // checkpoint_host_ram_gb per estimate
+    std::pmr::unordered_map<const Estimate*, double> host_ram_{&nodes_};  // checkpoint_host_ram_gb per estimate
 };
 
 }  // namespace
