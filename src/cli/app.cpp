@@ -3,7 +3,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -325,11 +324,11 @@ const Command* named_command(int argc, const char* const* argv) {
     return nullptr;
 }
 
-// `only`: set up that command's options alone (the others are named, without options): a command
-// line that parses cleanly into it runs as with every command set up (setting up all thirteen was
-// most of a `recommend`'s parsing, 7 of its 50 million instructions). Anything else (a parse error,
-// --help, --version, another command chosen) returns nullopt having written nothing, and the caller
-// runs it again with every command set up, for the same messages.
+// `only`: set up that command alone (the others are not added): a command line that parses cleanly
+// into it runs as with every command set up (setting up all thirteen was most of a `recommend`'s
+// parsing, 7 of its 50 million instructions). Anything else (a parse error, --help, --version)
+// returns nullopt having written nothing, and the caller runs it again with every command set up,
+// for the same messages.
 std::optional<int> run_with(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
                             const Command* only);
 
@@ -365,26 +364,19 @@ std::optional<int> run_with(int argc, const char* const* argv, std::ostream& out
 
     std::map<const CLI::App*, Runner> runners;
     std::map<const CLI::App*, bool> reads_config;
-    const auto add = [&](const Command& c, bool set_up) {
+    const auto add = [&](const Command& c) {
         CommandApp& command = add_command(app, c.name, c.summary);
         command.fallthrough();
-        if (!set_up) return;
         runners[&command] = c.setup(command);
         reads_config[&command] = c.reads_config;
     };
     if (!only) {
-        for (const auto& c : commands()) add(c, true);
+        for (const auto& c : commands()) add(c);
     } else {
-        add(*only, true);
-        // The other commands by name, for a command that takes positional arguments: a word naming
-        // another command is that command, as with every command set up. Without positionals such a
-        // word cannot parse (the caller then runs the line again with every command set up), and
-        // naming them was 0.2 of the 21 million instructions of `recommend --model bert ...`.
-        const auto options = app.get_subcommands({}).front()->get_options();
-        if (std::any_of(options.begin(), options.end(),
-                        [](const CLI::Option* o) { return o->get_positional(); }))
-            for (const auto& c : commands())
-                if (&c != only) add(c, false);
+        // The other commands are not even named (that was 0.2 of the 21 million instructions of
+        // `recommend --model bert ...`): with one command already chosen (require_subcommand's most is
+        // 1), CLI11 reads a later word naming another command as an argument, not as that command.
+        add(*only);
     }
     add_value_checks(app);
 

@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli/app.hpp"
 #include "cli/command_app.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
@@ -33,6 +35,22 @@ std::vector<std::string> long_names(const CLI::App& app) {
     for (const CLI::Option* o : app.get_options())
         for (const std::string& l : o->get_lnames()) names.push_back(l);
     return names;
+}
+
+struct Ran {
+    int exit = 0;
+    std::string out, err;
+};
+
+Ran run_line(const std::vector<std::string>& args) {
+    std::vector<const char*> argv{"gpuadvise"};
+    for (const auto& a : args) argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    Ran r;
+    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
 }
 
 }  // namespace
@@ -111,6 +129,30 @@ TEST_CASE("CommandApp keeps its options as they were when it refuses one", "[cli
     CHECK(text == "hi");
     CHECK(width == 7);
     CHECK(verbose == 2);
+}
+
+// A line whose first word is a command sets up that command alone, without even naming the others
+// (app.cpp, run_with); a later word naming another command must still read as with every command set
+// up: an argument (a GPU, a file) where one is taken, else an error.
+TEST_CASE("A line set up for its command alone parses as with every command set up", "[cli]") {
+    const std::vector<std::vector<std::string>> lines = {
+        {"recommend", "--model", "bert", "compare"},
+        {"recommend", "gpus", "--model", "bert"},
+        {"compare", "A100", "recommend"},
+        {"catalog", "info", "recommend"},  // a subcommand's positional
+        {"plan", "recommend"},
+        {"recommend", "--model", "bert", "--bogus"},
+    };
+    for (const auto& line : lines) {
+        // `--color auto`, the default, first: it only makes run set up every command.
+        std::vector<std::string> everything{"--color", "auto"};
+        everything.insert(everything.end(), line.begin(), line.end());
+        INFO(line.front() << " " << line.back());
+        const Ran alone = run_line(line), all = run_line(everything);
+        CHECK(alone.exit == all.exit);
+        CHECK(alone.out == all.out);
+        CHECK(alone.err == all.err);
+    }
 }
 
 }  // namespace cli_test_command_app
