@@ -24,6 +24,18 @@ inline const std::string& frozen_dir() {
     return dir;
 }
 
+// gpuadvise with exactly `args` after its name (no catalog, format or width added).
+inline CliResult run_args(const std::vector<std::string>& args) {
+    std::vector<const char*> argv{"gpuadvise"};
+    for (const auto& a : args) argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    CliResult r;
+    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
 // `json`: add --json and parse stdout; otherwise --wide, so text checks see whole cells.
 inline CliResult run_cli(std::vector<std::string> args, bool json = true, bool shipped = false,
                          const std::vector<std::string>& extra = {}) {
@@ -34,15 +46,9 @@ inline CliResult run_cli(std::vector<std::string> args, bool json = true, bool s
                                  dir + "models.yaml", "--catalog", dir + "compat.yaml"});
         for (const auto& e : extra) head.insert(head.end(), {"--catalog", dir + e});
     }
-    args.insert(args.begin(), head.begin(), head.end());
+    args.insert(args.begin(), head.begin() + 1, head.end());
     args.push_back(json ? "--json" : "--wide");
-    std::vector<const char*> argv;
-    for (const auto& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    CliResult r;
-    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-    r.out = out.str();
-    r.err = err.str();
+    CliResult r = run_args(args);
     if (json && !r.out.empty()) r.json = nlohmann::json::parse(r.out);
     return r;
 }

@@ -4,12 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "cli/app.hpp"
 #include "cli/command_app.hpp"
+#include "run_cli.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace cli_test_command_app {
@@ -35,22 +34,6 @@ std::vector<std::string> long_names(const CLI::App& app) {
     for (const CLI::Option* o : app.get_options())
         for (const std::string& l : o->get_lnames()) names.push_back(l);
     return names;
-}
-
-struct Ran {
-    int exit = 0;
-    std::string out, err;
-};
-
-Ran run_line(const std::vector<std::string>& args) {
-    std::vector<const char*> argv{"gpuadvise"};
-    for (const auto& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    Ran r;
-    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
 }
 
 }  // namespace
@@ -148,7 +131,7 @@ TEST_CASE("A line set up for its command alone parses as with every command set 
         std::vector<std::string> everything{"--color", "auto"};
         everything.insert(everything.end(), line.begin(), line.end());
         INFO(line.front() << " " << line.back());
-        const Ran alone = run_line(line), all = run_line(everything);
+        const auto alone = gpuadvise::testing::run_args(line), all = gpuadvise::testing::run_args(everything);
         CHECK(alone.exit == all.exit);
         CHECK(alone.out == all.out);
         CHECK(alone.err == all.err);
