@@ -12,28 +12,16 @@
 #include "cli/app.hpp"
 #include "cli/commands.hpp"
 #include "cli/docgen.hpp"
+#include "run_cli.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace cli_test_help_text {
 
 namespace {
 
-struct Run {
-    int exit = 0;
-    std::string out, err;
-};
+using Run = gpuadvise::testing::CliResult;
 
-Run run(std::vector<std::string> args) {
-    args.insert(args.begin(), "gpuadvise");
-    std::vector<const char*> argv;
-    for (const auto& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    Run r;
-    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
+Run run(const std::vector<std::string>& args) { return gpuadvise::testing::run_args(args); }
 
 // The command tree as the command table builds it, with each command's words ("catalog update").
 std::vector<std::pair<std::vector<std::string>, CLI::App*>> command_tree() {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
+#include "run_cli.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace cli_test_hostile_exports {
@@ -24,26 +25,20 @@ const std::string kDir = std::string(GPUADVISE_SOURCE_DIR) + "/tests/fixtures/";
 const std::string kGpu = "evil<script>alert(1)</script>";
 const std::string kProvider = "=cmd|' /C calc'!A0<script>alert(1)</script>";
 
-struct Run {
-    int exit = 0;
-    std::string out, err;
-};
+using Run = gpuadvise::testing::CliResult;
 
-Run run(std::vector<std::string> args) {
-    std::vector<std::string> all{"gpuadvise", "--no-default-catalog",
-                                 "--catalog", kDir + "hostile/catalog.yaml",
-                                 "--catalog", kDir + "frozen/models.yaml",
-                                 "--catalog", kDir + "frozen/compat.yaml",
-                                 "--wide",    "-q"};
+Run run(const std::vector<std::string>& args) {
+    std::vector<std::string> all{"--no-default-catalog",
+                                 "--catalog",
+                                 kDir + "hostile/catalog.yaml",
+                                 "--catalog",
+                                 kDir + "frozen/models.yaml",
+                                 "--catalog",
+                                 kDir + "frozen/compat.yaml",
+                                 "--wide",
+                                 "-q"};
     all.insert(all.end(), args.begin(), args.end());
-    std::vector<const char*> argv;
-    for (const auto& a : all) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    Run r;
-    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
+    return gpuadvise::testing::run_args(all);
 }
 
 // The first raw control character (C0 but tab, newline and CR; DEL; C1 as UTF-8), or npos.

@@ -12,28 +12,16 @@
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "run_cli.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
 namespace cli_test_install {
 
 namespace {
 
-struct Run {
-    int exit = 0;
-    std::string out, err;
-};
+using Run = gpuadvise::testing::CliResult;
 
-Run run(std::vector<std::string> args) {
-    args.insert(args.begin(), "gpuadvise");
-    std::vector<const char*> argv;
-    for (const auto& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    Run r;
-    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
+Run run(const std::vector<std::string>& args) { return gpuadvise::testing::run_args(args); }
 
 // GPUADVISE_CONFIG pointing at a file with `text` for the lifetime of this object.
 struct ConfigFile {
@@ -94,7 +82,8 @@ TEST_CASE("completion scripts come from the command table and the options' own c
     CHECK(bash.out.find("complete -F _gpuadvise gpuadvise") != std::string::npos);
     CHECK(bash.out.find("'on-demand reserved reserved-1m reserved-1y reserved-3y spot'") !=
           std::string::npos);  // offers --plan's IsMember
-    CHECK(bash.out.find("'train finetune lora qlora serve batch-inference inference'") != std::string::npos);  // --task's type name
+    CHECK(bash.out.find("'train finetune lora qlora serve batch-inference inference'") !=
+          std::string::npos);  // --task's type name
     CHECK(bash.out.find("\"|config\") return 0") != std::string::npos);
     CHECK(bash.out.find("\"|man\"") == std::string::npos);  // hidden
     Run zsh = run({"completion", "zsh"});
