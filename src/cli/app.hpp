@@ -17,8 +17,8 @@ inline constexpr int kBrokenPipeExit = 141;  // 128 + SIGPIPE, what a shell show
 int run_main(int argc, const char* const* argv);
 
 // For main(): the process exits right after this run, so the catalog (a million offers' worth of
-// strings) and the parser are left to the operating system instead of being freed piece by piece. Not used
-// where a leak checker runs (sanitizer builds) or where run() is called repeatedly (tests, fuzzers).
+// strings) and the parser are left to the operating system instead of being freed piece by piece.
+// Not used where a leak checker runs (sanitizer builds) or where run() is called repeatedly (tests, fuzzers).
 void exit_after_run();
 
 }  // namespace gpuadvise::cli

@@ -7,7 +7,8 @@
 // aside while CLI11 adds the new one (so CLI11 compares it with none) and checks its names here
 // instead: the same names clash (a short name with a short name, a long with a long, exactly as
 // matching_name compares them) and the same OptionAlreadyAdded is thrown, with the command's options
-// as they were. A command that folds case or underscores keeps CLI11's own check, which folds them.
+// as they were. A command that folds case or underscores keeps CLI11's own check, which folds them
+// (an option folding them on its own, ->ignore_case() after it is added, is not handled: none does).
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 

@@ -9,11 +9,9 @@
 
 #include <charconv>
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "cli/app.hpp"
 #include "run_cli.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).

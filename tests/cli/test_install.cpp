@@ -9,9 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sstream>
 
-#include "cli/app.hpp"
 #include "run_cli.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).

@@ -9,9 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
-#include "cli/app.hpp"
+#include "../cli/run_cli.hpp"
 #include "gpuadvise/base/errors.hpp"
 #include "io/catalog_loader.hpp"
 #include "io/skypilot_gpu_names.hpp"
@@ -23,22 +22,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int exit = 0;
-    std::string out, err;
-    nlohmann::json json() const { return nlohmann::json::parse(out); }
-};
-
-Run run(std::vector<std::string> args) {
-    args.insert(args.begin(), "gpuadvise");
-    std::vector<const char*> argv;
-    for (const auto& a : args) argv.push_back(a.c_str());
-    std::ostringstream out, err;
-    Run r;
-    r.exit = gpuadvise::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
+gpuadvise::testing::CliResult run(const std::vector<std::string>& args) {
+    return gpuadvise::testing::run_args(args);
 }
 
 struct TempDir {
@@ -307,7 +292,7 @@ TEST_CASE("JSON carries every catalog price exactly as the table writes it (a wh
     REQUIRE(lowest.size() > 50);
     auto r = run({"offers", "--provider", "cudo", "--limit", "100000", "--json"});
     REQUIRE(r.exit == 0);
-    const auto j = r.json();
+    const auto j = nlohmann::json::parse(r.out);
     long compared = 0, noisy = 0;
     for (const auto& o : j["offers"]) {
         const auto key = std::pair(o["instance_type"].get<std::string>(), o["region"].get<std::string>());
@@ -336,7 +321,7 @@ TEST_CASE("catalog import skypilot reads a SkyPilot tree: one provider per cloud
     auto info = run({"--catalog", (out / "catalog.yaml").string(), "catalog", "info", "--json"});
     INFO(info.err);
     REQUIRE(info.exit == 0);
-    const auto j = info.json();  // kept alive for the loop
+    const auto j = nlohmann::json::parse(info.out);  // kept alive for the loop
     std::map<std::string, long> offers;
     for (const auto& p : j["providers"]) offers[p["id"].get<std::string>()] = p["offers"].get<long>();
     CHECK(offers["lambda"] == 1);

@@ -555,7 +555,7 @@ private:
     SizedPool* sized_ = nullptr;  // size_candidates, a kept basis: the sized options are kept here ...
     bool price_sized_ = false;    // ... and priced too (build_candidates keeping its basis)
     // The maps' nodes come from one arena, freed with the builder at once (a malloc and a free per group
-    // were a quarter of the groups' cost).
+    // were 0.19 M of the groups' 0.4 M instructions in the common question).
     std::pmr::monotonic_buffer_resource nodes_;
     std::pmr::unordered_map<GroupKey, std::size_t, GroupKeyHash> groups_{&nodes_};  // in catalog order
     const std::pair<const GroupKey, std::size_t>* last_group_ = nullptr;  // the last option's (nodes are stable)
