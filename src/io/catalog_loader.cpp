@@ -201,7 +201,8 @@ struct DirectTables {
     std::map<std::string, std::string> texts;
     std::map<std::string, std::unique_ptr<LineChunks>> streams;
     const OfferFilter* filter = nullptr;
-    std::vector<PrunedOffers> pruned;  // what the filter left out, per table (for lint_catalog)
+    StreamKeying keying = StreamKeying::balance;  // CatalogOptions::stream_keying
+    std::vector<PrunedOffers> pruned;             // what the filter left out, per table (for lint_catalog)
     // The cache tables' compact stores, by the table's path: the table read back from its vms.store
     // (io/builtin_catalog.hpp), or whether to write one when the CSV is read.
     struct Store {
@@ -270,8 +271,8 @@ void load_one_table(const TableRef& ref, DirectTables& direct, PreparedTables& p
         if (auto it = direct.streams.find(ref.resolved_path); !ref.builtin && it != direct.streams.end()) {
             const std::unique_ptr<LineChunks> stream = std::move(it->second);
             direct.streams.erase(it);
-            load_offer_tables({TableSource{ref, {}, stream.get(), provider}}, catalog, diags, direct.filter,
-                              &direct.pruned);
+            load_offer_tables({TableSource{ref, {}, stream.get(), provider, direct.keying}}, catalog, diags,
+                              direct.filter, &direct.pruned);
             return;
         }
         if (auto it = direct.texts.find(ref.resolved_path); !ref.builtin && it != direct.texts.end()) {
@@ -923,6 +924,7 @@ Catalog load_catalog(const CatalogOptions& options, std::optional<BuiltinCatalog
     }
     add_user_files(s);
     // Everything is checked even after an error, so that one run reports every problem.
+    s.direct.keying = options.stream_keying;
     std::optional<OfferFilter> filter = options.filter;
     if (filter) {
         filter->strict_variants = options.strict_variants;

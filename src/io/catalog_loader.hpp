@@ -24,6 +24,12 @@ struct OfferFilter {
     bool strict_variants = false;        // set by load_catalog from CatalogOptions
 };
 
+// Which stage of a streamed table's read (io/skypilot_csv.cpp: a read stage on a thread of its own,
+// an offer stage) works out its rows' GpuInfo facts, GPUs and keys: `balance` has the read stage do it
+// while the offer stage is behind and leaves it to the offer stage otherwise; the others pin it (the
+// offers and messages never depend on it: tests read a table each way).
+enum class StreamKeying { balance, read_stage, offer_stage };
+
 struct CatalogOptions {
     std::vector<std::string> files;  // user catalogs, in order (YAML, or a SkyPilot CSV)
     bool builtin = true;             // start from the built-in data
@@ -37,6 +43,7 @@ struct CatalogOptions {
     // A SkyPilot table given with --catalog that is larger than this is read in pieces of about this
     // size (LineChunks) instead of whole; 0 = always whole.
     std::size_t stream_chunk_bytes = std::size_t{4} << 20;
+    StreamKeying stream_keying = StreamKeying::balance;
     // Write the compact store (vms.store) of every cache table that has none or a stale one, without
     // taking the cache lock: `catalog update`, which holds it, after it wrote new tables. Otherwise only
     // a stale or corrupt store is written again, under the lock.

@@ -25,6 +25,7 @@ struct TableSource {
     std::string_view bytes;
     LineChunks* stream = nullptr;
     const Provider* provider = nullptr;  // ref.provider's entry, when the caller looked it up (else found)
+    StreamKeying keying = StreamKeying::balance;  // a stream's: CatalogOptions::stream_keying
 };
 // `filter` (a command's --gpu/--provider/--region, CatalogOptions::filter): offers that cannot match it
 // are not kept (their rows are still checked and counted; docs/catalog.md, "Filters applied while

@@ -16,12 +16,16 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include "gpuadvise/base/dates.hpp"
 #include "gpuadvise/base/errors.hpp"
+#include "gpuadvise/base/hash_index.hpp"
 #include "gpuadvise/base/numbers.hpp"
 #include "gpuadvise/base/text.hpp"
 #include "gpuadvise/catalog/gpu_query.hpp"
@@ -53,13 +57,20 @@ struct Columns {
 };
 
 struct Row {
-    std::string_view instance, accelerator, region, zone, gpu_info;
+    std::string_view instance, accelerator, region, zone;
+    const GpuInfoFacts* info = nullptr;  // the GpuInfo column, scanned (once per distinct text)
     double count = 0;
     std::optional<double> on_demand, spot, vcpus, ram_gb;
     bool on_demand_empty = false;
     int line = 0;
     std::size_t source = 0;
     std::string_view notes;
+    std::string_view gpu_info;  // the GpuInfo column, kept only in a batch not keyed when read
+    // Its offer key, worked out by key_row (a row with an instance type, an accelerator and a whole
+    // count): the GPU it maps to, the key's hash, whether the filter drops it.
+    const GpuMapping* mapping = nullptr;
+    std::size_t hash = 0;
+    bool dropped = false;
 };
 
 constexpr std::size_t kBatchRows = 2048;
@@ -75,6 +86,9 @@ struct RowBatch {
     std::vector<Row> rows;
     std::size_t piece_bytes = 0;  // > 0: a piece of the table ends with this batch (its size)
     bool copy = true;
+    // The rows' GpuInfo facts and keys worked out as they were read; false: by the offer stage (a
+    // streamed table's read stage leaves them to it while it waits for rows: the two stages balance).
+    bool keyed = true;
 
     bool fits(const CsvRecord& rec) {
         if (!copy) return true;
@@ -111,10 +125,12 @@ public:
         b.clear();
         return b;
     }
-    bool push(RowBatch&& batch) {  // false once cancelled
+    // False once cancelled. `drained`: no batch was waiting (the offer stage keeps up with the reader).
+    bool push(RowBatch&& batch, bool& drained) {
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [&] { return cancelled_ || full_.size() < kDepth; });
         if (cancelled_) return false;
+        drained = full_.empty();
         full_.push_back(std::move(batch));
         changed_.notify_all();
         return true;
@@ -159,7 +175,8 @@ private:
 };
 
 struct PendingAccelerator {  // a GCP accelerator row, priced once all host rows are known
-    std::string accelerator, region, zone, gpu_info;
+    std::string accelerator, region, zone;
+    const GpuInfoFacts* info = nullptr;
     double count = 0;
     std::optional<double> on_demand, spot;
     bool on_demand_empty = false;
@@ -184,16 +201,16 @@ struct OfferKey {
     bool operator==(const OfferKey&) const = default;
 };
 
-std::size_t hash_key(const OfferKey& k) {
-    std::size_t x = hash_text(k.machine);
-    for (std::size_t v : {hash_text(k.gpu), hash_text(k.region), static_cast<std::size_t>(k.count)})
-        x = hash_combine(x, v);
-    return x;
+// The hash of an offer key (machine, GPU, region, count) in two parts: the first two are the same
+// for every row of an instance type, worked out once per kind of row (TableReader::RowKind).
+std::size_t hash_machine_gpu(std::string_view machine, std::string_view gpu) {
+    return hash_combine(hash_text(machine), hash_text(gpu));
+}
+std::size_t hash_key(std::size_t machine_gpu, std::string_view region, int count) {
+    return hash_combine(hash_combine(machine_gpu, hash_text(region)), static_cast<std::size_t>(count));
 }
 
 OfferKey offer_key(const Offer& o) { return {o.instance_type, o.gpu, o.region, o.gpu_count}; }
-
-constexpr std::size_t kNoOffer = static_cast<std::size_t>(-1);
 
 // The host machine type SkyPilot pairs with a GCP accelerator; "" = an N1/G2 host with no row here.
 std::string gcp_host_type(std::string_view accelerator, double count) {
@@ -221,6 +238,24 @@ std::string gcp_n1_host_type(std::string_view accelerator, double count) {
 }
 
 class TableReader {
+    struct RowKind {
+        const GpuMapping* mapping;  // in a mapper's memo: valid while the reader lives
+        const Gpu* gpu;             // with a filter: the catalog GPU the id resolves to (nullptr: none)
+        std::size_t machine_gpu;    // hash_machine_gpu
+    };
+    // What keying rows looks up, with the memos that make it one lookup a row (key_row). GpuInfo
+    // texts repeat across rows (one per GPU model and count): each is scanned once. A table of a
+    // million instance types keeps 65,536 row kinds.
+    struct Keyer {
+        explicit Keyer(const Catalog& catalog) : mapper(catalog) {}
+        SkypilotGpuMapper mapper;
+        TextMemo<GpuInfoFacts> gpu_info;
+        TextMemo<const Gpu*> resolved;
+        TextMemo<bool> region_ok;
+        TextMemo<RowKind> row_kinds{std::size_t{1} << 16};
+        std::string kind_key;
+    };
+
 public:
     TableReader(const std::vector<TableSource>& sources, Catalog& catalog, Diagnostics& diags,
                 const OfferFilter* filter, std::vector<PrunedOffers>* pruned)
@@ -229,12 +264,14 @@ public:
           catalog_(catalog),
           diags_(diags),
           out_(&diags),
-          mapper_(catalog),
+          read_keyer_(catalog),
+          offer_keyer_(catalog),
           reasons_(sources.size()),
           kinds_(sources.size()),
           reason_kinds_(sources.size()),
           strict_reasons_(sources.size()) {
         provider_ = sources.front().ref.provider;
+        if (sources.size() > kMaxSources) throw std::length_error("more than 2^30 tables of one provider");
         // One offer per data row at most: reserve once (untouched capacity costs no memory).
         std::size_t lines = 0;
         bool streamed = false;
@@ -280,10 +317,8 @@ public:
         reserve_geometric(catalog_.offers, catalog_.offers.size() + lines);
         advise_huge_pages(catalog_.offers.data() + catalog_.offers.size(),
                           (catalog_.offers.capacity() - catalog_.offers.size()) * sizeof(Offer));
-        index_.reserve(std::bit_ceil(2 * lines + 2));
-        advise_huge_pages(index_.data(), index_.capacity() * sizeof index_[0]);
-        index_.assign(index_.capacity(), {0, kNoOffer});
-        chain_.reserve(lines);
+        reserve_keys(lines);
+        offer_hash_.reserve(lines);
         first_offer_ = catalog_.offers.size();
     }
 
@@ -379,8 +414,9 @@ private:
     // The table piece by piece (one piece: a text in memory; a stream: whole lines, a chunk at a time),
     // in two stages: read (the CSV split, UTF-8, the number columns: every located error) and offers
     // (everything else: no diagnostics), handed over in batches of rows. A streamed table runs the
-    // read stage on a second thread (the two stages of a 1M-row table take about as long each); the
-    // result is the same either way, as only the read stage reports. What the reader found is
+    // read stage on a second thread; keying the rows (GpuInfo, GPU, key hash, filter: key_row) goes
+    // to whichever stage is the less busy, batch by batch (StreamKeying), so that the two take about
+    // as long. The result is the same either way, as only the read stage reports. What the reader found is
     // reported only once the whole table is seen, as when it was read in one buffer: a NUL byte
     // anywhere is the only error then, invalid UTF-8 the next (no row errors).
     void read_source(std::size_t source) {
@@ -490,10 +526,19 @@ private:
         std::thread reader([&] {
             std::exception_ptr failure;
             try {
+                // Balanced: the read stage keys a batch when the offer stage was behind on the last.
+                const StreamKeying keying = sources_[source].keying;
+                auto keyed_here = [&](bool drained) {
+                    return keying == StreamKeying::read_stage ||
+                           (keying == StreamKeying::balance && !drained);
+                };
                 RowBatch batch = pipe.take();
+                batch.keyed = keyed_here(true);
                 read_stage(source, local, outcome, batch, [&](RowBatch& full) {
-                    if (!pipe.push(std::move(full))) return false;
+                    bool drained = false;
+                    if (!pipe.push(std::move(full), drained)) return false;
                     batch = pipe.take();
+                    batch.keyed = keyed_here(drained);
                     return true;
                 });
             } catch (...) {
@@ -535,15 +580,22 @@ private:
         r.accelerator = field(cols_.accelerator);
         r.region = field(cols_.region);
         r.zone = field(cols_.zone);
-        r.gpu_info = field(cols_.gpu_info);
         r.notes = field(cols_.notes);
         r.on_demand_empty = cols_.price < 0 || rec.fields[static_cast<std::size_t>(cols_.price)].empty();
         r.count = count.value_or(0);
+        const std::string_view gpu_info =
+            cols_.gpu_info < 0 ? std::string_view() : rec.fields[static_cast<std::size_t>(cols_.gpu_info)];
+        if (batch.keyed)
+            key_row(read_keyer_, r, gpu_info);
+        else
+            r.gpu_info = batch.keep(gpu_info);
         batch.rows.push_back(r);
     }
 
     // The offer stage: a batch's rows become offers (or host prices, pending GCP rows, counts).
-    void offer_stage(std::size_t source, const RowBatch& batch) {
+    void offer_stage(std::size_t source, RowBatch& batch) {
+        if (!batch.keyed)
+            for (Row& r : batch.rows) key_row(offer_keyer_, r, r.gpu_info);
         for (const Row& r : batch.rows) add_row(r);
         if (batch.piece_bytes > 0 && !sampled_) {  // the end of the first piece
             sampled_ = true;
@@ -562,8 +614,7 @@ private:
         }
         if (r.instance.empty()) {
             pending_.push_back({std::string(r.accelerator), std::string(r.region), std::string(r.zone),
-                                std::string(r.gpu_info), r.count, r.on_demand, r.spot, r.on_demand_empty,
-                                r.line, source});
+                                r.info, r.count, r.on_demand, r.spot, r.on_demand_empty, r.line, source});
             return;
         }
         std::optional<double> on_demand = r.on_demand, spot = r.spot;
@@ -643,22 +694,61 @@ private:
         r.instance = instance;
         r.accelerator = a.accelerator;
         r.region = a.region;
-        r.gpu_info = a.gpu_info;
+        r.info = a.info;
         r.count = a.count;
         r.line = a.line;
         r.source = a.source;
+        key_row_kind(offer_keyer_, r, instance);
         add_offer(r, instance, a.on_demand, a.spot, vcpus, ram_gb, std::move(notes), complete);
     }
 
+    // A row's GpuInfo facts and, for a row that may become an offer (an instance type and an
+    // accelerator), its key (key_row_kind). Only `k`'s memos change (one Keyer per stage, so that a
+    // stream's read stage may key a batch on its thread while the offer stage keys another); catalog_
+    // is only read.
+    void key_row(Keyer& k, Row& r, std::string_view gpu_info) {
+        r.info = &k.gpu_info.get(gpu_info, [&] { return scan_gpu_info(gpu_info); });
+        if (!r.accelerator.empty() && !r.instance.empty()) key_row_kind(k, r, r.instance);
+    }
+
+    // The GPU a row maps to, its key's hash and the filter's verdict (`machine`: its instance type).
+    // What a row's kind (instance type, accelerator, GpuInfo, count) alone decides is looked up once
+    // per kind: one hash a row where the mapper, the GPU and the key took six.
+    void key_row_kind(Keyer& k, Row& r, std::string_view machine) {
+        if (!whole_count(r.count)) return;  // no mapping: add_offer counts it
+        const auto machine_size = static_cast<std::uint32_t>(machine.size());
+        k.kind_key.assign(reinterpret_cast<const char*>(&machine_size), sizeof machine_size)
+            .append(machine)
+            .append(r.accelerator)
+            .append(reinterpret_cast<const char*>(&r.info), sizeof r.info)  // one per distinct GpuInfo
+            .append(reinterpret_cast<const char*>(&r.count), sizeof r.count);
+        const RowKind& kind = k.row_kinds.get(k.kind_key, [&] {
+            const GpuMapping& m = k.mapper.map(provider_, r.accelerator, machine, *r.info, r.count);
+            const bool mapped = !m.gpu_id.empty();
+            return RowKind{&m, mapped && filter_ ? resolved_gpu(k, m.gpu_id) : nullptr,
+                           mapped ? hash_machine_gpu(machine, m.gpu_id) : 0};
+        });
+        r.mapping = kind.mapping;
+        if (r.mapping->gpu_id.empty()) return;
+        const int n = static_cast<int>(r.count);
+        const std::string_view region = trim_region(r.region);
+        r.hash = hash_key(kind.machine_gpu, region, n);
+        r.dropped = filter_ && cannot_match(k, kind.gpu, n, region);
+    }
+
+    static bool whole_count(double count) {
+        return count >= 1 && count <= 4096 && count == static_cast<double>(static_cast<int>(count));
+    }
+
+    // A row keyed by key_row becomes an offer, merges into one of its key, or is dropped (counted).
     void add_offer(const Row& r, std::string_view machine, std::optional<double> on_demand,
                    std::optional<double> spot, std::optional<double> vcpus, std::optional<double> ram_gb,
                    std::vector<SharedText> notes, bool price_complete = true) {
-        if (!(r.count >= 1 && r.count <= 4096) || r.count != static_cast<double>(static_cast<int>(r.count))) {
+        if (!whole_count(r.count)) {
             count(r.source, SkipKind::other, "accelerator count not a whole number from 1 to 4096");
             return;
         }
-        const GpuMapping& m =
-            mapper_.map(provider_, r.accelerator, machine, gpu_info_facts(r.gpu_info), r.count);
+        const GpuMapping& m = *r.mapping;
         if (m.gpu_id.empty()) {
             count(r.source, SkipKind::accelerator, m.skip_reason);
             return;
@@ -676,23 +766,21 @@ private:
         }
         const int n = static_cast<int>(r.count);
         const std::string_view region = trim_region(r.region);
-        // Zone duplicates: offers by key hash, chained through chain_ on a collision (one hash per row).
+        // Zone duplicates: the offer of the same key, found in the key index (one hash per row).
         const OfferKey key{machine, m.gpu_id, region, n};
-        const std::size_t hash = hash_key(key);
+        const std::size_t hash = r.hash;
         // Every row of a key has the same GPU, count and region: the filter keeps or drops them all.
-        if (filter_ && cannot_match(m.gpu_id, n, region)) {
+        if (r.dropped) {
             prune(r, hash, m, machine, region, on_demand, spot, vcpus, ram_gb, std::move(notes),
                   price_complete);
             return;
         }
-        if (2 * (catalog_.offers.size() - first_offer_ + 1) > index_.size()) grow_index();
-        const std::size_t slot = index_slot(hash);
-        std::size_t same = kNoOffer;
-        for (std::size_t i = index_[slot].second; i != kNoOffer && same == kNoOffer;
-             i = chain_[i - first_offer_])
-            if (offer_key(catalog_.offers[i]) == key) same = i;
-        if (same != kNoOffer) {
-            Offer& o = catalog_.offers[same];
+        reserve_keys(keys_.size() + 1);
+        const HashIndex::Probe at = keys_.probe(hash, [&](std::uint32_t e) {
+            return !(e & kDroppedKey) && offer_key(catalog_.offers[first_offer_ + e]) == key;
+        });
+        if (at.found) {
+            Offer& o = catalog_.offers[first_offer_ + keys_.entry(at)];
             auto lower = [](std::optional<double>& into, const std::optional<double>& v) {
                 if (v && (!into || *v < *into)) into = v;
             };
@@ -701,10 +789,10 @@ private:
             count(r.source, SkipKind::merged, "zone duplicate merged (lowest price kept)");
             return;
         }
+        keys_.put(at, hash, static_cast<std::uint32_t>(catalog_.offers.size() - first_offer_));
         new_offer(m.gpu_id, n, region, machine, on_demand, spot, vcpus, ram_gb, std::move(notes),
                   !m.variant_assumed.empty(), price_complete, r.source, r.line, next_seq_++);
-        chain_.push_back(index_[slot].second);
-        index_[slot] = {hash, catalog_.offers.size() - 1};
+        offer_hash_.push_back(hash);
     }
 
     Offer& new_offer(const std::string& gpu, int n, std::string_view region, std::string_view machine,
@@ -748,40 +836,37 @@ private:
                 wanted_.reset();
             }
         }
-        pruned_index_.assign(1024, kNoKey);
     }
 
     // The catalog GPU an offer's id resolves to (as resolve_offer_gpus will), nullptr when it does not
     // resolve to one (that offer is kept: the load reports it).
-    const Gpu* resolved_gpu(const std::string& id) {
-        auto it = resolved_.find(id);
-        if (it != resolved_.end()) return it->second;
-        const Gpu* gpu = catalog_.find_gpu(id);
-        if (!gpu) try {
-                const GpuMatch match = resolve_gpu_name(catalog_, id);
-                if (match.gpus.size() == 1) gpu = match.gpus.front();
-            } catch (const UsageError&) {
-            }
-        return resolved_.emplace(id, gpu).first->second;
+    const Gpu* resolved_gpu(Keyer& k, const std::string& id) {
+        return k.resolved.get(id, [&] {
+            const Gpu* gpu = catalog_.find_gpu(id);
+            if (!gpu) try {
+                    const GpuMatch match = resolve_gpu_name(catalog_, id);
+                    if (match.gpus.size() == 1) gpu = match.gpus.front();
+                } catch (const UsageError&) {
+                }
+            return gpu;
+        });
     }
 
-    bool cannot_match(const std::string& gpu_id, int count, std::string_view region) {
-        const Gpu* gpu = resolved_gpu(gpu_id);
+    // `gpu`: resolved_gpu of the offer's GPU id.
+    bool cannot_match(Keyer& k, const Gpu* gpu, int count, std::string_view region) {
         if (!gpu) return false;
         if (prune_all_) return true;
         if (wanted_ && std::find(wanted_->begin(), wanted_->end(), gpu) == wanted_->end()) return true;
         if (filter_->gpu.count && count * std::max(1, gpu->devices_per_package) != *filter_->gpu.count)
             return true;
         if (!filter_->regions.empty()) {
-            auto it = region_ok_.find(region);
-            if (it == region_ok_.end()) {
+            const bool ok = k.region_ok.get(region, [&] {
                 const std::string lower = to_lower(region);
-                const bool ok = std::any_of(
+                return std::any_of(
                     filter_->regions.begin(), filter_->regions.end(),
                     [&](const std::string& r) { return lower.find(to_lower(r)) != std::string::npos; });
-                it = region_ok_.emplace(std::string(region), ok).first;
-            }
-            if (!it->second) return true;
+            });
+            if (!ok) return true;
         }
         return false;
     }
@@ -795,21 +880,19 @@ private:
                std::string_view region, std::optional<double> on_demand, std::optional<double> spot,
                std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<SharedText> notes,
                bool price_complete) {
-        if (2 * (pruned_.size() + 1) > pruned_index_.size()) {
-            pruned_index_.assign(pruned_index_.size() * 2, kNoKey);
-            for (std::uint32_t i = 0; i < pruned_.size(); ++i)
-                pruned_index_[pruned_slot(pruned_[i].hash)] = i;
-        }
-        const std::size_t slot = pruned_slot(hash);
-        if (pruned_index_[slot] == kNoKey) {
-            pruned_index_[slot] = static_cast<std::uint32_t>(pruned_.size());
+        reserve_keys(keys_.size() + 1);
+        const HashIndex::Probe at = keys_.probe(hash, [&](std::uint32_t e) {
+            return (e & kDroppedKey) && pruned_[e & ~kDroppedKey].hash == hash;
+        });
+        if (!at.found) {
+            keys_.put(at, hash, static_cast<std::uint32_t>(pruned_.size()) | kDroppedKey);
             pruned_.push_back({hash, on_demand.value_or(kNone), spot.value_or(kNone), next_seq_++, r.line,
-                               kNoKey, static_cast<std::uint32_t>(r.source), !m.variant_assumed.empty(),
-                               price_complete});
+                               kNoKey, static_cast<std::uint32_t>(r.source) & kMaxSources,
+                               !m.variant_assumed.empty(), price_complete});
             return;
         }
         count(r.source, SkipKind::merged, "zone duplicate merged (lowest price kept)");
-        PrunedKey& k = pruned_[pruned_index_[slot]];
+        PrunedKey& k = pruned_[keys_.entry(at) & ~kDroppedKey];
         if (on_demand && (std::isnan(k.on_demand) || *on_demand < k.on_demand)) k.on_demand = *on_demand;
         if (spot && (std::isnan(k.spot) || *spot < k.spot)) k.spot = *spot;
         auto price = [](double v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
@@ -824,15 +907,8 @@ private:
             new_offer(m.gpu_id, static_cast<int>(r.count), region, machine, price(k.on_demand), price(k.spot),
                       vcpus, ram_gb, std::move(notes), k.variant_assumed, k.price_complete, k.source, k.line,
                       k.seq);
-            chain_.push_back(kNoOffer);
+            offer_hash_.push_back(hash);
         }
-    }
-
-    std::size_t pruned_slot(std::size_t hash) const {
-        const std::size_t mask = pruned_index_.size() - 1;
-        std::size_t i = hash & mask;
-        while (pruned_index_[i] != kNoKey && pruned_[pruned_index_[i]].hash != hash) i = (i + 1) & mask;
-        return i;
     }
 
     // After the read: the offers in the order they were first seen (those made from dropped keys
@@ -879,21 +955,14 @@ private:
             static_cast<std::size_t>(static_cast<double>(catalog_.offers.size() - first_offer_) * scale);
         const auto dropped = static_cast<std::size_t>(static_cast<double>(pruned_.size()) * scale);
         reserve_geometric(catalog_.offers, first_offer_ + kept + 16);
-        chain_.reserve(kept + 16);
+        offer_hash_.reserve(kept + 16);
         seq_.reserve(kept + 16);
         pruned_.reserve(dropped + 16);
         advise_untouched(catalog_.offers);
-        advise_untouched(chain_);
+        advise_untouched(offer_hash_);
         advise_untouched(seq_);
         advise_untouched(pruned_);
-        if (std::bit_ceil(2 * dropped + 2) > pruned_index_.size()) {
-            pruned_index_ = std::vector<std::uint32_t>();
-            pruned_index_.reserve(std::bit_ceil(2 * dropped + 2));
-            advise_untouched(pruned_index_);
-            pruned_index_.assign(pruned_index_.capacity(), kNoKey);
-            for (std::uint32_t i = 0; i < pruned_.size(); ++i)
-                pruned_index_[pruned_slot(pruned_[i].hash)] = i;
-        }
+        reserve_keys(kept + dropped);
     }
 
     // Huge pages for the untouched capacity of a vector just reserved (advice: one fault per 2 MB
@@ -903,32 +972,12 @@ private:
         advise_huge_pages(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(typename V::value_type));
     }
 
-    // Doubles the zone index (a streamed table: sized by the rows kept), rebuilding its chains in order.
-    void grow_index() {
-        index_.assign(std::max<std::size_t>(1024, index_.size() * 2), {0, kNoOffer});
-        for (std::size_t i = first_offer_; i < catalog_.offers.size(); ++i) {
-            const std::size_t hash = hash_key(offer_key(catalog_.offers[i]));
-            const std::size_t slot = index_slot(hash);
-            chain_[i - first_offer_] = index_[slot].second;
-            index_[slot] = {hash, i};
-        }
-    }
-
-    // The zone index: open addressing on the key hash, no allocation per row. It has more than
-    // twice as many slots as the tables have lines, and every offer comes from a line: it is at
-    // most half full, so a probe always ends.
-    std::size_t index_slot(std::size_t hash) const {
-        const std::size_t mask = index_.size() - 1;
-        std::size_t i = hash & mask;
-        while (index_[i].second != kNoOffer && index_[i].first != hash) i = (i + 1) & mask;
-        return i;
-    }
-
-    // GpuInfo texts repeat across rows (one per GPU model and count): scan each once.
-    const GpuInfoFacts& gpu_info_facts(std::string_view text) {
-        auto it = gpu_info_.find(text);
-        if (it == gpu_info_.end()) it = gpu_info_.emplace(std::string(text), scan_gpu_info(text)).first;
-        return it->second;
+    // Room in the key index for `keys` keys: its entries are placed again by the hashes kept beside
+    // their offers and dropped keys.
+    void reserve_keys(std::size_t keys) {
+        keys_.reserve(keys, [&](std::uint32_t e) {
+            return (e & kDroppedKey) ? pruned_[e & ~kDroppedKey].hash : offer_hash_[e];
+        });
     }
 
     std::vector<PrunedOffers>* pruned_out_;
@@ -936,7 +985,8 @@ private:
     Catalog& catalog_;
     Diagnostics& diags_;
     Diagnostics* out_;  // where row errors go: the table's own list while it is read
-    SkypilotGpuMapper mapper_;
+    // The read stage's keyer (on its own thread for a stream) and the offer stage's.
+    Keyer read_keyer_, offer_keyer_;
     std::vector<std::map<std::string, long>> reasons_;
     std::vector<std::map<SkipKind, long>> kinds_;
     std::vector<std::map<std::string, SkipKind>> reason_kinds_;
@@ -948,32 +998,33 @@ private:
     bool sampled_ = false;  // reserve_from_sample done (after the first piece of a read)
     std::unordered_map<std::string, HostPrice> hosts_;
     std::vector<PendingAccelerator> pending_;
-    std::vector<std::pair<std::size_t, std::size_t>>
-        index_;                       // (key hash, newest offer with it); kNoOffer = empty
-    std::vector<std::size_t> chain_;  // per offer of this reader: the previous offer with the same hash
-    std::size_t first_offer_ = 0;     // catalog.offers index of this reader's first offer
+    // The key index: the offer keys of this read, the filter's kept and dropped alike. An entry is an
+    // offer (its index from first_offer_), or a dropped key's index into pruned_ | kDroppedKey. A kept
+    // key has a slot of its own (offer_key compared), a dropped key one per hash.
+    HashIndex keys_{advise_huge_pages};
+    static constexpr std::uint32_t kDroppedKey = std::uint32_t{1} << 31;
+    std::vector<std::uint64_t> offer_hash_;  // per offer of this reader: its key's hash
+    std::size_t first_offer_ = 0;            // catalog.offers index of this reader's first offer
     std::vector<SharedText> display_names_;  // table_display_name per source, shared by its offers' locations
-    std::unordered_map<std::string, GpuInfoFacts, TextHash, std::equal_to<>> gpu_info_;
     // The filter push-down (nullptr: every offer is kept).
     const OfferFilter* filter_ = nullptr;
     bool prune_all_ = false;                         // the provider is not one asked for
     std::optional<std::vector<const Gpu*>> wanted_;  // the GPUs asked for; nullopt = any
-    std::unordered_map<std::string, const Gpu*, TextHash, std::equal_to<>> resolved_;
-    std::unordered_map<std::string, bool, TextHash, std::equal_to<>> region_ok_;
     static constexpr std::uint32_t kNoKey = static_cast<std::uint32_t>(-1);
     static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
-    struct PrunedKey {  // an offer key the filter drops (40 bytes)
+    struct PrunedKey {  // an offer key the filter drops (40 bytes: a million of them, 40 MB)
         std::size_t hash;
         double on_demand, spot;  // merged lowest prices, NaN = none
         std::uint32_t seq;       // when it was first seen, among this read's offers
         int line;
-        std::uint32_t offer;  // the offer it became (index from first_offer_), or kNoKey
-        std::uint32_t source;
-        bool variant_assumed, price_complete;
+        std::uint32_t offer;        // the offer it became (index from first_offer_), or kNoKey
+        std::uint32_t source : 30;  // below kMaxSources (the constructor checks)
+        bool variant_assumed : 1, price_complete : 1;
     };
+    static_assert(sizeof(PrunedKey) == 40);
+    static constexpr std::uint32_t kMaxSources = (std::uint32_t{1} << 30) - 1;
     std::vector<PrunedKey> pruned_;
-    std::vector<std::uint32_t> pruned_index_;  // open addressing on PrunedKey::hash, kNoKey = empty
-    std::vector<std::uint32_t> seq_;           // per offer of this read (with a filter): when first seen
+    std::vector<std::uint32_t> seq_;  // per offer of this read (with a filter): when first seen
     std::uint32_t next_seq_ = 0;
 };
 

@@ -148,18 +148,13 @@ const GpuMapping& SkypilotGpuMapper::map(std::string_view provider, std::string_
     // Rows repeat a few instance types and GPU descriptions: both lookups are memoised, with keys
     // built in reused buffers (a heap string per row was a fifth of a 100k-row load).
     key_.assign(provider).append("|").append(machine);
-    auto h = hints_.find(std::string_view(key_));
-    if (h == hints_.end()) h = hints_.emplace(key_, form_factor_hint(provider, machine)).first;
-    const std::string& hint = h->second;
+    const std::string& hint = hints_.get(key_, [&] { return form_factor_hint(provider, machine); });
     key_.assign(accelerator).append("|").append(hint);
     // Raw bytes of the numbers: formatting them costs more than the rest of a row (callgrind).
     for (double v : {info.size_mib.value_or(-1), info.count.value_or(-1), info.total_mib.value_or(-1),
                      accelerator_count})
         key_.append(reinterpret_cast<const char*>(&v), sizeof v);
-    auto it = cache_.find(std::string_view(key_));
-    if (it == cache_.end())
-        it = cache_.emplace(key_, resolve(accelerator, hint, info, accelerator_count)).first;
-    return it->second;
+    return cache_.get(key_, [&] { return resolve(accelerator, hint, info, accelerator_count); });
 }
 
 bool SkypilotGpuMapper::may_name_a_gpu(std::string_view name) const {

@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "gpuadvise/base/hash_index.hpp"
 #include "gpuadvise/catalog/catalog.hpp"
 #include "gpuadvise/catalog/gpu_query.hpp"
 #include "io/skypilot_records.hpp"
@@ -54,9 +55,8 @@ private:
     bool may_name_a_gpu(std::string_view name) const;
 
     const Catalog& catalog_;
-    std::unordered_map<std::string, GpuMapping, TextHash, std::equal_to<>> cache_;
-    std::unordered_map<std::string, std::string, TextHash, std::equal_to<>>
-        hints_;                                            // provider|machine -> hint
+    TextMemo<GpuMapping> cache_;
+    TextMemo<std::string> hints_{std::size_t{1} << 16};    // provider|machine -> hint (at most 65,536 kept)
     std::string key_;                                      // reused lookup key
     mutable std::unordered_set<std::string> known_names_;  // folded ids, aliases and families
     mutable std::vector<std::string> folded_families_;

@@ -78,7 +78,8 @@ std::string write_file(const std::string& name, const std::string& text) {
 }
 
 io::CatalogOptions options_for(const std::string& path, std::size_t chunk,
-                               std::optional<io::OfferFilter> filter) {
+                               std::optional<io::OfferFilter> filter,
+                               io::StreamKeying keying = io::StreamKeying::balance) {
     io::CatalogOptions o;
     o.files = {path};
     o.provider_name = "tbl";
@@ -86,6 +87,7 @@ io::CatalogOptions options_for(const std::string& path, std::size_t chunk,
     o.cache = false;
     o.today = "2026-12-01";
     o.stream_chunk_bytes = chunk;
+    o.stream_keying = keying;
     o.filter = std::move(filter);
     return o;
 }
@@ -236,7 +238,8 @@ TEST_CASE("pushdown: a streamed table read in two stages gives a whole read's of
           "[io]") {
     // More rows than one hand-over batch holds (2,048), more text than one batch's 512 KiB, one row
     // longer than a batch (a 3 MiB instance name) and errors on both sides of it: the read stage
-    // (its own thread for a streamed table) and the offer stage see the same rows as a whole read.
+    // (its own thread for a streamed table) and the offer stage see the same rows as a whole read,
+    // whichever of them works out the rows' keys (balanced, or pinned to either).
     const std::string table = with_broken_rows(
         generated_table(41, 12000), std::string(3u << 20, 'x') + ",T4,1,4,16,,0.5,,us-east-1,us-east-1a\n",
         generated_table(42, 12000));
@@ -244,11 +247,14 @@ TEST_CASE("pushdown: a streamed table read in two stages gives a whole read's of
     const std::string whole = load_errors(options_for(path, 0, std::nullopt));
     REQUIRE(whole.find("Price: 'abc' is not a number") != std::string::npos);
     REQUIRE(whole.find("row has 5 fields") != std::string::npos);
-    for (std::size_t chunk : {std::size_t{1} << 16, std::size_t{5} << 20}) {
-        INFO("chunk " << chunk);
-        CHECK(load_errors(options_for(path, chunk, std::nullopt)) == whole);
-        CHECK(load_errors(options_for(path, chunk, filter("A100"))) == whole);
-    }
+    const io::StreamKeying keyings[] = {io::StreamKeying::balance, io::StreamKeying::read_stage,
+                                        io::StreamKeying::offer_stage};
+    for (std::size_t chunk : {std::size_t{1} << 16, std::size_t{5} << 20})
+        for (io::StreamKeying keying : keyings) {
+            INFO("chunk " << chunk << ", keying " << static_cast<int>(keying));
+            CHECK(load_errors(options_for(path, chunk, std::nullopt, keying)) == whole);
+            CHECK(load_errors(options_for(path, chunk, filter("A100"), keying)) == whole);
+        }
     // Without the two broken rows the table loads; offers field by field, in order.
     std::string clean = table;
     for (const char* bad : {"g4dn.xlarge,T4,1,4,16,,abc,,us-east-1,us-east-1a\n", "g4dn.xlarge,T4,1,4,16\n"})
@@ -261,15 +267,16 @@ TEST_CASE("pushdown: a streamed table read in two stages gives a whole read's of
     REQUIRE(longest != base.offers.end());
     REQUIRE(longest->instance_type.size() == (3u << 20));
     for (std::size_t chunk : {std::size_t{1} << 16, std::size_t{5} << 20})
-        for (const std::optional<io::OfferFilter>& f :
-             {std::optional<io::OfferFilter>(), std::optional<io::OfferFilter>(filter("T4"))}) {
-            INFO("chunk " << chunk << (f ? " filtered" : ""));
-            const Catalog some = io::load_catalog(options_for(clean_path, chunk, f));
-            const io::OfferFilter none;
-            require_same(kept(base, f ? *f : none), kept(some, f ? *f : none));
-            CHECK(some.skipped == base.skipped);
-            CHECK(messages(some.warnings) == messages(base.warnings));
-        }
+        for (io::StreamKeying keying : keyings)
+            for (const std::optional<io::OfferFilter>& f :
+                 {std::optional<io::OfferFilter>(), std::optional<io::OfferFilter>(filter("T4"))}) {
+                INFO("chunk " << chunk << ", keying " << static_cast<int>(keying) << (f ? " filtered" : ""));
+                const Catalog some = io::load_catalog(options_for(clean_path, chunk, f, keying));
+                const io::OfferFilter none;
+                require_same(kept(base, f ? *f : none), kept(some, f ? *f : none));
+                CHECK(some.skipped == base.skipped);
+                CHECK(messages(some.warnings) == messages(base.warnings));
+            }
 }
 
 TEST_CASE("pushdown: --strict-variants and a dated table give the same offers and warnings filtered",

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpuadvise/base/dates.hpp"
+#include "gpuadvise/base/hash_index.hpp"
 #include "gpuadvise/base/text.hpp"
 
 namespace gpuadvise {
@@ -38,22 +39,22 @@ struct SameOffer {
     }
 };
 
-// True for each offer that repeats an earlier one (the first occurrence is not flagged). An
-// open-addressing table of (hash, offer index), at most half full: linear, no allocation per offer.
+// True for each offer that repeats an earlier one (the first occurrence is not flagged): a HashIndex
+// of the offers, no allocation per offer.
 std::vector<bool> later_duplicates(const std::vector<Offer>& offers) {
-    constexpr std::size_t kEmpty = static_cast<std::size_t>(-1);
-    std::vector<std::pair<std::size_t, std::size_t>> table(std::bit_ceil(2 * offers.size() + 2), {0, kEmpty});
-    const std::size_t mask = table.size() - 1;
+    std::vector<std::size_t> hashes(offers.size());
+    for (std::size_t i = 0; i < offers.size(); ++i) hashes[i] = SameOfferHash{}(&offers[i]);
+    HashIndex index;
+    index.reserve(offers.size(), [&](std::uint32_t e) { return hashes[e]; });
     std::vector<bool> duplicate(offers.size(), false);
     for (std::size_t i = 0; i < offers.size(); ++i) {
-        const std::size_t hash = SameOfferHash{}(&offers[i]);
-        std::size_t slot = hash & mask;
-        for (; table[slot].second != kEmpty; slot = (slot + 1) & mask)
-            if (table[slot].first == hash && SameOffer{}(&offers[table[slot].second], &offers[i])) {
-                duplicate[i] = true;
-                break;
-            }
-        if (!duplicate[i]) table[slot] = {hash, i};
+        const HashIndex::Probe at = index.probe(hashes[i], [&](std::uint32_t e) {
+            return hashes[e] == hashes[i] && SameOffer{}(&offers[e], &offers[i]);
+        });
+        if (at.found)
+            duplicate[i] = true;
+        else
+            index.put(at, hashes[i], static_cast<std::uint32_t>(i));
     }
     return duplicate;
 }
@@ -132,7 +133,8 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
     std::set<std::string> missing_rates;
     if (dated)
         for (const auto& p : catalog.providers)
-            if (p.currency != "USD" && !catalog.rate_for(p.currency) && missing_rates.insert(p.currency).second)
+            if (p.currency != "USD" && !catalog.rate_for(p.currency) &&
+                missing_rates.insert(p.currency).second)
                 d.error(p.where, "provider '" + p.id + "': no exchange rate for currency '" + p.currency +
                                      "'; add it under 'rates:' with usd_per_unit, as_of and source");
 
@@ -145,7 +147,7 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
     std::map<std::string, long> unknown_by_provider;
     std::map<std::string, SourceLocation> unknown_where;
     bool parsed_as_of = false;  // offers of one table share their as_of: parse it once
-    SharedText last_as_of;  // the offers of a table share their as_of text: compared by storage first
+    SharedText last_as_of;      // the offers of a table share their as_of text: compared by storage first
     std::optional<long> last_as_of_days;
     for (std::size_t i = 0; i < catalog.offers.size(); ++i) {
         const Offer& o = catalog.offers[i];
@@ -157,14 +159,14 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
             if (o.on_demand_per_hour && o.spot_per_hour && *o.spot_per_hour >= *o.on_demand_per_hour &&
                 *o.spot_per_hour > 0)
                 d.warning(o.where,
-                          what_text() + ": spot price " + money(*o.spot_per_hour) + " is not below on-demand " +
-                              money(*o.on_demand_per_hour),
+                          what_text() + ": spot price " + money(*o.spot_per_hour) +
+                              " is not below on-demand " + money(*o.on_demand_per_hour),
                           DiagnosticKind::price_inconsistency);
             if (o.on_demand_per_hour && o.reserved_per_month &&
                 *o.reserved_per_month >= hours_per_month * *o.on_demand_per_hour && *o.on_demand_per_hour > 0)
                 d.warning(o.where,
-                          what_text() + ": reserved " + money(*o.reserved_per_month) + "/month costs more than " +
-                              money(hours_per_month) + " h of on-demand",
+                          what_text() + ": reserved " + money(*o.reserved_per_month) +
+                              "/month costs more than " + money(hours_per_month) + " h of on-demand",
                           DiagnosticKind::price_inconsistency);
             for (const auto& k : o.commitments) {
                 if (!prices_always_on(k)) continue;  // a capacity block: an hourly rate for a window, no term
@@ -174,8 +176,8 @@ Diagnostics lint_catalog(const Catalog& catalog, std::string_view today,
                       k.price_per_month == *o.reserved_per_month))  // warned above
                     d.warning(o.where,
                               what_text() + ": " + std::to_string(k.term_months) + "-month commitment " +
-                                  money(k.price_per_month) + "/month costs more than " + money(hours_per_month) +
-                                  " h of on-demand (it never pays off)",
+                                  money(k.price_per_month) + "/month costs more than " +
+                                  money(hours_per_month) + " h of on-demand (it never pays off)",
                               DiagnosticKind::price_inconsistency);
                 if (k.term_months <= 0)
                     d.error(o.where, what_text() + ": a commitment without a term (term_months)");
