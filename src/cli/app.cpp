@@ -2,13 +2,15 @@
 #include "cli/help_footer.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iterator>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <iostream>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -70,9 +72,10 @@ void add_global_options(CLI::App& app, GlobalOptions& g) {
     app.add_option("--currency", g.currency,
                    "Currency of the prices shown (converted with the catalog's dated rates)")
         ->type_name("CODE");
-    app.add_flag("-q,--quiet", g.quiet,
-                 "Hide warnings and notes on stderr (errors are always shown); recommend prints its decision and "
-                 "table only");
+    app.add_flag(
+        "-q,--quiet", g.quiet,
+        "Hide warnings and notes on stderr (errors are always shown); recommend prints its decision and "
+        "table only");
     app.add_flag("--strict-variants", g.strict_variants,
                  "Drop SkyPilot rows whose GPU variant cannot be told (bare A100/H100) instead of assuming "
                  "the most conservative one");
@@ -305,13 +308,32 @@ int run_main(int argc, const char* const* argv) {
 
 namespace {
 
-// The command a command line names when it can be told without parsing it: its first word, when
-// that is a command's name, no configuration file exists (apply_user_config checks a setting against
-// every command's options) and the command does not read the others' options (completion, man,
-// __complete, config). nullptr: set up every command.
+// The global options that take no value (add_global_options), which a line may give before its
+// command. A guess only: a name wrongly here makes run_with's one-command parse fail or choose no
+// command, and the line runs again with every command set up (a test checks the list against the
+// options); a name missing here only costs that set-up.
+constexpr std::string_view kGlobalFlags[] = {
+    "-q", "--quiet", "--json", "--wide", "--strict-variants", "--no-default-catalog", "--csv-raw"};
+
+bool is_global_flag(std::string_view word) {
+    return std::find(std::begin(kGlobalFlags), std::end(kGlobalFlags), word) != std::end(kGlobalFlags);
+}
+
+}  // namespace
+
+std::span<const std::string_view> global_flags() { return kGlobalFlags; }
+
+namespace {
+
+// The command a command line names when it can be told without parsing it: its first word after
+// global flags (kGlobalFlags), when that is a command's name, no configuration file exists
+// (apply_user_config checks a setting against every command's options) and the command does not
+// read the others' options (completion, man, __complete, config). nullptr: set up every command.
 const Command* named_command(int argc, const char* const* argv) {
-    if (argc < 2 || argv[1] == nullptr || argv[1][0] == '-') return nullptr;
-    const std::string_view word = argv[1];
+    int first = 1;
+    while (first < argc && argv[first] != nullptr && is_global_flag(argv[first])) ++first;
+    if (first >= argc || argv[first] == nullptr || argv[first][0] == '-') return nullptr;
+    const std::string_view word = argv[first];
     for (const auto& c : commands())
         if (word == c.name) {
             if (!c.reads_config || word == "config") return nullptr;

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <ostream>
+#include <span>
+#include <string_view>
 
 namespace gpuadvise::cli {
 
@@ -20,5 +22,8 @@ int run_main(int argc, const char* const* argv);
 // strings) and the parser are left to the operating system instead of being freed piece by piece.
 // Not used where a leak checker runs (sanitizer builds) or where run() is called repeatedly (tests, fuzzers).
 void exit_after_run();
+// The global options that take no value (-q, --json, --wide, ...): a line may give them before its
+// command and still have that command's options alone set up (exposed for a test against the options).
+std::span<const std::string_view> global_flags();
 
 }  // namespace gpuadvise::cli

@@ -3,10 +3,13 @@
 // the same error, leave the command's options as they were when it refuses, and parse as CLI11 does.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli/app.hpp"
 #include "cli/command_app.hpp"
 #include "run_cli.hpp"
 
@@ -125,6 +128,11 @@ TEST_CASE("A line set up for its command alone parses as with every command set 
         {"catalog", "info", "recommend"},  // a subcommand's positional
         {"plan", "recommend"},
         {"recommend", "--model", "bert", "--bogus"},
+        // global flags first: the command is still told without parsing (global_flags)
+        {"-q", "recommend", "--model", "bert", "--bogus"},
+        {"--json", "--wide", "compare", "A100", "recommend"},
+        {"--strict-variants", "-q", "catalog", "info", "recommend"},
+        {"--csv-raw", "--no-default-catalog", "--quiet", "plan", "recommend"},
     };
     for (const auto& line : lines) {
         // `--color auto`, the default, first: it only makes run set up every command.
@@ -136,6 +144,35 @@ TEST_CASE("A line set up for its command alone parses as with every command set 
         CHECK(alone.out == all.out);
         CHECK(alone.err == all.err);
     }
+}
+
+TEST_CASE("The flags a line may give before its one-command set-up are the global options without a value",
+          "[cli]") {
+    // Read off the global options' help: a name alone is a flag, a name and a value ("--currency CODE",
+    // "--format table|json|...") takes one. -h/--help and --version are left to the full set-up.
+    const auto help = gpuadvise::testing::run_args({"--wide", "--help"});
+    REQUIRE(help.exit == 0);
+    std::istringstream lines(help.out);
+    std::vector<std::string> flags, valued;
+    bool options = false;
+    for (std::string line; std::getline(lines, line);) {
+        if (line == "Options:") options = true;
+        if (line.empty()) options = false;
+        if (!options || line.rfind("  -", 0) != 0) continue;
+        const std::string field = line.substr(2, line.find("  ", 2) - 2);
+        const bool takes_value = field.find(' ') != std::string::npos;
+        std::istringstream names(field.substr(0, field.find(' ')));
+        for (std::string name; std::getline(names, name, ',');)
+            if (name != "-h" && name != "--help" && name != "--version")
+                (takes_value ? valued : flags).push_back(name);
+    }
+    REQUIRE(flags.size() >= 5);
+    REQUIRE(valued.size() >= 5);
+    const auto listed = gpuadvise::cli::global_flags();
+    std::vector<std::string> named(listed.begin(), listed.end());
+    std::sort(flags.begin(), flags.end());
+    std::sort(named.begin(), named.end());
+    CHECK(named == flags);
 }
 
 }  // namespace cli_test_command_app
