@@ -1,7 +1,7 @@
 #include "gpuadvise/market/catalog_lint.hpp"
 
 #include <algorithm>
-#include <bit>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
