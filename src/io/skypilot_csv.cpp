@@ -16,7 +16,6 @@
 #include <filesystem>
 #include <limits>
 #include <map>
-#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>

@@ -38,8 +38,9 @@ public:
 
     std::size_t size() const { return keys_; }
 
-    // Room for `keys` keys in all without growing (at most three quarters full, so that a probe ends
-    // after 8.5 slots on average: one or two cache lines of tags). `hash_of(entry)` places the
+    // Room for `keys` keys in all without growing (at most three quarters full, so that a probe for a
+    // missing key reads 8.5 slots on average, linear probing's expected length (1 + 1/(1 - 3/4)^2) / 2
+    // for hashes that spread well: one or two cache lines of tags). `hash_of(entry)` places the
     // entries already in.
     template <class HashOf>
     void reserve(std::size_t keys, const HashOf& hash_of) {

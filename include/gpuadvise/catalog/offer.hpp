@@ -116,12 +116,13 @@ struct Offer {
     std::optional<double> local_disk_gb;
     SharedText as_of;  // ISO date of the prices
     SharedText source;
-    std::vector<SharedText>
-        notes;  // e.g. "GPU-only price: host VM not included" (the snapshot shares equal ones)
+    // e.g. "GPU-only price: host VM not included" (the snapshot shares equal ones)
+    std::vector<SharedText> notes;
     SourceLocation where;
-    std::vector<Commitment>
-        commitments;    // 1-month, 1-year, 3-year … plans (reserved_per_month is one of 1 month)
-    int gpu_count = 1;  // beside the flags: no padding of its own (a million-offer table: 8 MB)
+    // 1-month, 1-year, 3-year … plans (reserved_per_month is one of 1 month)
+    std::vector<Commitment> commitments;
+    // Beside the flags, so that it takes no padding of its own (8 bytes an offer: 8 MB a million).
+    int gpu_count = 1;
     bool variant_assumed =
         false;  // the table did not tell the GPU variant: the family's most conservative one (a note says which)
     bool price_complete =
