@@ -4,6 +4,7 @@
 // zone (data/skypilot/PROVENANCE.md, "GCP pricing representation"). What cannot be used is
 // counted per reason in Catalog::skipped; malformed input is a located error.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <chrono>
@@ -173,20 +174,6 @@ private:
     std::exception_ptr failure_;
 };
 
-struct PendingAccelerator {  // a GCP accelerator row, priced once all host rows are known
-    std::string accelerator, region, zone;
-    const GpuInfoFacts* info = nullptr;
-    double count = 0;
-    std::optional<double> on_demand, spot;
-    bool on_demand_empty = false;
-    int line = 0;
-    std::size_t source = 0;
-};
-
-struct HostPrice {
-    std::optional<double> on_demand, spot, vcpus, ram_gb;
-};
-
 std::string_view trim_region(std::string_view r) {
     while (!r.empty() && (r.front() == ' ' || r.front() == ',')) r.remove_prefix(1);
     while (!r.empty() && (r.back() == ' ' || r.back() == ',')) r.remove_suffix(1);
@@ -237,6 +224,16 @@ std::string gcp_n1_host_type(std::string_view accelerator, double count) {
 }
 
 class TableReader {
+    // A GCP accelerator row (no instance type), priced once every host row is known (56 bytes).
+    struct PendingAccelerator {
+        const GpuInfoFacts* info;
+        double count;
+        double on_demand, spot;                    // NaN = none (kNone)
+        std::uint32_t accelerator, region, place;  // texts_ ids; place: the zone, else the region
+        int line;
+        std::uint32_t source : 31;
+        bool on_demand_empty : 1;
+    };
     struct RowKind {
         const GpuMapping* mapping;  // in a mapper's memo: valid while the reader lives
         const Gpu* gpu;             // with a filter: the catalog GPU the id resolves to (nullptr: none)
@@ -265,9 +262,7 @@ public:
           out_(&diags),
           read_keyer_(catalog),
           offer_keyer_(catalog),
-          reasons_(sources.size()),
-          kinds_(sources.size()),
-          reason_kinds_(sources.size()),
+          tallies_(sources.size()),
           strict_reasons_(sources.size()) {
         provider_ = sources.front().ref.provider;
         if (sources.size() > kMaxSources) throw std::length_error("more than 2^30 tables of one provider");
@@ -323,19 +318,40 @@ public:
 
     void run() {
         for (std::size_t i = 0; i < sources_.size(); ++i) read_source(i);
+        // Room for every pending row's offer (address space only: what is not used is not touched),
+        // so that the offers made last do not move the others, a doubling at a time.
+        reserve_geometric(catalog_.offers, catalog_.offers.size() + pending_.size());
+        advise_untouched(catalog_.offers);
         for (const auto& a : pending_) price_gcp_accelerator(a);
         if (filter_) finish_pruned();
-        for (std::size_t i = 0; i < sources_.size(); ++i)
-            if (!reasons_[i].empty())
-                catalog_.skipped.push_back(
-                    {display_names_[i], reasons_[i], kinds_[i], reason_kinds_[i], strict_reasons_[i]});
+        for (std::size_t i = 0; i < sources_.size(); ++i) {
+            const SkipTally& t = tallies_[i];
+            if (t.reasons.empty()) continue;
+            SkipSummary& s = catalog_.skipped.emplace_back();
+            s.file = display_names_[i];
+            for (const auto& [reason, kind, rows] : t.reasons) {
+                s.rows_by_reason[reason] = rows;
+                s.reason_kinds[reason] = kind;
+            }
+            for (std::size_t k = 0; k < t.kinds.size(); ++k)
+                if (t.kinds[k] > 0) s.rows_by_kind[static_cast<SkipKind>(k)] = t.kinds[k];
+            s.strict_reasons = strict_reasons_[i];
+        }
     }
 
 private:
-    void count(std::size_t source, SkipKind kind, const std::string& reason) {
-        ++reasons_[source][reason];
-        ++kinds_[source][kind];
-        reason_kinds_[source][reason] = kind;
+    // One more row skipped (or merged, or kept with a mark) for `reason`. Rows in a run mostly share
+    // their reason: it is compared with the last one counted, then with the few others.
+    void count(std::size_t source, SkipKind kind, std::string_view reason) {
+        SkipTally& t = tallies_[source];
+        if (t.last >= t.reasons.size() || t.reasons[t.last].reason != reason) {
+            t.last = 0;
+            while (t.last < t.reasons.size() && t.reasons[t.last].reason != reason) ++t.last;
+            if (t.last == t.reasons.size()) t.reasons.push_back({std::string(reason), kind, 0});
+        }
+        t.reasons[t.last].kind = kind;  // a reason's kind is the last it was counted with
+        ++t.reasons[t.last].rows;
+        ++t.kinds[static_cast<std::size_t>(kind)];
     }
 
     void error(std::size_t source, int line, const std::string& message) {
@@ -607,13 +623,14 @@ private:
         const std::size_t source = r.source;
         if (r.accelerator.empty()) {
             if (!r.instance.empty())  // a GCP host VM row: prices the accelerator rows of its zone
-                hosts_[std::string(r.instance) + "|" + std::string(r.zone.empty() ? r.region : r.zone)] =
-                    HostPrice{r.on_demand, r.spot, r.vcpus, r.ram_gb};
+                set_host(texts_.intern(r.instance), texts_.intern(r.zone.empty() ? r.region : r.zone), r);
             return;
         }
         if (r.instance.empty()) {
-            pending_.push_back({std::string(r.accelerator), std::string(r.region), std::string(r.zone),
-                                r.info, r.count, r.on_demand, r.spot, r.on_demand_empty, r.line, source});
+            pending_.push_back({r.info, r.count, r.on_demand.value_or(kNone), r.spot.value_or(kNone),
+                                intern(last_accelerator_, r.accelerator), intern(last_region_, r.region),
+                                intern(last_place_, r.zone.empty() ? r.region : r.zone), r.line,
+                                static_cast<std::uint32_t>(source) & kMaxSources, r.on_demand_empty});
             return;
         }
         std::optional<double> on_demand = r.on_demand, spot = r.spot;
@@ -650,55 +667,57 @@ private:
                  "spot price not below on-demand (spot price dropped)");
     }
 
-    void price_gcp_accelerator(PendingAccelerator a) {
-        clean_prices(a.source, a.on_demand, a.spot, a.on_demand_empty, true);
-        const std::string host_type = gcp_host_type(a.accelerator, a.count);
+    // A pending GCP accelerator row, once every host row is known: priced with the host of its zone
+    // (its instance type then), else kept at the GPU's price alone, marked.
+    void price_gcp_accelerator(const PendingAccelerator& a) {
+        auto price = [](double v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
+        std::optional<double> on_demand = price(a.on_demand), spot = price(a.spot);
+        clean_prices(a.source, on_demand, spot, a.on_demand_empty, true);
+        const HostTypes& types = host_types(a.accelerator, a.count);
         std::vector<SharedText> notes;
-        std::string instance = host_type;
+        std::string_view instance = types.host == kNoText ? std::string_view() : texts_.text(types.host);
         std::optional<double> vcpus, ram_gb;
-        const HostPrice* host = nullptr;
-        if (!host_type.empty())
-            if (auto it = hosts_.find(host_type + "|" + (a.zone.empty() ? a.region : a.zone));
-                it != hosts_.end())
-                host = &it->second;
-        if (host_type.empty())  // an N1 GPU: priced with the default n1 host when the table has its row
-            if (const std::string n1 = gcp_n1_host_type(a.accelerator, a.count); !n1.empty())
-                if (auto it = hosts_.find(n1 + "|" + (a.zone.empty() ? a.region : a.zone));
-                    it != hosts_.end() && it->second.on_demand && *it->second.on_demand > 0) {
-                    host = &it->second;
-                    instance = n1;
-                    notes.push_back("host VM " + n1 +
-                                    " included (SkyPilot's default n1 host for this GPU count; an estimate "
-                                    "of the host you would pick)");
-                }
+        const Host* host = types.host == kNoText ? nullptr : find_host(types.host, a.place);
+        if (types.host == kNoText && types.n1 != kNoText)  // an N1 GPU: priced with the default n1 host
+            if (const Host* n1 = find_host(types.n1, a.place); n1 && n1->on_demand > 0) {  // NaN: none
+                host = n1;
+                instance = texts_.text(types.n1);
+                notes.push_back(note('n', instance, [&] {
+                    return "host VM " + std::string(instance) +
+                           " included (SkyPilot's default n1 host for this GPU count; an estimate "
+                           "of the host you would pick)";
+                }));
+            }
         bool complete = true;
-        if (host && host->on_demand && *host->on_demand > 0) {
-            if (a.on_demand) *a.on_demand += *host->on_demand;
-            if (a.spot && host->spot && *host->spot > 0)
-                *a.spot += *host->spot;
+        if (host && host->on_demand > 0) {  // NaN > 0 is false: no price
+            if (on_demand) *on_demand += host->on_demand;
+            if (spot && host->spot > 0)
+                *spot += host->spot;
             else
-                a.spot.reset();
-            vcpus = host->vcpus;
-            ram_gb = host->ram_gb;
+                spot.reset();
+            vcpus = price(host->vcpus);
+            ram_gb = price(host->ram_gb);
         } else {
-            const bool g2 = a.accelerator == "L4";
             complete = false;
-            if (host_type.empty()) instance = g2 ? "g2-standard-*" : "n1-*";
-            notes.push_back("GPU-only price: the " + instance + " host VM is not included" +
-                            (host ? " (its price in the table is 0)" : " (no host row in the table)"));
+            if (types.host == kNoText)
+                instance = texts_.text(a.accelerator) == "L4" ? "g2-standard-*" : "n1-*";
+            notes.push_back(note(host ? 'z' : 'm', instance, [&] {
+                return "GPU-only price: the " + std::string(instance) + " host VM is not included" +
+                       (host ? " (its price in the table is 0)" : " (no host row in the table)");
+            }));
             count(a.source, SkipKind::other,
                   "GCP GPU-only price (host VM price missing or 0; kept, marked in notes)");
         }
         Row r;
         r.instance = instance;
-        r.accelerator = a.accelerator;
-        r.region = a.region;
+        r.accelerator = texts_.text(a.accelerator);
+        r.region = texts_.text(a.region);
         r.info = a.info;
         r.count = a.count;
         r.line = a.line;
         r.source = a.source;
         key_row_kind(offer_keyer_, r, instance);
-        add_offer(r, instance, a.on_demand, a.spot, vcpus, ram_gb, std::move(notes), complete);
+        add_offer(r, instance, on_demand, spot, vcpus, ram_gb, std::move(notes), complete);
     }
 
     // A row's GpuInfo facts and, for a row that may become an offer (an instance type and an
@@ -757,11 +776,13 @@ private:
             return;
         }
         if (!m.variant_assumed.empty()) {  // kept as the conservative variant (skypilot_gpu_names.hpp)
-            const std::string reason = m.variant_assumed + " (kept, marked in notes)";
-            count(r.source, SkipKind::variant_assumed, reason);
-            strict_reasons_[r.source][reason] =
-                "ambiguous variant: " + m.ambiguity + " (dropped by --strict-variants)";
-            notes.push_back(m.variant_assumed);
+            if (variant_.mapping != &m || variant_.source != r.source) {  // texts made once per run of rows
+                variant_ = {&m, r.source, m.variant_assumed + " (kept, marked in notes)", m.variant_assumed};
+                strict_reasons_[r.source][variant_.reason] =
+                    "ambiguous variant: " + m.ambiguity + " (dropped by --strict-variants)";
+            }
+            count(r.source, SkipKind::variant_assumed, variant_.reason);
+            notes.push_back(variant_.note);
         }
         const int n = static_cast<int>(r.count);
         const std::string_view region = trim_region(r.region);
@@ -986,17 +1007,106 @@ private:
     Diagnostics* out_;  // where row errors go: the table's own list while it is read
     // The read stage's keyer (on its own thread for a stream) and the offer stage's.
     Keyer read_keyer_, offer_keyer_;
-    std::vector<std::map<std::string, long>> reasons_;
-    std::vector<std::map<SkipKind, long>> kinds_;
-    std::vector<std::map<std::string, SkipKind>> reason_kinds_;
+    struct SkipTally {  // what count() counted for one source, made into its SkipSummary at the end
+        struct Reason {
+            std::string reason;
+            SkipKind kind;
+            long rows;
+        };
+        std::vector<Reason> reasons;  // in the order first counted
+        std::size_t last = 0;         // the reason counted last
+        std::array<long, static_cast<std::size_t>(SkipKind::other) + 1> kinds{};
+    };
+    std::vector<SkipTally> tallies_;
     std::vector<std::map<std::string, std::string>> strict_reasons_;  // SkipSummary::strict_reasons
-    SharedText provider_, as_of_, source_;                            // shared by every offer of the tables
+    struct VariantNote {  // the texts of the last variant-assumed row's reason and note
+        const GpuMapping* mapping = nullptr;
+        std::size_t source = 0;
+        std::string reason;
+        SharedText note;
+    } variant_;
+    SharedText provider_, as_of_, source_;  // shared by every offer of the tables
     Columns cols_;
     std::size_t width_ = 0;
     int errors_ = 0;
     bool sampled_ = false;  // reserve_from_sample done (after the first piece of a read)
-    std::unordered_map<std::string, HostPrice> hosts_;
-    std::vector<PendingAccelerator> pending_;
+    // GCP's host VM rows and accelerator rows (the latter priced with the former at the end). Their
+    // texts are interned: a GCP table of a million rows holds three quarters of them pending.
+    static constexpr std::uint32_t kNoText = static_cast<std::uint32_t>(-1);
+    TextPool texts_;
+    struct LastText {  // the last text interned from a column: rows in a run mostly repeat it
+        std::string text;
+        std::uint32_t id = kNoText;
+    } last_accelerator_, last_region_, last_place_;
+    std::uint32_t intern(LastText& last, std::string_view text) {
+        if (last.id == kNoText || last.text != text) {
+            last.text.assign(text);
+            last.id = texts_.intern(text);
+        }
+        return last.id;
+    }
+    static std::uint64_t host_key(std::uint32_t instance, std::uint32_t place) {
+        return std::uint64_t{instance} << 32 | place;
+    }
+    struct Host {  // a host VM row's prices, vCPUs and memory (NaN = none), by host_key
+        std::uint64_t key;
+        double on_demand, spot, vcpus, ram_gb;
+    };
+    std::vector<Host> hosts_;
+    HashIndex host_index_;  // of hosts_, by host_hash
+    static std::size_t host_hash(std::uint64_t key) {
+        char bytes[sizeof key];
+        std::memcpy(bytes, &key, sizeof key);
+        return hash_text(std::string_view(bytes, sizeof bytes));
+    }
+    // A host row; a later row of the same instance type and zone replaces it.
+    void set_host(std::uint32_t instance, std::uint32_t place, const Row& r) {
+        const std::uint64_t key = host_key(instance, place);
+        const std::size_t hash = host_hash(key);
+        host_index_.reserve(hosts_.size() + 1, [&](std::uint32_t e) { return host_hash(hosts_[e].key); });
+        const HashIndex::Probe at =
+            host_index_.probe(hash, [&](std::uint32_t e) { return hosts_[e].key == key; });
+        const Host host{key, r.on_demand.value_or(kNone), r.spot.value_or(kNone), r.vcpus.value_or(kNone),
+                        r.ram_gb.value_or(kNone)};
+        if (at.found) {
+            hosts_[host_index_.entry(at)] = host;
+            return;
+        }
+        host_index_.put(at, hash, static_cast<std::uint32_t>(hosts_.size()));
+        hosts_.push_back(host);
+    }
+    const Host* find_host(std::uint32_t instance, std::uint32_t place) const {
+        if (hosts_.empty()) return nullptr;
+        const std::uint64_t key = host_key(instance, place);
+        const HashIndex::Probe at =
+            host_index_.probe(host_hash(key), [&](std::uint32_t e) { return hosts_[e].key == key; });
+        return at.found ? &hosts_[host_index_.entry(at)] : nullptr;
+    }
+    std::deque<PendingAccelerator> pending_;  // a deque: growing copies none
+    struct HostTypes {                        // texts_ ids, kNoText = none
+        std::uint32_t host, n1;
+    };
+    // gcp_host_type and gcp_n1_host_type of an accelerator and count, worked out once per pair.
+    const HostTypes& host_types(std::uint32_t accelerator, double count) {
+        char key[sizeof accelerator + sizeof count];
+        std::memcpy(key, &accelerator, sizeof accelerator);
+        std::memcpy(key + sizeof accelerator, &count, sizeof count);
+        return host_types_.get(std::string_view(key, sizeof key), [&] {
+            const std::string_view name = texts_.text(accelerator);
+            const std::string host = gcp_host_type(name, count), n1 = gcp_n1_host_type(name, count);
+            return HostTypes{host.empty() ? kNoText : texts_.intern(host),
+                             n1.empty() ? kNoText : texts_.intern(n1)};
+        });
+    }
+    TextMemo<HostTypes> host_types_;
+    // A note's text, made once per kind and instance type (the offers share it).
+    template <class Make>
+    const SharedText& note(char kind, std::string_view instance, const Make& make) {
+        note_key_.assign(1, kind).append(instance);
+        return notes_.get(note_key_, [&] { return SharedText(make()); });
+    }
+    TextMemo<SharedText> notes_;
+    std::string note_key_;
     // The key index: the offer keys of this read, the filter's kept and dropped alike. An entry is an
     // offer (its index from first_offer_), or a dropped key's index into pruned_ | kDroppedKey. A kept
     // key has a slot of its own (offer_key compared), a dropped key one per hash.

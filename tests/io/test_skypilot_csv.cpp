@@ -226,6 +226,54 @@ TEST_CASE(
     CHECK(*eu.on_demand_per_hour == Approx(0.35));
 }
 
+TEST_CASE(
+    "each GCP accelerator row gets its own zone's host, whatever the order of the rows, and its own note",
+    "[io]") {
+    // The same accelerator in four zones: a host priced 0, no host, a host row after the accelerator
+    // rows, and a host listed twice (the last row counts). And an N1 GPU with and without its host.
+    auto l = load(
+        "gcp",
+        "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,GpuInfo,Region,AvailabilityZone,Price,"
+        "SpotPrice\n"
+        "a2-highgpu-1g,12.0,85.0,,,,us-central1,us-central1-a,0.0,\n"
+        "a2-highgpu-1g,12.0,85.0,,,,us-west1,us-west1-b,0.5,0.2\n"
+        "a2-highgpu-1g,12.0,85.0,,,,us-west1,us-west1-b,0.7,0.3\n"
+        ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},us-central1,us-central1-a,2.0,\n"
+        ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},us-east1,us-east1-c,2.1,\n"
+        ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},europe-west4,europe-west4-a,2.2,1.0\n"
+        ",,,A100,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]},us-west1,us-west1-b,2.3,1.0\n"
+        ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},us-east1,us-east1-c,0.35,\n"
+        ",,,T4,1,{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]},asia-east1,asia-east1-a,0.36,\n"
+        "a2-highgpu-1g,12.0,85.0,,,,europe-west4,europe-west4-a,0.8,0.4\n"
+        "n1-highmem-8,8.0,52.0,,,,asia-east1,asia-east1-a,0.47,\n");
+    REQUIRE(l.errors.empty());
+    REQUIRE(l.catalog.offers.size() == 6);
+    const auto& o = l.catalog.offers;
+    auto note = [](const Offer& offer) { return offer.notes.empty() ? std::string() : offer.notes[0].str(); };
+    CHECK(o[0].instance_type == "a2-highgpu-1g");  // its zone's host is priced 0
+    CHECK(note(o[0]) ==
+          "GPU-only price: the a2-highgpu-1g host VM is not included (its price in the table is 0)");
+    CHECK(*o[0].on_demand_per_hour == Approx(2.0));
+    CHECK(o[1].instance_type == "a2-highgpu-1g");  // no host row in its zone
+    CHECK(note(o[1]) ==
+          "GPU-only price: the a2-highgpu-1g host VM is not included (no host row in the table)");
+    CHECK_FALSE(o[1].price_complete);
+    CHECK(o[2].region == "europe-west4");  // its host row comes last in the table
+    CHECK(o[2].price_complete);
+    CHECK(*o[2].on_demand_per_hour == Approx(3.0));
+    CHECK(*o[2].spot_per_hour == Approx(1.4));
+    CHECK(o[2].notes.empty());
+    CHECK(o[3].region == "us-west1");  // its host is listed twice: the last row's prices
+    CHECK(*o[3].on_demand_per_hour == Approx(3.0));
+    CHECK(*o[3].spot_per_hour == Approx(1.3));
+    CHECK(o[4].instance_type == "n1-*");  // no n1 host in its zone
+    CHECK(note(o[4]) == "GPU-only price: the n1-* host VM is not included (no host row in the table)");
+    CHECK(o[5].instance_type == "n1-highmem-8");
+    CHECK(note(o[5]).find("host VM n1-highmem-8 included") == 0);
+    CHECK(*o[5].on_demand_per_hour == Approx(0.83));
+    CHECK(l.reasons["GCP GPU-only price (host VM price missing or 0; kept, marked in notes)"] == 3);
+}
+
 TEST_CASE("empty and zero prices are counted; rows without any price are dropped", "[io]") {
     auto l =
         load("aws", kAwsHeader + "p5e.48xlarge,H100,8,192,2048," + gpu_info(81920, 8) + ",,44.8,ap-1,a\n" +

@@ -3,6 +3,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuadvise/base/hash_index.hpp"
@@ -99,6 +100,31 @@ TEST_CASE("TextMemo makes a text's value once, keeps references, and past its li
     CHECK(small.get("c", count) == 3);  // past the limit: made
     CHECK(small.get("c", count) == 4);  // and made again
     CHECK(small.size() == 2);
+}
+
+TEST_CASE("TextPool numbers each distinct text once, in order, and keeps its characters in place", "[core]") {
+    TextPool pool;
+    CHECK(pool.intern("us-east-1") == 0);
+    CHECK(pool.intern("") == 1);
+    CHECK(pool.intern("a long region name past the short-string buffer") == 2);
+    const std::string_view kept = pool.text(2);
+    const char* where = pool.text(0).data();
+    for (int i = 0; i < 20000; ++i)
+        CHECK(pool.intern("zone-" + std::to_string(i)) == 3u + static_cast<unsigned>(i));
+    CHECK(pool.size() == 20003);
+    CHECK(pool.intern("us-east-1") == 0);  // found, not added again
+    CHECK(pool.intern("") == 1);
+    CHECK(pool.intern("zone-19999") == 20002);
+    CHECK(pool.text(0).data() == where);  // growing moved no text, short or long
+    CHECK(pool.text(2) == kept);
+    CHECK(pool.text(2).data() == kept.data());
+    CHECK(pool.text(20002) == "zone-19999");
+    CHECK(pool.size() == 20003);
+    const TextPool::Lookup missing = pool.find("us-west-2");
+    CHECK_FALSE(missing.at.found);
+    CHECK(pool.add(missing, "us-west-2") == 20003);
+    CHECK(pool.find("us-west-2").at.found);
+    CHECK(pool.find("us-west-2").id == 20003);
 }
 
 }  // namespace unit_test_hash_index

@@ -105,7 +105,48 @@ private:
     std::size_t slots_ = 0, keys_ = 0;
 };
 
-// A memo of values by text (what a function of the text gave the first time): a HashIndex over the
+// Texts by number: each distinct text is kept once and numbered in the order it first came
+// (interned), so that records may hold a 32-bit id where they held a string, and compare ids where
+// they compared texts. Ids and their texts stay valid while the pool lives.
+class TextPool {
+public:
+    // Where `text` is, or where it would go (valid until the next add).
+    struct Lookup {
+        std::size_t hash;
+        HashIndex::Probe at;
+        std::uint32_t id;  // when at.found
+    };
+    Lookup find(std::string_view text) {
+        const std::size_t hash = hash_text(text);
+        index_.reserve(items_.size() + 1, [&](std::uint32_t e) { return items_[e].hash; });
+        const HashIndex::Probe at = index_.probe(
+            hash, [&](std::uint32_t e) { return items_[e].hash == hash && items_[e].text == text; });
+        return {hash, at, at.found ? index_.entry(at) : 0};
+    }
+    // A text that `find` did not find: its new id.
+    std::uint32_t add(const Lookup& l, std::string_view text) {
+        items_.push_back({std::string(text), l.hash});
+        const auto id = static_cast<std::uint32_t>(items_.size() - 1);
+        index_.put(l.at, l.hash, id);
+        return id;
+    }
+    std::uint32_t intern(std::string_view text) {
+        const Lookup l = find(text);
+        return l.at.found ? l.id : add(l, text);
+    }
+    std::string_view text(std::uint32_t id) const { return items_[id].text; }
+    std::size_t size() const { return items_.size(); }
+
+private:
+    struct Item {
+        std::string text;
+        std::size_t hash;
+    };
+    HashIndex index_;
+    std::deque<Item> items_;  // a deque: a new text moves none of the others (nor their characters)
+};
+
+// A memo of values by text (what a function of the text gave the first time): a TextPool of the
 // texts, no division per lookup where std::unordered_map's prime bucket count takes one (40 cycles,
 // four lookups a row of a million-row table). References stay valid while the memo lives, except
 // with a `limit`: past that many texts a new one's value is made each time, and its reference holds
@@ -118,28 +159,19 @@ public:
     // The value for `text`, made by make() the first time (nothing is kept when make() throws).
     template <class Make>
     const V& get(std::string_view text, const Make& make) {
-        const std::size_t hash = hash_text(text);
-        index_.reserve(items_.size() + 1, [&](std::uint32_t e) { return items_[e].hash; });
-        const HashIndex::Probe at = index_.probe(
-            hash, [&](std::uint32_t e) { return items_[e].hash == hash && items_[e].text == text; });
-        if (at.found) return items_[index_.entry(at)].value;
-        if (items_.size() >= limit_) return scratch_.emplace(make());
-        items_.push_back({std::string(text), hash, make()});
-        index_.put(at, hash, static_cast<std::uint32_t>(items_.size() - 1));
-        return items_.back().value;
+        const TextPool::Lookup l = texts_.find(text);
+        if (l.at.found) return values_[l.id];
+        if (values_.size() >= limit_) return scratch_.emplace(make());
+        values_.push_back(make());
+        texts_.add(l, text);
+        return values_.back();
     }
-
-    std::size_t size() const { return items_.size(); }
+    std::size_t size() const { return values_.size(); }
 
 private:
-    struct Item {
-        std::string text;
-        std::size_t hash;
-        V value;
-    };
     std::size_t limit_;
-    HashIndex index_;
-    std::deque<Item> items_;    // a deque: a new item moves none of the others
+    TextPool texts_;
+    std::deque<V> values_;      // by the texts' ids; a deque: a new value moves none of the others
     std::optional<V> scratch_;  // past the limit: the last value made
 };
 
