@@ -308,30 +308,48 @@ int run_main(int argc, const char* const* argv) {
 
 namespace {
 
-// The global options that take no value (add_global_options), which a line may give before its
-// command. A guess only: a name wrongly here makes run_with's one-command parse fail or choose no
-// command, and the line runs again with every command set up (a test checks the list against the
+// The global options (add_global_options) that a line may give before its command: those that take
+// no value, and those that take exactly one ("--currency EUR" or "--currency=EUR"; --catalog takes one
+// per use). A guess only: a name wrongly here makes run_with's one-command parse fail or choose no
+// command, and the line runs again with every command set up (a test checks both lists against the
 // options); a name missing here only costs that set-up.
 constexpr std::string_view kGlobalFlags[] = {
     "-q", "--quiet", "--json", "--wide", "--strict-variants", "--no-default-catalog", "--csv-raw"};
+constexpr std::string_view kGlobalValueOptions[] = {"--catalog", "--provider-name", "--format", "--section",
+                                                    "--color",   "--currency",      "--as-of"};
 
-bool is_global_flag(std::string_view word) {
-    return std::find(std::begin(kGlobalFlags), std::end(kGlobalFlags), word) != std::end(kGlobalFlags);
+template <std::size_t N>
+bool listed(const std::string_view (&names)[N], std::string_view word) {
+    return std::find(std::begin(names), std::end(names), word) != std::end(names);
+}
+
+// How many words the global option at argv[i] takes (with its value), or 0 when it is not one.
+int global_option_words(int argc, const char* const* argv, int i) {
+    const std::string_view word = argv[i];
+    if (listed(kGlobalFlags, word)) return 1;
+    if (const auto eq = word.find('='); eq != std::string_view::npos)
+        return listed(kGlobalValueOptions, word.substr(0, eq)) ? 1 : 0;
+    return listed(kGlobalValueOptions, word) && i + 1 < argc && argv[i + 1] != nullptr ? 2 : 0;
 }
 
 }  // namespace
 
 std::span<const std::string_view> global_flags() { return kGlobalFlags; }
+std::span<const std::string_view> global_value_options() { return kGlobalValueOptions; }
 
 namespace {
 
 // The command a command line names when it can be told without parsing it: its first word after
-// global flags (kGlobalFlags), when that is a command's name, no configuration file exists
+// global options (kGlobalFlags, kGlobalValueOptions and their values), when that is a command's name, no configuration file exists
 // (apply_user_config checks a setting against every command's options) and the command does not
 // read the others' options (completion, man, __complete, config). nullptr: set up every command.
 const Command* named_command(int argc, const char* const* argv) {
     int first = 1;
-    while (first < argc && argv[first] != nullptr && is_global_flag(argv[first])) ++first;
+    while (first < argc && argv[first] != nullptr)
+        if (const int words = global_option_words(argc, argv, first); words > 0)
+            first += words;
+        else
+            break;
     if (first >= argc || argv[first] == nullptr || argv[first][0] == '-') return nullptr;
     const std::string_view word = argv[first];
     for (const auto& c : commands())
@@ -360,6 +378,20 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
         if (auto code = run_with(argc, argv, out, err, only)) return *code;
     return *run_with(argc, argv, out, err, nullptr);
 }
+
+}  // namespace
+
+const char* told_command(int argc, const char* const* argv) {
+    const Command* c = named_command(argc, argv);
+    return c ? c->name : nullptr;
+}
+
+int run_every_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+    record_command_line(argc, argv);
+    return *run_with(argc, argv, out, err, nullptr);
+}
+
+namespace {
 
 // Deletes the parser, unless contexts leave what they hold to the process exit (exit_after_run):
 // freeing its commands and options was 0.3 of the 22 million instructions of `recommend --model bert

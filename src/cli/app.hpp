@@ -25,5 +25,12 @@ void exit_after_run();
 // The global options that take no value (-q, --json, --wide, ...): a line may give them before its
 // command and still have that command's options alone set up (exposed for a test against the options).
 std::span<const std::string_view> global_flags();
+// The global options that take one value (--catalog FILE, --currency CODE, ...): the same, with their
+// value (exposed for the same test).
+std::span<const std::string_view> global_value_options();
+// For the tests of that set-up: the command a line's one-command set-up chooses (nullptr: none, every
+// command is set up), and a line run with every command set up whatever it names.
+const char* told_command(int argc, const char* const* argv);
+int run_every_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace gpuadvise::cli

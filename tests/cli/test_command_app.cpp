@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -117,6 +118,29 @@ TEST_CASE("CommandApp keeps its options as they were when it refuses one", "[cli
     CHECK(verbose == 2);
 }
 
+// `args` run with every command set up (gpuadvise::cli::run_every_command), as run() does for a line
+// whose command it cannot tell without parsing.
+gpuadvise::testing::CliResult run_every_command(const std::vector<std::string>& args) {
+    std::vector<const char*> argv{"gpuadvise"};
+    for (const auto& a : args) argv.push_back(a.c_str());
+    std::ostringstream out, err;
+    gpuadvise::testing::CliResult r;
+    r.exit = gpuadvise::cli::run_every_command(static_cast<int>(argv.size()), argv.data(), out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+
+// The command the one-command set-up chooses for `args` ("" for none), with no configuration file.
+std::string told(const std::vector<std::string>& args) {
+    std::vector<const char*> argv{"gpuadvise"};
+    for (const auto& a : args) argv.push_back(a.c_str());
+    ::setenv("GPUADVISE_CONFIG", "/nonexistent/gpuadvise-test/config.yaml", 1);
+    const char* name = gpuadvise::cli::told_command(static_cast<int>(argv.size()), argv.data());
+    ::unsetenv("GPUADVISE_CONFIG");
+    return name ? name : "";
+}
+
 // A line whose first word is a command sets up that command alone, without even naming the others
 // (app.cpp, run_with); a later word naming another command must still read as with every command set
 // up: an argument (a GPU, a file) where one is taken, else an error.
@@ -133,21 +157,47 @@ TEST_CASE("A line set up for its command alone parses as with every command set 
         {"--json", "--wide", "compare", "A100", "recommend"},
         {"--strict-variants", "-q", "catalog", "info", "recommend"},
         {"--csv-raw", "--no-default-catalog", "--quiet", "plan", "recommend"},
+        // global options with their value first (global_value_options), in both forms
+        {"--currency", "EUR", "recommend", "--model", "bert", "--bogus"},
+        {"--format=json", "compare", "A100", "recommend"},
+        {"--color", "never", "--as-of", "2026-01-01", "-q", "plan", "recommend"},
+        {"--section", "offers", "--format", "csv", "compare", "A100", "T4"},
+        {"--provider-name", "recommend", "--currency=USD", "compare", "A100", "recommend"},
+        {"--catalog", "/nonexistent/recommend.yaml", "compare", "A100"},
+        {"--catalog", "recommend", "--model", "bert"},  // the command's name as the option's value
+        {"--as-of", "yesterday", "compare", "A100"},
+        {"--currency"},
     };
     for (const auto& line : lines) {
-        // `--color auto`, the default, first: it only makes run set up every command.
-        std::vector<std::string> everything{"--color", "auto"};
-        everything.insert(everything.end(), line.begin(), line.end());
         INFO(line.front() << " " << line.back());
-        const auto alone = gpuadvise::testing::run_args(line), all = gpuadvise::testing::run_args(everything);
+        const auto alone = gpuadvise::testing::run_args(line), all = run_every_command(line);
         CHECK(alone.exit == all.exit);
         CHECK(alone.out == all.out);
         CHECK(alone.err == all.err);
     }
 }
 
-TEST_CASE("The flags a line may give before its one-command set-up are the global options without a value",
+TEST_CASE("Global options before the command, with or without a value, leave it told without parsing",
           "[cli]") {
+    CHECK(told({"recommend", "--model", "bert"}) == "recommend");
+    CHECK(told({"-q", "--json", "recommend"}) == "recommend");
+    CHECK(told({"--currency", "EUR", "recommend", "--model", "bert"}) == "recommend");
+    CHECK(told({"--currency=EUR", "--wide", "compare", "A100"}) == "compare");
+    CHECK(told({"--catalog", "a.csv", "--catalog", "b.yaml", "--provider-name", "x", "offers"}) == "offers");
+    CHECK(told({"--catalog", "offers", "recommend"}) == "recommend");  // a value, though a command's name
+    CHECK(told({"--format", "json", "--section", "s", "--color", "never", "--as-of", "2026-01-01", "plan"}) ==
+          "plan");
+    CHECK(told({"--currency"}).empty());  // no value: left to the whole parse
+    CHECK(told({"--currency", "EUR"}).empty());
+    CHECK(told({"--bogus", "recommend"}).empty());
+    CHECK(told({"--model", "bert", "recommend"}).empty());       // a command's option: not a global one
+    CHECK(told({"--catalog=a.csv", "config", "show"}).empty());  // config reads every command's options
+}
+
+TEST_CASE(
+    "The options a line may give before its one-command set-up are the global ones, each with or "
+    "without a value as it takes",
+    "[cli]") {
     // Read off the global options' help: a name alone is a flag, a name and a value ("--currency CODE",
     // "--format table|json|...") takes one. -h/--help and --version are left to the full set-up.
     const auto help = gpuadvise::testing::run_args({"--wide", "--help"});
@@ -173,6 +223,11 @@ TEST_CASE("The flags a line may give before its one-command set-up are the globa
     std::sort(flags.begin(), flags.end());
     std::sort(named.begin(), named.end());
     CHECK(named == flags);
+    const auto listed_valued = gpuadvise::cli::global_value_options();
+    std::vector<std::string> named_valued(listed_valued.begin(), listed_valued.end());
+    std::sort(valued.begin(), valued.end());
+    std::sort(named_valued.begin(), named_valued.end());
+    CHECK(named_valued == valued);
 }
 
 }  // namespace cli_test_command_app
