@@ -320,8 +320,10 @@ public:
         for (std::size_t i = 0; i < sources_.size(); ++i) read_source(i);
         // Room for every pending row's offer (address space only: what is not used is not touched),
         // so that the offers made last do not move the others, a doubling at a time.
-        reserve_geometric(catalog_.offers, catalog_.offers.size() + pending_rows_);
-        advise_untouched(catalog_.offers);
+        if (pending_rows_ > 0) {
+            reserve_geometric(catalog_.offers, catalog_.offers.size() + pending_rows_);
+            advise_untouched(catalog_.offers);
+        }
         for (const auto& block : pending_)
             for (const PendingAccelerator& a : block) price_gcp_accelerator(a);
         if (filter_) finish_pruned();
@@ -1109,7 +1111,8 @@ private:
         });
     }
     TextMemo<HostTypes> host_types_;
-    // A note's text, made once per kind and instance type (the offers share it).
+    // A note's text, made once per kind ('n': the n1 host included, 'z': the host's price is 0, 'm':
+    // no host row) and instance type; the offers share it.
     template <class Make>
     const SharedText& note(char kind, std::string_view instance, const Make& make) {
         note_key_.assign(1, kind).append(instance);
