@@ -26,7 +26,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // A table with mixed GPUs (known, variant-ambiguous, unknown), counts, regions, zone duplicates,
-// CPU-only rows, empty and zero prices and a quoted GpuInfo that spans lines.
+// CPU-only rows, empty and zero prices, a quoted GpuInfo that spans lines, and GCP's shape (host VM
+// rows, some priced 0, and accelerator rows without an instance type, with or without their host).
 std::string generated_table(unsigned seed, int rows) {
     std::mt19937 rng(seed);
     auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
@@ -42,6 +43,32 @@ std::string generated_table(unsigned seed, int rows) {
     for (int i = 0; i < rows; ++i) {
         if (pick(15) == 0) {  // a CPU-only row
             out += "m5.large,,,2,8,,0.096,0.03," + std::string(regions[pick(5)]) + ",z\n";
+            continue;
+        }
+        if (pick(8) == 0) {  // GCP's shape: a host VM row, or an accelerator row priced with its zone's host
+            const std::string region = regions[pick(5)];
+            const std::string zone = region + "-" + static_cast<char>('a' + pick(3));  // hosts: not in -c
+            if (pick(3) == 0 && zone.back() != 'c') {
+                const char* hosts[] = {"a2-highgpu-1g", "a2-highgpu-2g", "a3-highgpu-8g", "n1-highmem-8",
+                                       "n1-highmem-16"};
+                const std::string od = pick(6) == 0 ? "0" : std::to_string(0.3 + pick(300) / 100.0);
+                out += std::string(hosts[pick(5)]) + ",,,12,85,," + od + "," + (pick(2) ? "0.1" : "") + "," +
+                       region + "," + zone + "\n";
+                continue;
+            }
+            const char* accelerators[][2] = {{"A100", "40960"}, {"A100", ""},    {"A100-80GB", "81920"},
+                                             {"H100", "81920"}, {"T4", "15360"}, {"V100", "16384"},
+                                             {"L4", "23034"}};
+            const auto& a = accelerators[pick(7)];
+            const int count = 1 << pick(2);
+            const std::string info = a[1][0] ? "\"{'Gpus': [{'Name': '" + std::string(a[0]) +
+                                                   "', 'Count': " + std::to_string(count) +
+                                                   ", 'MemoryInfo': {'SizeInMiB': " + a[1] + "}}]}\""
+                                             : "";
+            const double price = 0.3 + pick(900) / 100.0;
+            out += "," + std::string(a[0]) + "," + std::to_string(count) + ",,," + info + "," +
+                   std::to_string(price) + "," + (pick(2) ? std::to_string(price * 0.4) : "") + "," + region +
+                   "," + zone + "\n";
             continue;
         }
         const auto& g = gpus[pick(9)];
@@ -185,6 +212,17 @@ TEST_CASE("pushdown: a filtered load keeps exactly the offers an unfiltered load
     const auto table_offers = std::count_if(all.offers.begin(), all.offers.end(),
                                             [](const Offer& o) { return o.provider == "tbl"; });
     REQUIRE(table_offers > 500);
+    // GCP's accelerator rows: priced with their zone's host, an n1 host, or alone (each kind present).
+    auto gcp = [&](const char* instance, bool complete) {
+        return std::count_if(all.offers.begin(), all.offers.end(), [&](const Offer& o) {
+            return o.instance_type.rfind(instance, 0) == 0 && o.price_complete == complete;
+        });
+    };
+    CHECK(gcp("a2-highgpu-", true) > 5);
+    CHECK(gcp("a2-highgpu-", false) > 5);
+    CHECK(gcp("n1-highmem-", true) > 5);
+    CHECK(gcp("n1-*", false) > 5);
+    CHECK(gcp("g2-standard-*", false) > 5);
 
     for (const io::OfferFilter& f :
          {filter("A100"), filter("A100:8"), filter("80GB"), filter("H100,T4"), filter("MI250X:8"),
