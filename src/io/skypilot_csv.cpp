@@ -343,18 +343,24 @@ public:
     }
 
 private:
-    // One more row skipped (or merged, or kept with a mark) for `reason`. Rows in a run mostly share
-    // their reason: it is compared with the last one counted, then with the few others.
-    void count(std::size_t source, SkipKind kind, std::string_view reason) {
+    // One more row skipped (or merged, or kept with a mark) for `reason`; true when it is the first of
+    // its source for that reason. Rows in a run mostly share their reason: it is compared with the
+    // last one counted, then with the few others.
+    bool count(std::size_t source, SkipKind kind, std::string_view reason) {
         SkipTally& t = tallies_[source];
+        bool first = false;
         if (t.last >= t.reasons.size() || t.reasons[t.last].reason != reason) {
             t.last = 0;
             while (t.last < t.reasons.size() && t.reasons[t.last].reason != reason) ++t.last;
-            if (t.last == t.reasons.size()) t.reasons.push_back({std::string(reason), kind, 0});
+            if (t.last == t.reasons.size()) {
+                t.reasons.push_back({std::string(reason), kind, 0});
+                first = true;
+            }
         }
         t.reasons[t.last].kind = kind;  // a reason's kind is the last it was counted with
         ++t.reasons[t.last].rows;
         ++t.kinds[static_cast<std::size_t>(kind)];
+        return first;
     }
 
     void error(std::size_t source, int line, const std::string& message) {
@@ -779,13 +785,11 @@ private:
             return;
         }
         if (!m.variant_assumed.empty()) {  // kept as the conservative variant (skypilot_gpu_names.hpp)
-            if (variant_.mapping != &m || variant_.source != r.source) {  // texts made once per run of rows
-                variant_ = {&m, r.source, m.variant_assumed + " (kept, marked in notes)", m.variant_assumed};
-                strict_reasons_[r.source][variant_.reason] =
-                    "ambiguous variant: " + m.ambiguity + " (dropped by --strict-variants)";
-            }
-            count(r.source, SkipKind::variant_assumed, variant_.reason);
-            notes.push_back(variant_.note);
+            const VariantTexts& v = variant_texts(m);
+            // The same reason comes with the same wording for --strict-variants (both name the candidates).
+            if (count(r.source, SkipKind::variant_assumed, v.reason))
+                strict_reasons_[r.source][v.reason] = v.strict;
+            notes.push_back(v.note);
         }
         const int n = static_cast<int>(r.count);
         const std::string_view region = trim_region(r.region);
@@ -1022,12 +1026,22 @@ private:
     };
     std::vector<SkipTally> tallies_;
     std::vector<std::map<std::string, std::string>> strict_reasons_;  // SkipSummary::strict_reasons
-    struct VariantNote {  // the texts of the last variant-assumed row's reason and note
-        const GpuMapping* mapping = nullptr;
-        std::size_t source = 0;
+    struct
+        VariantTexts {  // a mapping's variant_assumed as a skip reason, a note, and --strict-variants' reason
         std::string reason;
         SharedText note;
-    } variant_;
+        std::string strict;
+    };
+    // Made once per mapping (rows of a few GPU models and counts take turns: once per row was a
+    // string a row).
+    const VariantTexts& variant_texts(const GpuMapping& m) {
+        const GpuMapping* at = &m;
+        return variant_texts_.get(std::string_view(reinterpret_cast<const char*>(&at), sizeof at), [&] {
+            return VariantTexts{m.variant_assumed + " (kept, marked in notes)", m.variant_assumed,
+                                "ambiguous variant: " + m.ambiguity + " (dropped by --strict-variants)"};
+        });
+    }
+    TextMemo<VariantTexts> variant_texts_;
     SharedText provider_, as_of_, source_;  // shared by every offer of the tables
     Columns cols_;
     std::size_t width_ = 0;

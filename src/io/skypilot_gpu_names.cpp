@@ -1,6 +1,7 @@
 #include "io/skypilot_gpu_names.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <tuple>
 
@@ -108,8 +109,20 @@ const Gpu* most_conservative_variant(const std::vector<const Gpu*>& candidates) 
                              [&](const Gpu* a, const Gpu* b) { return key(a) < key(b); });
 }
 
-std::string form_factor_hint(std::string_view provider, std::string_view machine) {
-    const std::string m = to_lower(machine);
+std::string_view form_factor_hint(std::string_view provider, std::string_view machine) {
+    // Lower case in a buffer on the stack for the usual names (a table of a million instance types
+    // asks once per row: a heap string each was a tenth of the read).
+    char buffer[64];
+    std::string heap;
+    std::string_view m;
+    if (machine.size() <= sizeof buffer) {
+        for (std::size_t i = 0; i < machine.size(); ++i)
+            buffer[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(machine[i])));
+        m = std::string_view(buffer, machine.size());
+    } else {
+        heap = to_lower(machine);
+        m = heap;
+    }
     if (m.find("sxm") != std::string::npos) return "sxm";
     if (m.find("pcie") != std::string::npos || m.find("-pci") != std::string::npos ||
         m.find("_pci") != std::string::npos)
@@ -145,10 +158,11 @@ std::string form_factor_hint(std::string_view provider, std::string_view machine
 const GpuMapping& SkypilotGpuMapper::map(std::string_view provider, std::string_view accelerator,
                                          std::string_view machine, const GpuInfoFacts& info,
                                          double accelerator_count) {
-    // Rows repeat a few instance types and GPU descriptions: both lookups are memoised, with keys
-    // built in reused buffers (a heap string per row was a fifth of a 100k-row load).
-    key_.assign(provider).append("|").append(machine);
-    const std::string& hint = hints_.get(key_, [&] { return form_factor_hint(provider, machine); });
+    // Rows repeat a few GPU descriptions: the mapping is memoised by what decides it (the name, the
+    // form-factor hint of the instance type, GpuInfo's numbers, the count), with the key built in a
+    // reused buffer (a heap string per row was a fifth of a 100k-row load). The reader asks once per
+    // kind of row (instance type and the rest), so the hint is worked out, not memoised.
+    const std::string_view hint = form_factor_hint(provider, machine);
     key_.assign(accelerator).append("|").append(hint);
     // Raw bytes of the numbers: formatting them costs more than the rest of a row (callgrind).
     for (double v : {info.size_mib.value_or(-1), info.count.value_or(-1), info.total_mib.value_or(-1),

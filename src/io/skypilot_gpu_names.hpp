@@ -56,7 +56,6 @@ private:
 
     const Catalog& catalog_;
     TextMemo<GpuMapping> cache_;
-    TextMemo<std::string> hints_{std::size_t{1} << 16};    // provider|machine -> hint (at most 65,536 kept)
     std::string key_;                                      // reused lookup key
     mutable std::unordered_set<std::string> known_names_;  // folded ids, aliases and families
     mutable std::vector<std::string> folded_families_;
@@ -68,6 +67,6 @@ private:
 const Gpu* most_conservative_variant(const std::vector<const Gpu*>& candidates);
 
 // "sxm", "pcie" or "" from an instance type and provider (exposed for tests).
-std::string form_factor_hint(std::string_view provider, std::string_view machine);
+std::string_view form_factor_hint(std::string_view provider, std::string_view machine);
 
 }  // namespace gpuadvise::io
