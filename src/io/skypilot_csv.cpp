@@ -187,11 +187,9 @@ struct OfferKey {
     bool operator==(const OfferKey&) const = default;
 };
 
-// The hash of an offer key (machine, GPU, region, count) in two parts: the first two are the same
-// for every row of an instance type, worked out once per kind of row (TableReader::RowKind).
-std::size_t hash_machine_gpu(std::string_view machine, std::string_view gpu) {
-    return hash_combine(hash_text(machine), hash_text(gpu));
-}
+// The hash of an offer key (machine, GPU, region, count), from the hashes of its texts (the GPU id's is
+// worked out once per kind of row: TableReader::RowKind).
+std::size_t hash_machine_gpu(std::size_t machine, std::size_t gpu) { return hash_combine(machine, gpu); }
 std::size_t hash_key(std::size_t machine_gpu, std::string_view region, int count) {
     return hash_combine(hash_combine(machine_gpu, hash_text(region)), static_cast<std::size_t>(count));
 }
@@ -237,11 +235,11 @@ class TableReader {
     struct RowKind {
         const GpuMapping* mapping;  // in a mapper's memo: valid while the reader lives
         const Gpu* gpu;             // with a filter: the catalog GPU the id resolves to (nullptr: none)
-        std::size_t machine_gpu;    // hash_machine_gpu
+        std::size_t gpu_hash;       // hash_text of the GPU id
     };
     // What keying rows looks up, with the memos that make it one lookup a row (key_row). GpuInfo
-    // texts repeat across rows (one per GPU model and count): each is scanned once. A table of a
-    // million instance types keeps 65,536 row kinds.
+    // texts repeat across rows (one per GPU model and count): each is scanned once. At most 65,536
+    // row kinds are kept (a table of as many GPU descriptions).
     struct Keyer {
         explicit Keyer(const Catalog& catalog) : mapper(catalog) {}
         SkypilotGpuMapper mapper;
@@ -249,6 +247,12 @@ class TableReader {
         TextMemo<const Gpu*> resolved;
         TextMemo<bool> region_ok;
         TextMemo<RowKind> row_kinds{std::size_t{1} << 16};
+        struct {  // the last instance type keyed: its form-factor hint and hash
+            std::string text;
+            std::string_view hint;
+            std::size_t hash = 0;
+            bool known = false;
+        } machine;
         std::string kind_key;
     };
 
@@ -739,27 +743,34 @@ private:
     }
 
     // The GPU a row maps to, its key's hash and the filter's verdict (`machine`: its instance type).
-    // What a row's kind (instance type, accelerator, GpuInfo, count) alone decides is looked up once
-    // per kind: one hash a row where the mapper, the GPU and the key took six.
+    // The instance type decides the mapping only through its form-factor hint, so what a row's kind
+    // (that hint, the accelerator, GpuInfo, count) decides is looked up once per kind, a few dozen
+    // in a table of a million instance types.
     void key_row_kind(Keyer& k, Row& r, std::string_view machine) {
-        if (!whole_count(r.count)) return;  // no mapping: add_offer counts it
-        const auto machine_size = static_cast<std::uint32_t>(machine.size());
-        k.kind_key.assign(reinterpret_cast<const char*>(&machine_size), sizeof machine_size)
-            .append(machine)
-            .append(r.accelerator)
+        if (!whole_count(r.count)) return;                    // no mapping: add_offer counts it
+        if (!k.machine.known || k.machine.text != machine) {  // rows of an instance type come in runs
+            k.machine.text.assign(machine);
+            k.machine.hint = form_factor_hint(provider_, machine);
+            k.machine.hash = hash_text(machine);
+            k.machine.known = true;
+        }
+        const std::string_view hint = k.machine.hint;
+        k.kind_key.assign(hint).push_back('|');
+        k.kind_key
             .append(reinterpret_cast<const char*>(&r.info), sizeof r.info)  // one per distinct GpuInfo
-            .append(reinterpret_cast<const char*>(&r.count), sizeof r.count);
+            .append(reinterpret_cast<const char*>(&r.count), sizeof r.count)
+            .append(r.accelerator);
         const RowKind& kind = k.row_kinds.get(k.kind_key, [&] {
             const GpuMapping& m = k.mapper.map(provider_, r.accelerator, machine, *r.info, r.count);
             const bool mapped = !m.gpu_id.empty();
             return RowKind{&m, mapped && filter_ ? resolved_gpu(k, m.gpu_id) : nullptr,
-                           mapped ? hash_machine_gpu(machine, m.gpu_id) : 0};
+                           mapped ? hash_text(m.gpu_id) : 0};
         });
         r.mapping = kind.mapping;
         if (r.mapping->gpu_id.empty()) return;
         const int n = static_cast<int>(r.count);
         const std::string_view region = trim_region(r.region);
-        r.hash = hash_key(kind.machine_gpu, region, n);
+        r.hash = hash_key(hash_machine_gpu(k.machine.hash, kind.gpu_hash), region, n);
         r.dropped = filter_ && cannot_match(k, kind.gpu, n, region);
     }
 

@@ -161,7 +161,7 @@ const GpuMapping& SkypilotGpuMapper::map(std::string_view provider, std::string_
     // Rows repeat a few GPU descriptions: the mapping is memoised by what decides it (the name, the
     // form-factor hint of the instance type, GpuInfo's numbers, the count), with the key built in a
     // reused buffer (a heap string per row was a fifth of a 100k-row load). The reader asks once per
-    // kind of row (instance type and the rest), so the hint is worked out, not memoised.
+    // kind of row (the hint, accelerator, GpuInfo and count), so the hint is worked out, not memoised.
     const std::string_view hint = form_factor_hint(provider, machine);
     key_.assign(accelerator).append("|").append(hint);
     // Raw bytes of the numbers: formatting them costs more than the rest of a row (callgrind).
