@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 32: `gpuadvise offers --gpu A100 --plan on-demand --sort price-per-gpu --limit 10` (and with
-# --provider bench) over the generated 100k / 1M tables, and `offers --gpu L4 ...` over real-shaped
-# tables of the same sizes (bench/gen_market.py) against DuckDB (bench/duckdb_query.mjs: the same
+# --provider bench) over the generated 100k / 1M tables, and `offers --gpu L4 ...` (A100 on one) over
+# tables of the same sizes in the shapes of real ones (bench/gen_market.py) against DuckDB (bench/duckdb_query.mjs: the same
 # question as SQL over the CSV, @duckdb/node-api installed with npm into bench/out, git-ignored) and the
 # pandas and plain-Python baselines (bench/baseline_pandas.py, bench/baseline.py), in one interleaved run per size (A B C A B C ...), each under /usr/bin/time: median
 # wall ms, median user + system s, largest peak MB, and the ratios gpuadvise / DuckDB. Appends to RESULTS.
@@ -67,7 +67,7 @@ print("%.1f %.2f %.1f" % (wall, cpu, peak))' "$tmp/${args[$j]}"
 
 {
     echo
-    echo "offers --gpu A100 --plan on-demand --sort price-per-gpu --limit 10 (and with --provider bench; --gpu L4 over the real-shaped table, bench/gen_market.py), interleaved, ${DUCKRUNS:=5} runs each: median wall ms / median user+sys s / peak MB"
+    echo "offers --gpu A100 --plan on-demand --sort price-per-gpu --limit 10 (and with --provider bench; then tables in real shapes, bench/gen_market.py, with the GPU named), interleaved, ${DUCKRUNS:=5} runs each: median wall ms / median user+sys s / peak MB"
     echo
     echo "| offers | query | gpuadvise | DuckDB | pandas | Python (csv) | gpuadvise / DuckDB wall | CPU | peak | gpuadvise / pandas CPU |"
     echo "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -97,21 +97,26 @@ for n in "$@"; do
         ratio() { python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2" 2>/dev/null || echo -; }
         echo "| $name | ${variant:-all providers} | $gw ms / $gc s / $gp MB | $dw ms / $dc s / $dp MB | $aw ms / $ac s / $ap MB | $pw ms / $pc s / $pp MB | $(ratio "$gw" "$dw") | $(ratio "$gc" "$dc") | $(ratio "$gp" "$dp") | $(ratio "$gc" "$ac") |" >>"$RESULTS"
     done
-    # The real-shaped table (bench/gen_market.py: the 4,394 real rows of data/skypilot, copied with
-    # renamed regions; a fifth are GCP accelerator rows priced with their zone's host row) and the
-    # question of issue 32's market-1m.csv, --gpu L4. The Python baselines read only the generated
-    # table's shape: not run here.
-    market=out/market-$name.csv
-    [ -f "$market" ] || python3 gen_market.py "$n" "$market"
-    g="$BIN --catalog $market --provider-name market offers --gpu L4 --plan on-demand --sort price-per-gpu --limit 10 -q"
-    echo "==> $name offers (real-shaped, --gpu L4) against DuckDB" >&2
-    if [ -n "$DUCKDB" ]; then
-        mapfile -t r < <(interleaved "$DUCKRUNS" g "$g" d "node $DUCKDB $market --gpu L4")
-    else
-        mapfile -t r < <(interleaved "$DUCKRUNS" g "$g")
-        r+=("- - -")
-    fi
-    read -r gw gc gp <<<"${r[0]}"
-    read -r dw dc dp <<<"${r[1]}"
-    echo "| $name | real-shaped, --gpu L4 | $gw ms / $gc s / $gp MB | $dw ms / $dc s / $dp MB | - | - | $(ratio "$gw" "$dw") | $(ratio "$gc" "$dc") | $(ratio "$gp" "$dp") | - |" >>"$RESULTS"
+    # Tables in the shapes of real ones (bench/gen_market.py): the real rows of data/skypilot copied
+    # with renamed regions (a fifth GCP accelerator rows, priced with their zone's host row), GCP's
+    # table alone, a table of distinct instance types without GpuInfo, and one with 8,000 GpuInfo
+    # texts; each with a question as issue 32's (--gpu L4 over its market-1m.csv). The Python
+    # baselines read only the generated table's shape: not run here.
+    for spec in real:L4 gcp:L4 distinct:A100 distinct-gpuinfo:L4; do
+        shape=${spec%%:*}
+        gpu=${spec#*:}
+        table=out/$shape-$name.csv
+        [ -f "$table" ] || python3 gen_market.py "$n" "$table" --shape "$shape"
+        g="$BIN --catalog $table --provider-name market offers --gpu $gpu --plan on-demand --sort price-per-gpu --limit 10 -q"
+        echo "==> $name offers ($shape, --gpu $gpu) against DuckDB" >&2
+        if [ -n "$DUCKDB" ]; then
+            mapfile -t r < <(interleaved "$DUCKRUNS" g "$g" d "node $DUCKDB $table --gpu $gpu")
+        else
+            mapfile -t r < <(interleaved "$DUCKRUNS" g "$g")
+            r+=("- - -")
+        fi
+        read -r gw gc gp <<<"${r[0]}"
+        read -r dw dc dp <<<"${r[1]}"
+        echo "| $name | $shape, --gpu $gpu | $gw ms / $gc s / $gp MB | $dw ms / $dc s / $dp MB | - | - | $(ratio "$gw" "$dw") | $(ratio "$gc" "$dc") | $(ratio "$gp" "$dp") | - |" >>"$RESULTS"
+    done
 done
