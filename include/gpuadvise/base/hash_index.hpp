@@ -16,10 +16,12 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "gpuadvise/base/text.hpp"
 
@@ -118,15 +120,17 @@ public:
     };
     Lookup find(std::string_view text) {
         const std::size_t hash = hash_text(text);
-        index_.reserve(items_.size() + 1, [&](std::uint32_t e) { return items_[e].hash; });
-        const HashIndex::Probe at = index_.probe(
-            hash, [&](std::uint32_t e) { return items_[e].hash == hash && items_[e].text == text; });
+        index_.reserve(records_.size() + 1, [&](std::uint32_t e) { return records_[e]->hash; });
+        const HashIndex::Probe at = index_.probe(hash, [&](std::uint32_t e) {
+            const Record& r = *records_[e];
+            return r.hash == hash && r.size == text.size() && std::memcmp(r.chars(), text.data(), r.size) == 0;
+        });
         return {hash, at, at.found ? index_.entry(at) : 0};
     }
     // A text that `find` did not find: its new id.
     std::uint32_t add(const Lookup& l, std::string_view text) {
-        items_.push_back({std::string(text), l.hash});
-        const auto id = static_cast<std::uint32_t>(items_.size() - 1);
+        records_.push_back(store(text, l.hash));
+        const auto id = static_cast<std::uint32_t>(records_.size() - 1);
         index_.put(l.at, l.hash, id);
         return id;
     }
@@ -134,16 +138,35 @@ public:
         const Lookup l = find(text);
         return l.at.found ? l.id : add(l, text);
     }
-    std::string_view text(std::uint32_t id) const { return items_[id].text; }
-    std::size_t size() const { return items_.size(); }
+    std::string_view text(std::uint32_t id) const { return {records_[id]->chars(), records_[id]->size}; }
+    std::size_t size() const { return records_.size(); }
 
 private:
-    struct Item {
-        std::string text;
-        std::size_t hash;
+    // A text's record: its hash and size, its characters right after (one cache line to compare a
+    // short text, where a std::string beside its hash took one for the pair and one for the characters).
+    struct Record {
+        std::size_t hash, size;
+        const char* chars() const { return reinterpret_cast<const char*>(this + 1); }
     };
+    // A record in the current block, or a new one (blocks never move: ids' texts stay where they are).
+    const Record* store(std::string_view text, std::size_t hash) {
+        constexpr std::size_t kAlign = alignof(Record), kMaxBlock = std::size_t{64} << 10;
+        const std::size_t bytes = (sizeof(Record) + text.size() + kAlign - 1) / kAlign * kAlign;
+        if (blocks_.empty() || block_used_ + bytes > block_size_) {
+            block_size_ = std::max(bytes, std::min(kMaxBlock, std::max<std::size_t>(1024, 2 * block_size_)));
+            blocks_.push_back(std::make_unique_for_overwrite<char[]>(block_size_));  // new[]: aligned for Record
+            block_used_ = 0;
+        }
+        char* at = blocks_.back().get() + block_used_;
+        block_used_ += bytes;
+        auto* record = new (at) Record{hash, text.size()};
+        if (!text.empty()) std::memcpy(at + sizeof(Record), text.data(), text.size());
+        return record;
+    }
     HashIndex index_;
-    std::deque<Item> items_;  // a deque: a new text moves none of the others (nor their characters)
+    std::vector<const Record*> records_;  // by id
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    std::size_t block_used_ = 0, block_size_ = 0;
 };
 
 // A memo of values by text (what a function of the text gave the first time): a TextPool of the
