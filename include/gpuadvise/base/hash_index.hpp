@@ -123,7 +123,8 @@ public:
         index_.reserve(records_.size() + 1, [&](std::uint32_t e) { return records_[e]->hash; });
         const HashIndex::Probe at = index_.probe(hash, [&](std::uint32_t e) {
             const Record& r = *records_[e];
-            return r.hash == hash && r.size == text.size() && std::memcmp(r.chars(), text.data(), r.size) == 0;
+            return r.hash == hash && r.size == text.size() &&
+                   (r.size == 0 || std::memcmp(r.chars(), text.data(), r.size) == 0);  // data() may be null
         });
         return {hash, at, at.found ? index_.entry(at) : 0};
     }
@@ -154,7 +155,8 @@ private:
         const std::size_t bytes = (sizeof(Record) + text.size() + kAlign - 1) / kAlign * kAlign;
         if (blocks_.empty() || block_used_ + bytes > block_size_) {
             block_size_ = std::max(bytes, std::min(kMaxBlock, std::max<std::size_t>(1024, 2 * block_size_)));
-            blocks_.push_back(std::make_unique_for_overwrite<char[]>(block_size_));  // new[]: aligned for Record
+            blocks_.push_back(
+                std::make_unique_for_overwrite<char[]>(block_size_));  // new[]: aligned for Record
             block_used_ = 0;
         }
         char* at = blocks_.back().get() + block_used_;
