@@ -340,9 +340,10 @@ std::span<const std::string_view> global_value_options() { return kGlobalValueOp
 namespace {
 
 // The command a command line names when it can be told without parsing it: its first word after
-// global options (kGlobalFlags, kGlobalValueOptions and their values), when that is a command's name, no configuration file exists
-// (apply_user_config checks a setting against every command's options) and the command does not
-// read the others' options (completion, man, __complete, config). nullptr: set up every command.
+// global options (kGlobalFlags, kGlobalValueOptions and their values), when that is a command's name,
+// no configuration file exists (apply_user_config checks a setting against every command's options)
+// and the command does not read the others' options (completion, man, __complete, config). nullptr:
+// set up every command.
 const Command* named_command(int argc, const char* const* argv) {
     int first = 1;
     while (first < argc && argv[first] != nullptr)

@@ -20,7 +20,6 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
-#include <unordered_map>
 #include <utility>
 
 #include "gpuadvise/base/dates.hpp"
@@ -187,11 +186,16 @@ struct OfferKey {
     bool operator==(const OfferKey&) const = default;
 };
 
-// The hash of an offer key (machine, GPU, region, count), from the hashes of its texts (the GPU id's is
-// worked out once per kind of row: TableReader::RowKind).
-std::size_t hash_machine_gpu(std::size_t machine, std::size_t gpu) { return hash_combine(machine, gpu); }
-std::size_t hash_key(std::size_t machine_gpu, std::string_view region, int count) {
-    return hash_combine(hash_combine(machine_gpu, hash_text(region)), static_cast<std::size_t>(count));
+// The hash of an offer key (machine, GPU, region, count), from the hashes of the instance type and the
+// GPU id (worked out once per run of rows and per kind of row: TableReader::key_row_kind).
+std::size_t hash_key(std::size_t machine, std::size_t gpu, std::string_view region, int count) {
+    return hash_combine(hash_combine(hash_combine(machine, gpu), hash_text(region)),
+                        static_cast<std::size_t>(count));
+}
+
+// A price kept as a double with NaN for none (PrunedKey, the pending rows, host rows) as an optional.
+std::optional<double> price_or_none(double v) {
+    return std::isnan(v) ? std::nullopt : std::optional<double>(v);
 }
 
 OfferKey offer_key(const Offer& o) { return {o.instance_type, o.gpu, o.region, o.gpu_count}; }
@@ -683,8 +687,7 @@ private:
     // A pending GCP accelerator row, once every host row is known: priced with the host of its zone
     // (its instance type then), else kept at the GPU's price alone, marked.
     void price_gcp_accelerator(const PendingAccelerator& a) {
-        auto price = [](double v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
-        std::optional<double> on_demand = price(a.on_demand), spot = price(a.spot);
+        std::optional<double> on_demand = price_or_none(a.on_demand), spot = price_or_none(a.spot);
         clean_prices(a.source, on_demand, spot, a.on_demand_empty, true);
         const HostTypes& types = host_types(a.accelerator, a.count);
         std::vector<SharedText> notes;
@@ -708,8 +711,8 @@ private:
                 *spot += host->spot;
             else
                 spot.reset();
-            vcpus = price(host->vcpus);
-            ram_gb = price(host->ram_gb);
+            vcpus = price_or_none(host->vcpus);
+            ram_gb = price_or_none(host->ram_gb);
         } else {
             complete = false;
             if (types.host == kNoText)
@@ -770,7 +773,7 @@ private:
         if (r.mapping->gpu_id.empty()) return;
         const int n = static_cast<int>(r.count);
         const std::string_view region = trim_region(r.region);
-        r.hash = hash_key(hash_machine_gpu(k.machine.hash, kind.gpu_hash), region, n);
+        r.hash = hash_key(k.machine.hash, kind.gpu_hash, region, n);
         r.dropped = filter_ && cannot_match(k, kind.gpu, n, region);
     }
 
@@ -933,18 +936,17 @@ private:
         PrunedKey& k = pruned_[keys_.entry(at) & ~kDroppedKey];
         if (on_demand && (std::isnan(k.on_demand) || *on_demand < k.on_demand)) k.on_demand = *on_demand;
         if (spot && (std::isnan(k.spot) || *spot < k.spot)) k.spot = *spot;
-        auto price = [](double v) { return std::isnan(v) ? std::nullopt : std::optional<double>(v); };
         if (k.offer != kNoKey) {
             Offer& o = catalog_.offers[first_offer_ + k.offer];
-            o.on_demand_per_hour = price(k.on_demand);
-            o.spot_per_hour = price(k.spot);
+            o.on_demand_per_hour = price_or_none(k.on_demand);
+            o.spot_per_hour = price_or_none(k.spot);
             return;
         }
         if (!std::isnan(k.on_demand) && !std::isnan(k.spot) && k.spot >= k.on_demand && k.spot > 0) {
             k.offer = static_cast<std::uint32_t>(catalog_.offers.size() - first_offer_);
-            new_offer(m.gpu_id, static_cast<int>(r.count), region, machine, price(k.on_demand), price(k.spot),
-                      vcpus, ram_gb, std::move(notes), k.variant_assumed, k.price_complete, k.source, k.line,
-                      k.seq);
+            new_offer(m.gpu_id, static_cast<int>(r.count), region, machine, price_or_none(k.on_demand),
+                      price_or_none(k.spot), vcpus, ram_gb, std::move(notes), k.variant_assumed,
+                      k.price_complete, k.source, k.line, k.seq);
             offer_hash_.push_back(hash);
         }
     }
@@ -1037,8 +1039,8 @@ private:
     };
     std::vector<SkipTally> tallies_;
     std::vector<std::map<std::string, std::string>> strict_reasons_;  // SkipSummary::strict_reasons
-    struct
-        VariantTexts {  // a mapping's variant_assumed as a skip reason, a note, and --strict-variants' reason
+    // A mapping's variant_assumed as a skip reason, as a note, and as --strict-variants' reason.
+    struct VariantTexts {
         std::string reason;
         SharedText note;
         std::string strict;

@@ -18,7 +18,6 @@
 #include <memory>
 #include <new>
 #include <optional>
-#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
