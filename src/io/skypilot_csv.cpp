@@ -258,6 +258,8 @@ class TableReader {
             bool known = false;
         } machine;
         std::string kind_key;
+        std::string last_kind_key;  // rows of a kind come in runs: the last kind, found without a hash
+        RowKind last_kind{};
     };
 
 public:
@@ -328,9 +330,17 @@ public:
         for (std::size_t i = 0; i < sources_.size(); ++i) read_source(i);
         // Room for every pending row's offer (address space only: what is not used is not touched),
         // so that the offers made last do not move the others, a doubling at a time.
+        // The same for the dropped keys they may make, and the key index: a doubling of 200,000
+        // dropped keys copied them and faulted their pages again (a GCP-shaped table of 1M rows,
+        // 750,000 of them pending: 650 -> 550 ms).
         if (pending_rows_ > 0) {
             reserve_geometric(catalog_.offers, catalog_.offers.size() + pending_rows_);
             advise_untouched(catalog_.offers);
+            if (filter_) {
+                reserve_geometric(pruned_, pruned_.size() + pending_rows_);
+                advise_untouched(pruned_);
+            }
+            reserve_keys(keys_.size() + pending_rows_);
         }
         for (const auto& block : pending_)
             for (const PendingAccelerator& a : block) price_gcp_accelerator(a);
@@ -652,13 +662,27 @@ private:
         }
         std::optional<double> on_demand = r.on_demand, spot = r.spot;
         clean_prices(source, on_demand, spot, r.on_demand_empty, false);
+        add_offer(r, r.instance, on_demand, spot, r.vcpus, r.ram_gb, RowNotes{r.notes, 0, {}});
+    }
+
+    // The notes of an offer made from a row, made only when one is: most rows merge into an offer
+    // already made, or are dropped by the filter (a vector per row was a fifth of pricing GCP's
+    // pending rows). Either the table's Notes column or a GCP host note, then the variant's.
+    struct RowNotes {
+        std::string_view table;  // the Notes column, "; "-separated
+        char host = 0;           // a GCP host note (host_note): 'n', 'z' or 'm'; 0: none
+        std::string_view instance;
+    };
+    std::vector<SharedText> make_notes(const RowNotes& spec, const GpuMapping& m) {
         std::vector<SharedText> notes;
-        for (std::string_view rest = r.notes; !rest.empty();) {
+        for (std::string_view rest = spec.table; !rest.empty();) {
             std::size_t sep = rest.find("; ");
             notes.emplace_back(std::string(rest.substr(0, sep)));
             rest = sep == std::string_view::npos ? std::string_view() : rest.substr(sep + 2);
         }
-        add_offer(r, r.instance, on_demand, spot, r.vcpus, r.ram_gb, std::move(notes));
+        if (spec.host) notes.push_back(host_note(spec.host, spec.instance));
+        if (!m.variant_assumed.empty()) notes.push_back(variant_texts(m).note);
+        return notes;
     }
 
     // Drops prices that are not real, counting why.
@@ -689,8 +713,8 @@ private:
     void price_gcp_accelerator(const PendingAccelerator& a) {
         std::optional<double> on_demand = price_or_none(a.on_demand), spot = price_or_none(a.spot);
         clean_prices(a.source, on_demand, spot, a.on_demand_empty, true);
-        const HostTypes& types = host_types(a.accelerator, a.count);
-        std::vector<SharedText> notes;
+        const HostTypes types = host_types(a.accelerator, a.count);
+        RowNotes notes;
         std::string_view instance = types.host == kNoText ? std::string_view() : texts_.text(types.host);
         std::optional<double> vcpus, ram_gb;
         const Host* host = types.host == kNoText ? nullptr : find_host(types.host, a.place);
@@ -698,11 +722,7 @@ private:
             if (const Host* n1 = find_host(types.n1, a.place); n1 && n1->on_demand > 0) {  // NaN: none
                 host = n1;
                 instance = texts_.text(types.n1);
-                notes.push_back(note('n', instance, [&] {
-                    return "host VM " + std::string(instance) +
-                           " included (SkyPilot's default n1 host for this GPU count; an estimate "
-                           "of the host you would pick)";
-                }));
+                notes.host = 'n';
             }
         bool complete = true;
         if (host && host->on_demand > 0) {  // NaN > 0 is false: no price
@@ -717,10 +737,7 @@ private:
             complete = false;
             if (types.host == kNoText)
                 instance = texts_.text(a.accelerator) == "L4" ? "g2-standard-*" : "n1-*";
-            notes.push_back(note(host ? 'z' : 'm', instance, [&] {
-                return "GPU-only price: the " + std::string(instance) + " host VM is not included" +
-                       (host ? " (its price in the table is 0)" : " (no host row in the table)");
-            }));
+            notes.host = host ? 'z' : 'm';
             count(a.source, SkipKind::other,
                   "GCP GPU-only price (host VM price missing or 0; kept, marked in notes)");
         }
@@ -733,7 +750,8 @@ private:
         r.line = a.line;
         r.source = a.source;
         key_row_kind(offer_keyer_, r, instance);
-        add_offer(r, instance, on_demand, spot, vcpus, ram_gb, std::move(notes), complete);
+        notes.instance = instance;
+        add_offer(r, instance, on_demand, spot, vcpus, ram_gb, notes, complete);
     }
 
     // A row's GpuInfo facts and, for a row that may become an offer (an instance type and an
@@ -763,12 +781,16 @@ private:
             .append(reinterpret_cast<const char*>(&r.info), sizeof r.info)  // one per distinct GpuInfo
             .append(reinterpret_cast<const char*>(&r.count), sizeof r.count)
             .append(r.accelerator);
-        const RowKind& kind = k.row_kinds.get(k.kind_key, [&] {
-            const GpuMapping& m = k.mapper.map(provider_, r.accelerator, machine, *r.info, r.count);
-            const bool mapped = !m.gpu_id.empty();
-            return RowKind{&m, mapped && filter_ ? resolved_gpu(k, m.gpu_id) : nullptr,
-                           mapped ? hash_text(m.gpu_id) : 0};
-        });
+        if (k.kind_key != k.last_kind_key) {
+            k.last_kind = k.row_kinds.get(k.kind_key, [&] {
+                const GpuMapping& m = k.mapper.map(provider_, r.accelerator, machine, *r.info, r.count);
+                const bool mapped = !m.gpu_id.empty();
+                return RowKind{&m, mapped && filter_ ? resolved_gpu(k, m.gpu_id) : nullptr,
+                               mapped ? hash_text(m.gpu_id) : 0};
+            });
+            k.last_kind_key = k.kind_key;
+        }
+        const RowKind& kind = k.last_kind;
         r.mapping = kind.mapping;
         if (r.mapping->gpu_id.empty()) return;
         const int n = static_cast<int>(r.count);
@@ -784,7 +806,7 @@ private:
     // A row keyed by key_row becomes an offer, merges into one of its key, or is dropped (counted).
     void add_offer(const Row& r, std::string_view machine, std::optional<double> on_demand,
                    std::optional<double> spot, std::optional<double> vcpus, std::optional<double> ram_gb,
-                   std::vector<SharedText> notes, bool price_complete = true) {
+                   const RowNotes& notes, bool price_complete = true) {
         if (!whole_count(r.count)) {
             count(r.source, SkipKind::other, "accelerator count not a whole number from 1 to 4096");
             return;
@@ -803,7 +825,6 @@ private:
             // The same reason comes with the same wording for --strict-variants (both name the candidates).
             if (count(r.source, SkipKind::variant_assumed, v.reason))
                 strict_reasons_[r.source][v.reason] = v.strict;
-            notes.push_back(v.note);
         }
         const int n = static_cast<int>(r.count);
         const std::string_view region = trim_region(r.region);
@@ -812,8 +833,7 @@ private:
         const std::size_t hash = r.hash;
         // Every row of a key has the same GPU, count and region: the filter keeps or drops them all.
         if (r.dropped) {
-            prune(r, hash, m, machine, region, on_demand, spot, vcpus, ram_gb, std::move(notes),
-                  price_complete);
+            prune(r, hash, m, machine, region, on_demand, spot, vcpus, ram_gb, notes, price_complete);
             return;
         }
         reserve_keys(keys_.size() + 1);
@@ -831,7 +851,7 @@ private:
             return;
         }
         keys_.put(at, hash, static_cast<std::uint32_t>(catalog_.offers.size() - first_offer_));
-        new_offer(m.gpu_id, n, region, machine, on_demand, spot, vcpus, ram_gb, std::move(notes),
+        new_offer(m.gpu_id, n, region, machine, on_demand, spot, vcpus, ram_gb, make_notes(notes, m),
                   !m.variant_assumed.empty(), price_complete, r.source, r.line, next_seq_++);
         offer_hash_.push_back(hash);
     }
@@ -919,7 +939,7 @@ private:
     // memory are those of the row that made it one).
     void prune(const Row& r, std::size_t hash, const GpuMapping& m, std::string_view machine,
                std::string_view region, std::optional<double> on_demand, std::optional<double> spot,
-               std::optional<double> vcpus, std::optional<double> ram_gb, std::vector<SharedText> notes,
+               std::optional<double> vcpus, std::optional<double> ram_gb, const RowNotes& notes,
                bool price_complete) {
         reserve_keys(keys_.size() + 1);
         const HashIndex::Probe at = keys_.probe(hash, [&](std::uint32_t e) {
@@ -945,7 +965,7 @@ private:
         if (!std::isnan(k.on_demand) && !std::isnan(k.spot) && k.spot >= k.on_demand && k.spot > 0) {
             k.offer = static_cast<std::uint32_t>(catalog_.offers.size() - first_offer_);
             new_offer(m.gpu_id, static_cast<int>(r.count), region, machine, price_or_none(k.on_demand),
-                      price_or_none(k.spot), vcpus, ram_gb, std::move(notes), k.variant_assumed,
+                      price_or_none(k.spot), vcpus, ram_gb, make_notes(notes, m), k.variant_assumed,
                       k.price_complete, k.source, k.line, k.seq);
             offer_hash_.push_back(hash);
         }
@@ -985,9 +1005,10 @@ private:
         if (out.offers > 0 && pruned_out_) pruned_out_->push_back(out);
     }
 
-    // A streamed table read with a filter: after its first piece, room for as many kept offers and
-    // dropped keys as that piece's share of the file predicts (plus a fifth), so that the vectors do
-    // not double (a doubling holds both copies at once). Address space only: what is unused is not touched.
+    // A streamed table read with a filter: after its first piece, room for as many kept offers,
+    // dropped keys and host rows as that piece's share of the file predicts (plus a fifth), so that the
+    // vectors do not double (a doubling holds both copies at once, and faults their pages again).
+    // Address space only: what is unused is not touched.
     void reserve_from_sample(std::size_t piece_bytes, std::size_t file_bytes) {
         if (piece_bytes == 0 || file_bytes <= piece_bytes) return;
         const double scale = 1.2 * static_cast<double>(file_bytes) / static_cast<double>(piece_bytes);
@@ -998,6 +1019,10 @@ private:
         offer_hash_.reserve(kept + 16);
         seq_.reserve(kept + 16);
         pruned_.reserve(dropped + 16);
+        const auto hosts = static_cast<std::size_t>(static_cast<double>(hosts_.size()) * scale);
+        hosts_.reserve(hosts + 16);
+        host_index_.reserve(hosts + 16, [&](std::uint32_t e) { return host_hash(hosts_[e].key); });
+        advise_untouched(hosts_);
         advise_untouched(catalog_.offers);
         advise_untouched(offer_hash_);
         advise_untouched(seq_);
@@ -1126,24 +1151,40 @@ private:
         std::uint32_t host, n1;
     };
     // gcp_host_type and gcp_n1_host_type of an accelerator and count, worked out once per pair.
-    const HostTypes& host_types(std::uint32_t accelerator, double count) {
+    // Pending rows come in runs of an accelerator and count: the last run's, found without a hash.
+    HostTypes host_types(std::uint32_t accelerator, double count) {
+        if (last_types_.accelerator == accelerator && last_types_.count == count) return last_types_.types;
         char key[sizeof accelerator + sizeof count];
         std::memcpy(key, &accelerator, sizeof accelerator);
         std::memcpy(key + sizeof accelerator, &count, sizeof count);
-        return host_types_.get(std::string_view(key, sizeof key), [&] {
-            const std::string_view name = texts_.text(accelerator);
-            const std::string host = gcp_host_type(name, count), n1 = gcp_n1_host_type(name, count);
-            return HostTypes{host.empty() ? kNoText : texts_.intern(host),
-                             n1.empty() ? kNoText : texts_.intern(n1)};
-        });
+        last_types_ = {accelerator, count, host_types_.get(std::string_view(key, sizeof key), [&] {
+                           const std::string_view name = texts_.text(accelerator);
+                           const std::string host = gcp_host_type(name, count),
+                                             n1 = gcp_n1_host_type(name, count);
+                           return HostTypes{host.empty() ? kNoText : texts_.intern(host),
+                                            n1.empty() ? kNoText : texts_.intern(n1)};
+                       })};
+        return last_types_.types;
     }
     TextMemo<HostTypes> host_types_;
-    // A note's text, made once per kind ('n': the n1 host included, 'z': the host's price is 0, 'm':
-    // no host row) and instance type; the offers share it.
-    template <class Make>
-    const SharedText& note(char kind, std::string_view instance, const Make& make) {
+    struct {
+        std::uint32_t accelerator = kNoText;
+        double count = 0;
+        HostTypes types{kNoText, kNoText};
+    } last_types_;
+    // A GCP host note's text, made once per kind ('n': the n1 host included, 'z': the host's price is
+    // 0, 'm': no host row) and instance type; the offers share it.
+    const SharedText& host_note(char kind, std::string_view instance) {
         note_key_.assign(1, kind).append(instance);
-        return notes_.get(note_key_, [&] { return SharedText(make()); });
+        return notes_.get(note_key_, [&] {
+            if (kind == 'n')
+                return SharedText("host VM " + std::string(instance) +
+                                  " included (SkyPilot's default n1 host for this GPU count; an estimate "
+                                  "of the host you would pick)");
+            return SharedText(
+                "GPU-only price: the " + std::string(instance) + " host VM is not included" +
+                (kind == 'z' ? " (its price in the table is 0)" : " (no host row in the table)"));
+        });
     }
     TextMemo<SharedText> notes_;
     std::string note_key_;
