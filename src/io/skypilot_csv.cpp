@@ -258,8 +258,13 @@ class TableReader {
             bool known = false;
         } machine;
         std::string kind_key;
-        std::string last_kind_key;  // rows of a kind come in runs: the last kind, found without a hash
-        RowKind last_kind{};
+        struct {  // rows of a kind come in runs: the last kind, its parts compared without a key or hash
+            std::string_view hint;  // form_factor_hint's: a literal
+            const GpuInfoFacts* info = nullptr;
+            double count = -1;
+            std::string accelerator;
+            RowKind kind{};
+        } last;
     };
 
 public:
@@ -776,21 +781,25 @@ private:
             k.machine.known = true;
         }
         const std::string_view hint = k.machine.hint;
-        k.kind_key.assign(hint).push_back('|');
-        k.kind_key
-            .append(reinterpret_cast<const char*>(&r.info), sizeof r.info)  // one per distinct GpuInfo
-            .append(reinterpret_cast<const char*>(&r.count), sizeof r.count)
-            .append(r.accelerator);
-        if (k.kind_key != k.last_kind_key) {
-            k.last_kind = k.row_kinds.get(k.kind_key, [&] {
+        if (r.info != k.last.info || r.count != k.last.count || hint != k.last.hint ||
+            r.accelerator != k.last.accelerator) {
+            k.kind_key.assign(hint).push_back('|');
+            k.kind_key
+                .append(reinterpret_cast<const char*>(&r.info), sizeof r.info)  // one per distinct GpuInfo
+                .append(reinterpret_cast<const char*>(&r.count), sizeof r.count)
+                .append(r.accelerator);
+            k.last.kind = k.row_kinds.get(k.kind_key, [&] {
                 const GpuMapping& m = k.mapper.map(provider_, r.accelerator, machine, *r.info, r.count);
                 const bool mapped = !m.gpu_id.empty();
                 return RowKind{&m, mapped && filter_ ? resolved_gpu(k, m.gpu_id) : nullptr,
                                mapped ? hash_text(m.gpu_id) : 0};
             });
-            k.last_kind_key = k.kind_key;
+            k.last.hint = hint;
+            k.last.info = r.info;
+            k.last.count = r.count;
+            k.last.accelerator.assign(r.accelerator);
         }
-        const RowKind& kind = k.last_kind;
+        const RowKind& kind = k.last.kind;
         r.mapping = kind.mapping;
         if (r.mapping->gpu_id.empty()) return;
         const int n = static_cast<int>(r.count);
