@@ -118,4 +118,18 @@ TEST_CASE("render_table never hides a column that tells two rows apart (#29)", "
     CHECK(other.find("Hidden to fit 40 columns: REGION") != std::string::npos);
 }
 
+TEST_CASE("render_table counts rows that repeat once when it tells rows apart (#32)", "[io]") {
+    TextDocument doc;
+    TextTable t;
+    t.columns = {{"PROVIDER"}, {"REGION", Align::left, 3}, {"PRICE", Align::right}, {"NOTE", Align::left, 1}};
+    // Two rows alike in every cell, and one that differs in REGION alone: REGION still tells rows apart.
+    for (const char* region : {"europe-west1", "europe-west1", "us-central1"})
+        t.rows.push_back({"gcp", region, "0.35", "a long note of twenty"});
+    doc.tables.push_back(t);
+    const std::string text = render_table(doc, false, 40);
+    INFO(text);
+    CHECK(text.find("us-central1") != std::string::npos);
+    CHECK(text.find("Hidden to fit 40 columns: NOTE") != std::string::npos);
+}
+
 }  // namespace io_test_text_table
