@@ -110,69 +110,74 @@ struct OffersResult {
         unknown;  // providers without commitment prices, when asked
 };
 
+// The document without its offers (an empty array in their place): offer_json makes them one at a
+// time as they are written (io::JsonItems).
 nlohmann::ordered_json to_json(const OffersResult& result) {
     const OfferList& list = result.list;
-    const std::vector<PytorchFit>& fits = result.fits;
     auto json = json_document();
     json["currency"] = list.currency;
     json["gpus_covered"] = nlohmann::ordered_json::array();
     for (const Gpu* g : list.gpus_covered) json["gpus_covered"].push_back(g->id);
     json["matched"] = list.matched;
     json["offers"] = nlohmann::ordered_json::array();
-    for (const auto& r : list.rows) {
-        const Offer& o = *r.offer;
-        nlohmann::ordered_json j;
-        j["provider"] = o.provider;
-        j["gpu"] = o.gpu;
-        j["gpu_family"] = r.gpu ? r.gpu->family : "";
-        j["gpu_count"] = o.gpu_count;
-        j["region"] = o.region;
-        j["instance_type"] = o.instance_type;
-        j["currency"] = o.currency;
-        j["on_demand_per_hour"] = json_price(o.on_demand_per_hour);
-        j["reserved_per_month"] = json_price(o.reserved_per_month);
-        j["spot_per_hour"] = json_price(o.spot_per_hour);
-        // The commitment RESERVED/MO shows (the cheapest of the asked term): its kind and how it is paid.
-        j["reserved_kind"] =
-            r.commitment ? nlohmann::ordered_json(std::string(kCommitmentKindNames.name(r.commitment->kind)))
-                         : nlohmann::ordered_json();
-        j["reserved_payment"] =
-            r.commitment ? nlohmann::ordered_json(std::string(kPaymentNames.name(r.commitment->payment)))
-                         : nlohmann::ordered_json();
-        nlohmann::ordered_json commitments = nlohmann::ordered_json::array();
-        for (const auto& c : o.commitments) {
-            nlohmann::ordered_json x;
-            x["term_months"] = c.term_months;
-            x["price_per_month"] = json_price(c.price_per_month);
-            x["upfront"] = c.upfront;
-            x["kind"] = std::string(kCommitmentKindNames.name(c.kind));
-            x["payment"] = std::string(kPaymentNames.name(c.payment));
-            x["upfront_total"] = json_price(c.upfront_total);
-            x["scope"] = c.scope;
-            x["source"] = c.source;
-            x["as_of"] = c.as_of;
-            if (!c.note.empty()) x["note"] = c.note;
-            commitments.push_back(x);
-        }
-        j["commitments"] = commitments;
-        j["as_of"] = o.as_of;
-        j["source"] = o.source;
-        j["plan"] = to_string(r.plan);
-        j["price_per_hour_converted"] = json_price(r.hourly_price);
-        j["price_per_gpu_hour_converted"] = json_number(r.hourly_price_per_gpu);
-        j["converted_currency"] = list.currency;
-        j["usd_per_tflops_hour"] = json_number(r.usd_per_tflops_hour);
-        j["notes"] = o.notes;
-        j["example"] = !r.rentable;
-        if (!fits.empty()) {
-            const PytorchFit& fit = fits[static_cast<std::size_t>(&r - list.rows.data())];
-            j["requirements"] = fit.requirement;
-            j["pytorch_wheels"] = fit.wheels;
-        }
-        json["offers"].push_back(j);
-    }
     if (result.unknown) json["providers_without_commitment_prices"] = *result.unknown;
     return json;
+}
+
+nlohmann::ordered_json offer_json(const OffersResult& result, std::size_t i) {
+    const OfferList& list = result.list;
+    const std::vector<PytorchFit>& fits = result.fits;
+    const OfferRow& r = list.rows[i];
+    const Offer& o = *r.offer;
+    nlohmann::ordered_json j;
+    j["provider"] = o.provider;
+    j["gpu"] = o.gpu;
+    j["gpu_family"] = r.gpu ? r.gpu->family : "";
+    j["gpu_count"] = o.gpu_count;
+    j["region"] = o.region;
+    j["instance_type"] = o.instance_type;
+    j["currency"] = o.currency;
+    j["on_demand_per_hour"] = json_price(o.on_demand_per_hour);
+    j["reserved_per_month"] = json_price(o.reserved_per_month);
+    j["spot_per_hour"] = json_price(o.spot_per_hour);
+    // The commitment RESERVED/MO shows (the cheapest of the asked term): its kind and how it is paid.
+    j["reserved_kind"] =
+        r.commitment ? nlohmann::ordered_json(std::string(kCommitmentKindNames.name(r.commitment->kind)))
+                     : nlohmann::ordered_json();
+    j["reserved_payment"] =
+        r.commitment ? nlohmann::ordered_json(std::string(kPaymentNames.name(r.commitment->payment)))
+                     : nlohmann::ordered_json();
+    nlohmann::ordered_json commitments = nlohmann::ordered_json::array();
+    for (const auto& c : o.commitments) {
+        nlohmann::ordered_json x;
+        x["term_months"] = c.term_months;
+        x["price_per_month"] = json_price(c.price_per_month);
+        x["upfront"] = c.upfront;
+        x["kind"] = std::string(kCommitmentKindNames.name(c.kind));
+        x["payment"] = std::string(kPaymentNames.name(c.payment));
+        x["upfront_total"] = json_price(c.upfront_total);
+        x["scope"] = c.scope;
+        x["source"] = c.source;
+        x["as_of"] = c.as_of;
+        if (!c.note.empty()) x["note"] = c.note;
+        commitments.push_back(x);
+    }
+    j["commitments"] = commitments;
+    j["as_of"] = o.as_of;
+    j["source"] = o.source;
+    j["plan"] = to_string(r.plan);
+    j["price_per_hour_converted"] = json_price(r.hourly_price);
+    j["price_per_gpu_hour_converted"] = json_number(r.hourly_price_per_gpu);
+    j["converted_currency"] = list.currency;
+    j["usd_per_tflops_hour"] = json_number(r.usd_per_tflops_hour);
+    j["notes"] = o.notes;
+    j["example"] = !r.rentable;
+    if (!fits.empty()) {
+        const PytorchFit& fit = fits[i];
+        j["requirements"] = fit.requirement;
+        j["pytorch_wheels"] = fit.wheels;
+    }
+    return j;
 }
 
 io::TextDocument to_document(const OffersResult& result) {
@@ -317,7 +322,9 @@ int run_offers(Context& ctx, const OffersOptions& opt) {
         {"gpus_covered", "/gpus_covered", "", {}},
     };
     const OffersResult result{opt, q, plan, list, fits, unknown};
-    ctx.emit([&] { return to_json(result); }, [&] { return to_document(result); }, sections);
+    const io::JsonItems offers{"offers", list.rows.size(),
+                               [&](std::size_t i) { return offer_json(result, i); }};
+    ctx.emit([&] { return to_json(result); }, [&] { return to_document(result); }, sections, {}, &offers);
     warn_stale_prices(ctx, catalog, list);
     if (list.rows.empty()) {
         ctx.err << "gpuadvise: no offer matches these filters\n";

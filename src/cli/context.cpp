@@ -118,7 +118,7 @@ void Context::emit(const nlohmann::ordered_json& json, const io::TextDocument& d
 void Context::emit(const std::function<nlohmann::ordered_json()>& to_json,
                    const std::function<io::TextDocument()>& to_document,
                    const std::vector<io::ExportSection>& sections,
-                   const std::function<std::string()>& to_html) {
+                   const std::function<std::string()>& to_html, const io::JsonItems* items) {
     const Format f = format();
     if (!global.section.empty() && f != Format::csv && f != Format::tsv)
         throw UsageError("--section " + global.section + " picks the table of --format csv or tsv",
@@ -128,7 +128,13 @@ void Context::emit(const std::function<nlohmann::ordered_json()>& to_json,
     switch (f) {
         // Text is validated as UTF-8 when read; `replace` keeps a file name or an environment value that
         // is not from dying in the serializer (U+FFFD instead of an exception).
-        case Format::json: out << io::render_json(to_json()) << "\n"; break;
+        case Format::json:
+            if (items)
+                io::write_json(out, to_json(), *items);
+            else
+                out << io::render_json(to_json());
+            out << "\n";
+            break;
         case Format::csv:
         case Format::tsv: {
             const io::ExportSection whole{"document", "", "", {}};
@@ -146,12 +152,16 @@ void Context::emit(const std::function<nlohmann::ordered_json()>& to_json,
                 }
                 if (!sections.empty()) chosen = &sections[static_cast<std::size_t>(it - names.begin())];
             }
+            const auto kind = f == Format::csv ? io::Delimited::csv : io::Delimited::tsv;
+            if (items && chosen->items == "/" + items->key) {  // the long array: a row at a time
+                io::write_delimited(out, *items, *chosen, kind, global.csv_raw);
+                break;
+            }
             const nlohmann::ordered_json json = to_json();
             if (!chosen->items.empty() && !json.contains(nlohmann::ordered_json::json_pointer(chosen->items)))
                 throw UsageError("--section " + chosen->name + ": this output has none",
                                  "the JSON (--format json) shows what it has");
-            out << io::render_delimited(
-                json, *chosen, f == Format::csv ? io::Delimited::csv : io::Delimited::tsv, global.csv_raw);
+            out << io::render_delimited(json, *chosen, kind, global.csv_raw);
             break;
         }
         case Format::markdown: out << io::render_markdown(to_document()); break;

@@ -83,11 +83,12 @@ public:
     // are the `sections` of that document, the first unless --section names another), table and
     // markdown call to_document. Without sections CSV/TSV print the document as one row. HTML is
     // to_html's page when given (the recommend report, from its typed result), else the document's
-    // tables and notes as a page titled "gpuadvise".
+    // tables and notes as a page titled "gpuadvise". With `items`, to_json's document lacks its one
+    // long array, made an item at a time as JSON, CSV or TSV is written (io::JsonItems).
     void emit(const std::function<nlohmann::ordered_json()>& to_json,
               const std::function<io::TextDocument()>& to_document,
               const std::vector<io::ExportSection>& sections,
-              const std::function<std::string()>& to_html = {});
+              const std::function<std::string()>& to_html = {}, const io::JsonItems* items = nullptr);
 
     // For exit_after_run(): from now on, contexts leave their catalog to the process exit (and
     // run_with its parser: leaves_to_exit).

@@ -185,10 +185,8 @@ std::string md_text(const std::string& s) {
     return out;
 }
 
-}  // namespace
-
-std::string render_json(const Json& doc) {
-    const std::string text = doc.dump(2, ' ', false, Json::error_handler_t::replace);
+// JSON as dumped, with DEL and C1 written \u007f, \u0080 ... (render_json).
+std::string escape_raw_controls(const std::string& text) {
     std::string out;
     out.reserve(text.size());
     // Outside strings JSON is ASCII without DEL, so every such byte is inside a string.
@@ -208,50 +206,130 @@ std::string render_json(const Json& doc) {
     return out;
 }
 
+std::string dump_json(const Json& doc) { return doc.dump(2, ' ', false, Json::error_handler_t::replace); }
+
+// The rows of `section` made from `item` (render_delimited).
+void add_rows(const Json& item, const ExportSection& section, bool exact, std::vector<ExportRow>& rows) {
+    if (section.explode.empty()) {
+        ExportRow row;
+        flatten(item, item.is_object() ? "" : last_token(section.items), row, exact);
+        rows.push_back(std::move(row));
+        return;
+    }
+    if (!item.is_object() || !item.contains(section.explode) || !item[section.explode].is_array()) return;
+    for (const auto& element : item[section.explode]) {
+        ExportRow row;
+        for (const auto& key : section.keep)
+            if (item.contains(key)) flatten(item[key], key, row, exact);
+        flatten(element, section.explode, row, exact);
+        rows.push_back(std::move(row));
+    }
+}
+
+// The columns of a table: every name any row has, in the order first seen (rows may lack optional
+// keys); each row's cells in them.
+class DelimitedWriter {
+public:
+    DelimitedWriter(Delimited kind, bool exact) : kind_(kind), exact_(exact) {}
+    void add_columns(const ExportRow& row) {
+        for (const auto& [name, value] : row)
+            if (index_.emplace(name, columns_.size()).second) columns_.push_back(name);
+    }
+    void header(std::string& out) const {
+        for (std::size_t i = 0; i < columns_.size(); ++i)
+            out += (i ? sep() : "") + field(text_cell(columns_[i], exact_));
+        if (!columns_.empty()) out += eol();
+    }
+    void row(const ExportRow& row, std::string& out) {
+        cells_.assign(columns_.size(), std::string());
+        for (const auto& [name, value] : row) cells_[index_.at(name)] = value;
+        for (std::size_t i = 0; i < cells_.size(); ++i) out += (i ? sep() : "") + field(cells_[i]);
+        out += eol();
+    }
+
+private:
+    const char* sep() const { return kind_ == Delimited::csv ? "," : "\t"; }
+    const char* eol() const { return kind_ == Delimited::csv ? "\r\n" : "\n"; }
+    std::string field(const std::string& s) const {
+        return kind_ == Delimited::csv ? csv_field(s) : tsv_field(s);
+    }
+    Delimited kind_;
+    bool exact_;
+    std::vector<std::string> columns_;
+    std::map<std::string, std::size_t> index_;
+    std::vector<std::string> cells_;
+};
+
+}  // namespace
+
+std::string render_json(const Json& doc) { return escape_raw_controls(dump_json(doc)); }
+
+void write_json(std::ostream& out, const Json& doc, const JsonItems& items) {
+    // The document with a marker where the items go (a text no value dumps to: its control
+    // characters are escaped), cut there.
+    static const std::string marker = "\x01gpuadvise items\x01";
+    Json skeleton = doc;
+    skeleton[items.key] = marker;
+    const std::string text = render_json(skeleton);
+    const std::string dumped = Json(marker).dump();
+    const std::size_t at = text.find(dumped);
+    out << text.substr(0, at);
+    if (items.size == 0) {
+        out << "[]";
+    } else {
+        // An item of a top-level array is indented by four: its own dump, every line moved right.
+        out << "[\n";
+        std::string item;
+        for (std::size_t i = 0; i < items.size; ++i) {
+            item = render_json(items.item(i));
+            std::string moved = "    ";
+            moved.reserve(item.size() + item.size() / 8);
+            for (char c : item) {
+                moved += c;
+                if (c == '\n') moved += "    ";
+            }
+            moved += i + 1 < items.size ? ",\n" : "\n";
+            if (!(out << moved)) return;  // a closed pipe (`| head`): the rest would be dropped anyway
+        }
+        out << "  ]";
+    }
+    out << text.substr(at + dumped.size());
+}
+
 std::string render_delimited(const Json& doc, const ExportSection& section, Delimited kind, bool exact) {
     const Json& items = section.items.empty() ? doc : doc.at(Json::json_pointer(section.items));
     std::vector<ExportRow> rows;
-    auto add = [&](const Json& item) {
-        if (section.explode.empty()) {
-            ExportRow row;
-            flatten(item, item.is_object() ? "" : last_token(section.items), row, exact);
-            rows.push_back(std::move(row));
-            return;
-        }
-        if (!item.is_object() || !item.contains(section.explode) || !item[section.explode].is_array()) return;
-        for (const auto& element : item[section.explode]) {
-            ExportRow row;
-            for (const auto& key : section.keep)
-                if (item.contains(key)) flatten(item[key], key, row, exact);
-            flatten(element, section.explode, row, exact);
-            rows.push_back(std::move(row));
-        }
-    };
     if (items.is_array())
-        for (const auto& item : items) add(item);
+        for (const auto& item : items) add_rows(item, section, exact, rows);
     else if (!items.is_null())
-        add(items);
-
-    // The columns: every name any row has, in the order first seen (rows may lack optional keys).
-    std::vector<std::string> columns;
-    std::map<std::string, std::size_t> index;
-    for (const auto& row : rows)
-        for (const auto& [name, value] : row)
-            if (index.emplace(name, columns.size()).second) columns.push_back(name);
-    const char* sep = kind == Delimited::csv ? "," : "\t";
-    const char* eol = kind == Delimited::csv ? "\r\n" : "\n";
-    auto field = [&](const std::string& s) { return kind == Delimited::csv ? csv_field(s) : tsv_field(s); };
+        add_rows(items, section, exact, rows);
+    DelimitedWriter writer(kind, exact);
+    for (const auto& row : rows) writer.add_columns(row);
     std::string out;
-    for (std::size_t i = 0; i < columns.size(); ++i)
-        out += (i ? sep : "") + field(text_cell(columns[i], exact));
-    if (!columns.empty()) out += eol;
-    for (const auto& row : rows) {
-        std::vector<std::string> cells(columns.size());
-        for (const auto& [name, value] : row) cells[index[name]] = value;
-        for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? sep : "") + field(cells[i]);
-        out += eol;
-    }
+    writer.header(out);
+    for (const auto& row : rows) writer.row(row, out);
     return out;
+}
+
+void write_delimited(std::ostream& out, const JsonItems& items, const ExportSection& section, Delimited kind,
+                     bool exact) {
+    DelimitedWriter writer(kind, exact);
+    std::vector<ExportRow> rows;
+    for (std::size_t i = 0; i < items.size; ++i) {
+        rows.clear();
+        add_rows(items.item(i), section, exact, rows);
+        for (const auto& row : rows) writer.add_columns(row);
+    }
+    std::string text;
+    writer.header(text);
+    out << text;
+    for (std::size_t i = 0; i < items.size; ++i) {
+        rows.clear();
+        add_rows(items.item(i), section, exact, rows);
+        text.clear();
+        for (const auto& row : rows) writer.row(row, text);
+        if (!(out << text)) return;  // a closed pipe: the rest would be dropped anyway
+    }
 }
 
 std::string render_markdown(const TextDocument& doc) {

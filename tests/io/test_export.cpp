@@ -1,6 +1,8 @@
 // The CSV, TSV and markdown renderers of io/output.hpp, from hand-made documents ([io]).
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
 #include "io/output.hpp"
 
 // One namespace per file: the tests compile in unity batches (cmake/FastBuild.cmake).
@@ -8,7 +10,9 @@ namespace io_test_export {
 
 using gpuadvise::io::Delimited;
 using gpuadvise::io::ExportSection;
+using gpuadvise::io::JsonItems;
 using gpuadvise::io::render_delimited;
+using gpuadvise::io::render_json;
 using Json = nlohmann::ordered_json;
 
 namespace {
@@ -61,6 +65,52 @@ TEST_CASE(
     CHECK(
         render_delimited(Json::parse(R"({"none": []})"), {"none", "/none", "", {}}, Delimited::csv).empty());
     CHECK_THROWS(render_delimited(sample(), {"absent", "/absent", "", {}}, Delimited::csv));
+}
+
+// The document's "items" made one at a time (io::JsonItems), as `offers` writes its listing; `made`
+// counts the calls.
+JsonItems items_of(const Json& doc, int& made) {
+    const Json& items = doc.at("items");
+    return {"items", items.size(), [&items, &made](std::size_t i) {
+                ++made;
+                return items.at(i);
+            }};
+}
+
+TEST_CASE("export: an array written an item at a time is the same bytes as the whole document (#32)",
+          "[io]") {
+    Json doc = sample();
+    // DEL and a C1 control in an item (written \u007f, \u0085), an item with a nested array of objects.
+    doc["items"][1]["name"] = "del\x7f c1\xc2\x85";
+    doc["after"] = {{"k", Json::array({1, 2})}};
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}}) {
+        Json part = doc;
+        part["items"] = Json::array();
+        for (std::size_t i = 0; i < n; ++i) part["items"].push_back(doc["items"][i]);
+        int made = 0;
+        std::ostringstream json;
+        gpuadvise::io::write_json(json, part, items_of(part, made));
+        INFO(json.str());
+        CHECK(json.str() == render_json(part));
+        CHECK(made == static_cast<int>(n));
+        for (const ExportSection& section : {ExportSection{"items", "/items", "", {}},
+                                             ExportSection{"subs", "/items", "subs", {"name", "count"}}})
+            for (Delimited kind : {Delimited::csv, Delimited::tsv})
+                for (bool exact : {false, true}) {
+                    made = 0;
+                    std::ostringstream rows;
+                    gpuadvise::io::write_delimited(rows, items_of(part, made), section, kind, exact);
+                    CHECK(rows.str() == render_delimited(part, section, kind, exact));
+                    CHECK(made == static_cast<int>(2 * n));  // once for the columns, once for the rows
+                }
+    }
+    // The items' place in the document is kept, whatever stands there in the document given.
+    Json other = doc;
+    other["items"] = "ignored";
+    int made = 0;
+    std::ostringstream json;
+    gpuadvise::io::write_json(json, other, items_of(doc, made));
+    CHECK(json.str() == render_json(doc));
 }
 
 TEST_CASE("export: control characters from a catalog cannot reach the terminal raw", "[io]") {
