@@ -138,6 +138,27 @@ for n in "${SIZES[@]}"; do
 done
 cat "$SECOND" >>"$RESULTS"
 
+# Issue 32: every match listed (no --limit): the A100 quarter of each table as a table, JSON and CSV,
+# written as they are made (io::JsonItems), to /dev/null.
+{
+    echo
+    echo "Listing every match: \`offers --gpu A100 --format F\` (no --limit), to /dev/null:"
+    echo
+    echo "| offers | table ms | table MB | JSON ms | JSON MB | CSV ms | CSV MB |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|"
+} >>"$RESULTS"
+for n in "${SIZES[@]}"; do
+    name=$(label "$n")
+    row="| $name"
+    for fmt in table json csv; do
+        list=("$BIN" --catalog "out/offers-$name.csv" --provider-name bench offers --gpu A100 --format "$fmt" -q)
+        echo "==> $name listing ($fmt)" >&2
+        hyperfine -N --warmup 1 --runs 3 --output=null --export-json "out/list-$name.json" "${list[*]}" >&2
+        row+=" | $(median_ms "out/list-$name.json") | $(peak_mb "${list[@]}")"
+    done
+    echo "$row |" >>"$RESULTS"
+done
+
 # Issue 32: the same `offers` question against DuckDB and Python, interleaved (bench/vs_duckdb.sh).
 ./vs_duckdb.sh "$BIN" "$RESULTS" "${SIZES[@]}"
 echo "==> work at the input bounds (bench/bounds.py)" >&2
