@@ -78,15 +78,17 @@ std::size_t distinct_shown_rows(const TextTable& t, const std::vector<bool>& sho
                 return false;
         return true;
     };
-    std::vector<std::size_t> hashes(t.rows.size());
-    HashIndex index;
-    index.reserve(t.rows.size(), [&](std::uint32_t e) { return hashes[e]; });
-    for (std::size_t r = 0; r < t.rows.size(); ++r) {
-        const auto& row = t.rows[r];
+    auto hash = [&](const std::vector<std::string>& row) {
         std::size_t h = 0;
         for (std::size_t i = 0; i < shown.size(); ++i)
             if (shown[i]) h = hash_combine(h, i < row.size() ? hash_text(row[i]) : 0);  // 0: no such cell
-        hashes[r] = h;
+        return h;
+    };
+    HashIndex index;  // of row numbers, room for every row from the start (it never grows)
+    index.reserve(t.rows.size(), [&](std::uint32_t e) { return hash(t.rows[e]); });
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        const auto& row = t.rows[r];
+        const std::size_t h = hash(row);
         const HashIndex::Probe at = index.probe(h, [&](std::uint32_t e) { return same(t.rows[e], row); });
         if (!at.found) index.put(at, h, static_cast<std::uint32_t>(r));
     }
